@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` runs each module's main() and prints figures with peer ratios."""

@@ -1,0 +1,1 @@
+"""The domain: astronomy, calendars, catalogues and the response builders."""

@@ -1,0 +1,1 @@
+"""Response builders, one module per endpoint, and the one `render()` every response comes from."""

@@ -1,0 +1,165 @@
+"""GET /v1/prayer-times: validation into canonical parameters, and the response body."""
+from __future__ import annotations
+
+import calendar
+from datetime import date
+
+import numpy as np
+
+from generator import prayer, qibla, timezones, ummalqura
+from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api.location import read_place
+from generator.errors import QueryError
+from generator.methods import METHODS, DEFAULT_METHOD, custom_method
+from generator.query import Query
+
+MAX_DAY_METHODS = 496  # SPEC 8
+CUSTOM = "custom"
+CUSTOM_PARAMETERS = {  # query name -> (canonical key, low, high)
+    "fajrAngle": ("fajrAngle", 4, 24),
+    "ishaAngle": ("ishaAngle", 4, 24),
+    "ishaInterval": ("ishaInterval", 0, 180),
+    "maghribAngle": ("maghribAngle", 0.5, 12),
+    "maghribInterval": ("maghribInterval", 0, 120),
+}
+
+
+def parse(query: Query, now_unix_s: float) -> Canonical:
+    """Validate a /v1/prayer-times query into canonical parameters."""
+    params = read_place(query, with_tz=True)
+    params["method"] = _read_methods(query)
+    custom = {key: query.number(name, low, high) for name, (key, low, high) in CUSTOM_PARAMETERS.items()}
+    custom = {key: value for key, value in custom.items() if value is not None}
+    if params["method"] == CUSTOM:
+        _check_custom(custom)
+        params.update(custom)
+    elif custom:
+        raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
+
+    day = query.date("date")
+    year = query.integer("year", 1900, 2100)
+    month = query.integer("month", 1, 12)
+    query.finish()
+    today_dependent = False
+    if day is not None:
+        if year is not None or month is not None:
+            raise QueryError("date", "give either date, or year (and month), not both")
+        params["date"] = day.isoformat()
+    elif month is not None:
+        if year is None:
+            raise QueryError("year", "required with month (a whole number from 1900 to 2100)")
+        params["year"], params["month"] = year, month
+    elif year is not None:
+        params["year"] = year
+    else:
+        today = timezones.local_date_today(params.get("tz", "UTC"), now_unix_s)
+        params["date"] = str(today)
+        today_dependent = True
+
+    n_methods = len(params["method"].split(","))
+    first, n_days = day_range(params)
+    if "month" not in params and "year" in params and n_methods > 1:
+        raise QueryError("method", "a whole year (year without month) takes a single method")
+    if n_days * n_methods > MAX_DAY_METHODS:
+        raise QueryError("method", f"days × methods is {n_days * n_methods}; at most {MAX_DAY_METHODS}")
+    return Canonical(dict(sorted(params.items())), today_dependent)
+
+
+def _read_methods(query: Query) -> str:
+    raw = query.string("method", max_chars=400, default=DEFAULT_METHOD)
+    if raw == "all":
+        return ",".join(sorted(METHODS))
+    if raw == CUSTOM:
+        return CUSTOM
+    ids = [part.strip() for part in raw.split(",")]
+    for method_id in ids:
+        if method_id == CUSTOM:
+            raise QueryError("method", "custom cannot be combined with other methods")
+        if method_id not in METHODS:
+            raise QueryError("method", f"unknown method {method_id[:40]!r}; one of {', '.join(METHODS)}, all, custom")
+    return ",".join(sorted(set(ids)))
+
+
+def _check_custom(custom: dict) -> None:
+    if "fajrAngle" not in custom:
+        raise QueryError("fajrAngle", "required with method=custom (degrees, 4 to 24)")
+    if ("ishaAngle" in custom) == ("ishaInterval" in custom):
+        raise QueryError("ishaAngle", "method=custom takes exactly one of ishaAngle (4 to 24) or ishaInterval (0 to 180)")
+    if "maghribAngle" in custom and "maghribInterval" in custom:
+        raise QueryError("maghribAngle", "give at most one of maghribAngle or maghribInterval")
+
+
+def day_range(params: Params) -> tuple[int, int]:
+    """Return (first day as days since 1970-01-01, number of days) of canonical params."""
+    if "date" in params:
+        return int(np.datetime64(params["date"], "D").astype(np.int64)), 1
+    year = params["year"]
+    if "month" in params:
+        first = date(year, params["month"], 1)
+        return _unix_day(first), calendar.monthrange(year, params["month"])[1]
+    return _unix_day(date(year, 1, 1)), 366 if calendar.isleap(year) else 365
+
+
+def _unix_day(d: date) -> int:
+    return d.toordinal() - 719163
+
+
+def _methods(params: Params):
+    if params["method"] == CUSTOM:
+        return [
+            custom_method(
+                fajr_angle_deg=params["fajrAngle"],
+                isha_angle_deg=params.get("ishaAngle"),
+                isha_interval_min=params.get("ishaInterval"),
+                maghrib_angle_deg=params.get("maghribAngle"),
+                maghrib_interval_min=params.get("maghribInterval"),
+            )
+        ]
+    return [METHODS[m] for m in params["method"].split(",")]
+
+
+def build(params: Params) -> dict:
+    """Return the /v1/prayer-times response for canonical parameters."""
+    methods = _methods(params)
+    first, n_days = day_range(params)
+    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
+    result = prayer.compute(params["lat"], params["lng"], first, n_days, methods, ramadan)
+
+    meta = {"lat": params["lat"], "lng": params["lng"]}
+    if "city" in params:
+        meta["city"] = params["city"]
+    meta["tz"] = params.get("tz", "UTC")
+    meta["qibla"] = round(float(qibla.bearing_deg(params["lat"], params["lng"])), 2)
+
+    dates = [str(d) for d in result.days]
+    polar = _polar_notes(result.latitude_used_deg, params["lat"])
+    per_method = [_days(result, i, dates, polar, params.get("tz")) for i in range(len(methods))]
+    if len(methods) == 1:
+        return {"meta": meta, "days": per_method[0]}
+    return {"meta": meta, "results": [{"method": m.id, "days": d} for m, d in zip(methods, per_method)]}
+
+
+def _polar_notes(latitude_used: np.ndarray, lat: float) -> list:
+    notes = [None] * len(latitude_used)
+    for i in np.flatnonzero(latitude_used != lat):
+        notes[i] = {"rule": "nearestLatitude", "latitude": float(latitude_used[i])}
+    return notes
+
+
+def _days(result: prayer.PrayerTimes, i: int, dates: list, polar: list, tz: str | None) -> list:
+    """Return the day entries of method ``i``: date, the UTC instants, local clock times."""
+    names = prayer.OUTPUT_TIMES
+    stacked = np.stack([result.times[name][i] for name in names])  # (times, days), Unix s
+    instants = stacked.T.astype("datetime64[s]").tolist()  # naive UTC datetimes
+    rows = [{"date": d, **dict(zip(names, values))} for d, values in zip(dates, instants)]
+    if tz is not None:
+        local = timezones.local_hhmm(tz, stacked.T).tolist()
+        for row, values in zip(rows, local):
+            row["local"] = dict(zip(names, values))
+    for row, note in zip(rows, polar):
+        if note is not None:
+            row["polar"] = note
+    return rows
+
+
+ENDPOINT = register(Endpoint("prayer-times", parse, build))

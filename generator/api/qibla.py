@@ -1,0 +1,23 @@
+"""GET /v1/qibla: the bearing to the Kaaba from a place."""
+from __future__ import annotations
+
+from generator import qibla
+from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api.location import read_place
+from generator.query import Query
+
+QIBLA_DECIMALS = 2
+
+
+def parse(query: Query, now_unix_s: float) -> Canonical:
+    place = read_place(query, with_tz=False)
+    query.finish()
+    return Canonical(dict(sorted(place.items())))
+
+
+def build(params: Params) -> dict:
+    bearing = float(qibla.bearing_deg(params["lat"], params["lng"]))
+    return {"lat": params["lat"], "lng": params["lng"], "qibla": round(bearing, QIBLA_DECIMALS)}
+
+
+ENDPOINT = register(Endpoint("qibla", parse, build))

@@ -1,0 +1,47 @@
+"""The curated city catalogue (data/cities.csv): ids, names in four languages, places, zones."""
+from __future__ import annotations
+
+import csv
+import difflib
+import functools
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+CITIES_PATH = Path(__file__).resolve().parent.parent / "data" / "cities.csv"
+LANGUAGES = ("en", "ar", "fa", "ur")
+
+
+@functools.cache
+def _catalogue() -> tuple[Mapping[str, object], ...]:
+    with CITIES_PATH.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return tuple(
+        MappingProxyType(
+            {
+                "id": row["id"],
+                "names": MappingProxyType({lang: row[lang] for lang in LANGUAGES}),
+                "country": row["country"],
+                "lat": float(row["lat"]),
+                "lng": float(row["lng"]),
+                "tz": row["tz"],
+            }
+        )
+        for row in rows
+    )
+
+
+def load() -> list[dict]:
+    """Return the whole catalogue as a list of dicts in the SPEC 2.3 city shape."""
+    return [{**city, "names": dict(city["names"])} for city in _catalogue()]
+
+
+@functools.cache
+def by_id() -> Mapping[str, Mapping[str, object]]:
+    """Return an id → city mapping (read-only)."""
+    return MappingProxyType({city["id"]: city for city in _catalogue()})
+
+
+def suggest(unknown_id: str, limit: int = 3) -> list[str]:
+    """Return up to ``limit`` catalogue ids that look like ``unknown_id``."""
+    return difflib.get_close_matches(unknown_id.lower()[:60], list(by_id()), n=limit, cutoff=0.6)

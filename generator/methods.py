@@ -1,0 +1,86 @@
+"""The calculation methods: one frozen parameter object per method, from data/methods.json.
+
+Special rules are fields (an isha interval, a maghrib angle, a rounding mode, a
+seasonal high-latitude rule), never checks on a method's name.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+METHODS_PATH = Path(__file__).resolve().parent.parent / "data" / "methods.json"
+DEFAULT_METHOD = "Tehran"
+
+# Times a method may shift by whole minutes (adhan's methodAdjustments).
+ADJUSTABLE = ("fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha")
+
+
+@dataclass(frozen=True)
+class Method:
+    """Parameters of one calculation method (degrees of depression, minutes)."""
+
+    id: str
+    fajr_angle_deg: float
+    isha_angle_deg: float | None = None  # None when isha is an interval
+    isha_interval_min: float | None = None  # minutes after maghrib
+    isha_interval_ramadan_min: float | None = None  # replaces the interval in Ramadan
+    maghrib_angle_deg: float | None = None  # None: maghrib follows sunset
+    maghrib_interval_min: float | None = None  # minutes after sunset
+    adjustments_min: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    rounding: str = "nearest"  # "nearest" or "up"
+    high_latitude_rule: str = "twilightAngle"  # or "moonsightingSeasonal"
+    shafaq: str = "general"  # Moonsighting Committee evening table: general, ahmer, abyad
+    label: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    description: str = ""
+    source: str = ""
+    default: bool = False
+
+    def __post_init__(self) -> None:
+        assert (self.isha_angle_deg is None) != (self.isha_interval_min is None), self.id
+        assert self.maghrib_angle_deg is None or self.maghrib_interval_min is None, self.id
+        assert set(self.adjustments_min) <= set(ADJUSTABLE), self.id
+        assert self.rounding in ("nearest", "up"), self.id
+        assert self.high_latitude_rule in ("twilightAngle", "moonsightingSeasonal"), self.id
+        assert self.shafaq in ("general", "ahmer", "abyad"), self.id
+
+
+def _load(path: Path) -> dict[str, Method]:
+    raw = json.loads(path.read_text(encoding="utf-8"))["methods"]
+    names = {f.name for f in dataclasses.fields(Method)}
+    registry = {}
+    for item in raw:
+        unknown = set(item) - names
+        assert not unknown, f"{item['id']}: unknown fields {unknown}"
+        item = dict(item)
+        item["adjustments_min"] = MappingProxyType(dict(item.get("adjustments_min", {})))
+        item["label"] = MappingProxyType(dict(item["label"]))
+        registry[item["id"]] = Method(**item)
+    return registry
+
+
+METHODS: Mapping[str, Method] = MappingProxyType(_load(METHODS_PATH))
+assert [m.id for m in METHODS.values() if m.default] == [DEFAULT_METHOD]
+
+
+def custom_method(
+    *,
+    fajr_angle_deg: float,
+    isha_angle_deg: float | None = None,
+    isha_interval_min: float | None = None,
+    maghrib_angle_deg: float | None = None,
+    maghrib_interval_min: float | None = None,
+) -> Method:
+    """Return the parameter object for ``method=custom`` (no adjustments, nearest rounding)."""
+    return Method(
+        id="custom",
+        fajr_angle_deg=fajr_angle_deg,
+        isha_angle_deg=isha_angle_deg,
+        isha_interval_min=isha_interval_min,
+        maghrib_angle_deg=maghrib_angle_deg,
+        maghrib_interval_min=maghrib_interval_min,
+        description="Custom angles given in the request.",
+    )

@@ -1,0 +1,131 @@
+"""Per-day table of the apparent Sun, 1900..2100, built once from the ephemeris.
+
+Each row is the geocentric apparent Sun at 0h UT1 of one day:
+
+* ``declination_deg``: apparent declination (true equator and equinox of date);
+* ``eot_deg``: the equation of time as an angle, GHA(Sun) − 180° at 0h UT1, so that
+  at any UT1 day fraction f the Sun's Greenwich hour angle is ``180 + 360·f + eot``;
+* ``distance_au``: geocentric distance (for completeness; rise/set use the fixed
+  −0.8333° convention, so the solver does not need it).
+
+The prayer solver interpolates these columns (quadratic, three rows) to any
+instant; over one day the cubic term is below 1e-5° for the declination.
+The table is written to ``data/tables/sun.parquet`` (generated, git-ignored) by
+``make build``, or on first use, and is read into numpy arrays once per process.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from generator import ephemeris
+
+TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "tables" / "sun.parquet"
+TABLE_VERSION = "1"  # bump when the columns or their definition change
+
+# Days are counted as whole days since 1970-01-01 (numpy datetime64[D] integers).
+FIRST_DAY = int(np.datetime64("1899-11-01", "D").astype(np.int64))
+LAST_DAY = int(np.datetime64("2101-03-01", "D").astype(np.int64))
+UNIX_EPOCH_JD = 2440587.5
+
+
+@dataclass(frozen=True)
+class SunTable:
+    """Columns of the table as float64 arrays indexed by ``day - first_day``."""
+
+    first_day: int
+    declination_deg: np.ndarray
+    eot_deg: np.ndarray
+    distance_au: np.ndarray
+
+    def __post_init__(self) -> None:
+        # Quadratic coefficients per row for (declination, eot): y(p) = c0 + p·c1 + p²·c2,
+        # p in [-0.5, 0.5] days around the row (three-point Lagrange through rows i−1, i, i+1).
+        columns = np.stack([self.declination_deg, self.eot_deg], axis=-1)  # (rows, 2)
+        prev, mid, nxt = np.roll(columns, 1, axis=0), columns, np.roll(columns, -1, axis=0)
+        coefficients = np.stack([mid, (nxt - prev) / 2, (nxt - 2 * mid + prev) / 2], axis=1)
+        coefficients[[0, -1]] = np.nan  # the end rows have no neighbour on one side
+        object.__setattr__(self, "_coefficients", coefficients)  # (rows, 3, 2)
+
+    def interpolate(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (declination_deg, eot_deg) at real-valued UT1 day numbers.
+
+        Quadratic (three-point Lagrange) interpolation around the nearest row.
+        NaN days give NaN.
+        """
+        days = np.asarray(days, dtype=float)
+        nan = np.isnan(days)
+        if nan.any():
+            days = np.where(nan, self.first_day + 1, days)
+        nearest = np.rint(days)
+        i = nearest.astype(np.int64) - self.first_day
+        if i.size and (i.min() < 1 or i.max() > len(self.declination_deg) - 2):
+            raise ValueError(
+                f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
+            )
+        p = (days - nearest)[..., None]
+        c = self._coefficients[i]  # (..., 3, 2)
+        value = c[..., 0, :] + p * (c[..., 1, :] + p * c[..., 2, :])
+        if nan.any():
+            value[nan] = np.nan
+        return value[..., 0], value[..., 1]
+
+
+def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:
+    """Return the table columns for integer day numbers, computed with skyfield."""
+    ts = ephemeris.timescale()
+    b = ephemeris.bodies()
+    t = ts.ut1_jd(days.astype(float) + UNIX_EPOCH_JD)
+    ra, dec, distance = b.earth.at(t).observe(b.sun).apparent().radec(epoch="date")
+    gha_deg = t.gast * 15.0 - ra.hours * 15.0
+    eot_deg = (gha_deg - 180.0 + 180.0) % 360.0 - 180.0
+    return {
+        "day": days.astype(np.int32),
+        "declination_deg": dec.degrees,
+        "eot_deg": eot_deg,
+        "distance_au": distance.au,
+    }
+
+
+def build(path: Path = TABLE_PATH) -> Path:
+    """Compute the whole table and write it atomically to ``path``."""
+    columns = compute_columns(np.arange(FIRST_DAY, LAST_DAY + 1))
+    table = pa.table(columns).replace_schema_metadata(
+        {"version": TABLE_VERSION, "ephemeris": ephemeris.EPHEMERIS_NAME, "time": "0h UT1"}
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    os.close(fd)
+    pq.write_table(table, tmp)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)  # several workers may build at once; the last rename wins
+    return path
+
+
+def _is_current(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    meta = pq.read_schema(path).metadata or {}
+    return meta.get(b"version") == TABLE_VERSION.encode()
+
+
+@functools.cache
+def load(path: Path = TABLE_PATH) -> SunTable:
+    """Return the table, building it first if it is missing or stale."""
+    if not _is_current(path):
+        build(path)
+    table = pq.read_table(path)
+    days = table.column("day").to_numpy()
+    return SunTable(
+        first_day=int(days[0]),
+        declination_deg=table.column("declination_deg").to_numpy(),
+        eot_deg=table.column("eot_deg").to_numpy(),
+        distance_au=table.column("distance_au").to_numpy(),
+    )

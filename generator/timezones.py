@@ -1,0 +1,95 @@
+"""IANA time zones: validation, UTC offsets for arrays of instants, local clock strings.
+
+Offsets come from ``zoneinfo`` with the pinned ``tzdata`` package.  To stay
+vectorised, the zone's transitions inside a year are located once (weekly samples,
+then bisection to the second) and cached; converting any number of instants is then
+one ``searchsorted``.  A zone that changed its offset twice within one week would be
+seen as not changing; tzdata has no such pair in 1900..2100 for the zones we checked.
+"""
+from __future__ import annotations
+
+import functools
+import zoneinfo
+from datetime import datetime, timezone
+
+import numpy as np
+
+_SAMPLE_STEP_S = 7 * 86400
+_YEAR_MIN = 1899
+_YEAR_MAX = 2101
+
+
+@functools.cache
+def available() -> frozenset[str]:
+    """Return every zone key the installed tzdata knows."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def is_valid(name: str) -> bool:
+    """True for a known IANA key (this is also what keeps keys out of file paths)."""
+    return name in available()
+
+
+@functools.lru_cache(maxsize=1024)
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    assert is_valid(name), name
+    return zoneinfo.ZoneInfo(name)
+
+
+def _offset_s(zone: zoneinfo.ZoneInfo, unix_s: int) -> int:
+    return int(datetime.fromtimestamp(unix_s, timezone.utc).astimezone(zone).utcoffset().total_seconds())
+
+
+@functools.lru_cache(maxsize=4096)
+def _transitions_in_year(name: str, year: int) -> tuple[tuple[int, int], ...]:
+    """Return ((unix_s of the change, offset_s after it), ...) within ``year`` (UTC)."""
+    zone = _zone(name)
+    start = int(datetime(year, 1, 1, tzinfo=timezone.utc).timestamp())
+    end = int(datetime(year + 1, 1, 1, tzinfo=timezone.utc).timestamp())
+    samples = list(range(start, end, _SAMPLE_STEP_S)) + [end]
+    offsets = [_offset_s(zone, t) for t in samples]
+    found = []
+    for (t0, o0), (t1, o1) in zip(zip(samples, offsets), zip(samples[1:], offsets[1:])):
+        if o0 == o1:
+            continue
+        lo, hi = t0, t1  # offset(lo) == o0, offset(hi) != o0
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if _offset_s(zone, mid) == o0:
+                lo = mid
+            else:
+                hi = mid
+        found.append((hi, o1))
+    return tuple(found)
+
+
+def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
+    """Return the zone's UTC offset in seconds at each instant (same shape)."""
+    unix_s = np.asarray(unix_s, dtype=np.int64)
+    if unix_s.size == 0:
+        return unix_s.copy()
+    lo, hi = int(unix_s.min()), int(unix_s.max())
+    first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year)
+    last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year)
+    start = int(datetime(first_year, 1, 1, tzinfo=timezone.utc).timestamp())
+    changes = [c for year in range(first_year, last_year + 1) for c in _transitions_in_year(name, year)]
+    times = np.array([start] + [t for t, _ in changes], dtype=np.int64)
+    offsets = np.array([_offset_s(_zone(name), start)] + [o for _, o in changes], dtype=np.int64)
+    index = np.searchsorted(times, unix_s, side="right") - 1
+    return offsets[np.clip(index, 0, None)]
+
+
+_HHMM = np.array([f"{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype=object)
+
+
+def local_hhmm(name: str, unix_s: np.ndarray) -> np.ndarray:
+    """Return local wall-clock ``HH:mm`` strings (object array, same shape)."""
+    unix_s = np.asarray(unix_s, dtype=np.int64)
+    local_minutes = (unix_s + utc_offsets_s(name, unix_s)) // 60
+    return _HHMM[local_minutes % 1440]
+
+
+def local_date_today(name: str, now_unix_s: float) -> np.datetime64:
+    """Return today's date in the zone at the given instant."""
+    now = datetime.fromtimestamp(now_unix_s, timezone.utc).astimezone(_zone(name))
+    return np.datetime64(now.date(), "D")

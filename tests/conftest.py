@@ -1,0 +1,52 @@
+"""Shared fixtures: an offline guard, the app's test client, and the adhan-js peer."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+PEERS = Path(__file__).resolve().parent / "peers"
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self, address):
+    """Tests must not reach the network: only loopback and Unix sockets may connect."""
+    if self.family in (socket.AF_INET, socket.AF_INET6):
+        host = address[0]
+        if not (host.startswith("127.") or host in ("::1", "localhost")):
+            raise RuntimeError(f"network access attempted in a test: {address!r}")
+    return _real_connect(self, address)
+
+
+socket.socket.connect = _loopback_only
+
+
+@pytest.fixture(scope="session")
+def client():
+    from runtime.app import app
+
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def run_adhan(cases: list[dict]) -> list[dict]:
+    """Run adhan-js (npm adhan 4.4.6, tests/peers) on cases; see tests/peers/adhan_times.js."""
+    node = shutil.which("node")
+    if node is None or not (PEERS / "node_modules" / "adhan").is_dir():
+        pytest.fail("adhan peer missing: run `make peers` (node 20 and npm ci in tests/peers)")
+    result = subprocess.run(
+        [node, str(PEERS / "adhan_times.js")],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "TZ": "UTC"},
+        timeout=120,
+    )
+    return json.loads(result.stdout)

@@ -1,0 +1,36 @@
+// Run adhan-js (npm adhan, pinned in package-lock.json) as a peer: JSON cases on stdin,
+// JSON results on stdout. Times are Unix seconds (adhan's own rounding), null when adhan
+// has none. Run with TZ=UTC: adhan reads the date with local getters.
+'use strict';
+const adhan = require('adhan');
+
+const { parametersFor: parameters } = require('./adhan_methods.js');
+
+function seconds(date) {
+  const t = date.getTime();
+  return Number.isNaN(t) ? null : Math.round(t / 1000);
+}
+
+function times(lat, lng, ymd, method) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const date = new Date(y, m - 1, d);
+  const pt = new adhan.PrayerTimes(new adhan.Coordinates(lat, lng), date, parameters(method));
+  return {
+    fajr: seconds(pt.fajr), sunrise: seconds(pt.sunrise), dhuhr: seconds(pt.dhuhr), asr: seconds(pt.asr),
+    sunset: seconds(pt.sunset), maghrib: seconds(pt.maghrib), isha: seconds(pt.isha),
+  };
+}
+
+function nextDay(ymd) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const next = new Date(Date.UTC(y, m - 1, d + 1));
+  return next.toISOString().slice(0, 10);
+}
+
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const out = cases.map(({ lat, lng, date, method }) => {
+  const today = times(lat, lng, date, method);
+  today.nextFajr = times(lat, lng, nextDay(date), method).fajr;
+  return today;
+});
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,55 @@
+"""The city catalogue (data/cities.csv): shape, scripts, zones, and zones against timezonefinder."""
+from __future__ import annotations
+
+import re
+import zoneinfo
+
+import pytest
+
+from generator import cities
+
+ARABIC_SCRIPT_ONLY = re.compile(r"^[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF\u200c\s\-()']+$")
+# Zones timezonefinder 9.0.0 answers differently for a reason (data/CITIES.md).
+TIMEZONEFINDER_EXCEPTIONS: dict[str, str] = {}
+
+
+def test_exactly_325_cities_with_unique_slug_ids():
+    catalogue = cities.load()
+    assert len(catalogue) == 325
+    ids = [c["id"] for c in catalogue]
+    assert len(set(ids)) == 325
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
+
+
+def test_city_shape_and_names():
+    for city in cities.load():
+        assert set(city) == {"id", "names", "country", "lat", "lng", "tz"}
+        assert re.fullmatch(r"[A-Z]{2}", city["country"])
+        assert -90 <= city["lat"] <= 90 and -180 <= city["lng"] <= 180
+        assert set(city["names"]) == {"en", "ar", "fa", "ur"} and all(city["names"].values())
+        for lang in ("ar", "fa", "ur"):
+            assert ARABIC_SCRIPT_ONLY.match(city["names"][lang]), (city["id"], lang, city["names"][lang])
+
+
+def test_every_zone_is_a_zoneinfo_key():
+    for city in cities.load():
+        zoneinfo.ZoneInfo(city["tz"])
+
+
+def test_zones_agree_with_timezonefinder():
+    """Peer: timezonefinder 9.0.0 (PyPI), polygon lookup of each city's coordinates."""
+    timezonefinder = pytest.importorskip("timezonefinder")
+    finder = timezonefinder.TimezoneFinder()
+    disagreements = {}
+    for city in cities.load():
+        found = finder.timezone_at(lng=city["lng"], lat=city["lat"])
+        if found != city["tz"] and TIMEZONEFINDER_EXCEPTIONS.get(city["id"]) != found:
+            disagreements[city["id"]] = (city["tz"], found)
+    assert not disagreements
+
+
+def test_required_shrine_and_capital_cities_are_present():
+    ids = set(cities.by_id())
+    for required in ("karbala", "najaf", "mashhad", "qom", "tehran", "london", "kadhimiya", "samarra", "medina", "mecca",
+                     "baghdad", "beirut", "manama", "islamabad", "kabul", "baku", "damascus", "sanaa", "cairo", "jakarta"):
+        assert required in ids, required

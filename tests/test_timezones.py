@@ -1,0 +1,41 @@
+"""Vectorised UTC offsets against Python's zoneinfo applied instant by instant (tzdata 2026.6)."""
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime, timezone
+
+import numpy as np
+import pytest
+
+from generator import timezones
+
+ZONES = ["Europe/London", "Asia/Tehran", "America/New_York", "Australia/Sydney", "Africa/Casablanca",
+         "America/Santiago", "Asia/Baghdad", "Europe/Moscow", "Pacific/Apia", "Asia/Kolkata", "America/St_Johns",
+         "Australia/Lord_Howe", "Asia/Jerusalem", "Africa/Cairo", "Pacific/Chatham"]
+
+
+@pytest.mark.parametrize("name", ZONES)
+def test_offsets_equal_zoneinfo_for_random_instants_1900_to_2100(name):
+    rng = np.random.default_rng(sum(map(ord, name)))
+    start = int(datetime(1900, 1, 1, tzinfo=timezone.utc).timestamp())
+    end = int(datetime(2100, 12, 31, tzinfo=timezone.utc).timestamp())
+    instants = np.sort(rng.integers(start, end, 3000))
+    zone = zoneinfo.ZoneInfo(name)
+    expected = [datetime.fromtimestamp(int(t), timezone.utc).astimezone(zone).utcoffset().total_seconds() for t in instants]
+    # split into year-long chunks as the service uses it
+    got = np.concatenate([timezones.utc_offsets_s(name, chunk) for chunk in np.array_split(instants, 200)])
+    assert (got == np.array(expected)).all()
+
+
+def test_offsets_around_each_transition_of_a_year_are_exact():
+    zone = zoneinfo.ZoneInfo("Europe/London")
+    instants = np.arange(int(datetime(2026, 3, 29, 0, 0, tzinfo=timezone.utc).timestamp()),
+                         int(datetime(2026, 3, 29, 2, 0, tzinfo=timezone.utc).timestamp()), 60)
+    expected = [datetime.fromtimestamp(int(t), timezone.utc).astimezone(zone).utcoffset().total_seconds() for t in instants]
+    assert (timezones.utc_offsets_s("Europe/London", instants) == expected).all()
+
+
+def test_only_known_zone_keys_are_valid():
+    assert timezones.is_valid("Asia/Tehran")
+    for bad in ("", "../../etc/passwd", "/etc/localtime", "Asia/Tehran/..", "asia/tehran", "UTC\n"):
+        assert not timezones.is_valid(bad)
