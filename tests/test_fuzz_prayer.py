@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from generator.methods import METHODS
 
-NAMES = ["lat", "lng", "city", "date", "year", "month", "method", "tz", "fajrAngle", "ishaAngle", "ishaInterval",
+NAMES = ["q", "lat", "lng", "city", "date", "year", "month", "method", "tz", "fajrAngle", "ishaAngle", "ishaInterval",
          "maghribAngle", "maghribInterval", "x"]
 VALUES = st.one_of(
     st.text(max_size=20),
@@ -20,7 +20,7 @@ FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 
 @FUZZ
-@given(params=QUERIES, path=st.sampled_from(["/v1/prayer-times", "/v1/qibla", "/v1/methods"]))
+@given(params=QUERIES, path=st.sampled_from(["/v1/prayer-times", "/v1/qibla", "/v1/methods", "/v1/cities"]))
 def test_generated_queries_never_fail_the_server(client, params, path):
     response = client.get(path, params=params)
     assert response.status_code in (200, 400), (params, response.status_code, response.text[:200])

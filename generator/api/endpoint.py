@@ -63,7 +63,7 @@ def register(endpoint: Endpoint) -> Endpoint:
 
 def endpoints() -> Mapping[str, Endpoint]:
     """Return every registered endpoint by name (importing the endpoint modules)."""
-    from generator.api import methods, prayer_times, qibla  # noqa: F401  (they register)
+    from generator.api import cities, methods, prayer_times, qibla  # noqa: F401  (they register)
 
     return _REGISTRY
 
