@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PEERS  := tests/peers
 
-.PHONY: setup build serve test bench peers lock clean
+.PHONY: setup build serve test bench bench-http peers system-packages lock clean
 
 setup: $(VENV)/.installed
 
@@ -23,19 +23,36 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 	cd $(PEERS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Generated data (the per-day sun table); missing pieces are also built on first use.
+# Generated tables and the pre-rendered static_out/ (this year ±1; see build.py --help).
 build: setup
 	$(BIN)/python build.py
 
-serve: build
+serve: setup
+	$(BIN)/python build.py --if-missing
 	$(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http httptools
 
-test: setup peers
-	$(BIN)/python build.py
+# Debian packages tests and benchmarks use (nginx for tests/test_nginx.py, wrk for bench-http).
+# Where they cannot be installed (not root, no registry), the nginx test is skipped with a message.
+system-packages:
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ] || ! command -v wrk >/dev/null 2>&1; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    nginx-light libnginx-mod-http-brotli-static wrk) >/dev/null 2>&1 \
+	  || echo "warning: could not install nginx/wrk with apt-get; tests/test_nginx.py will be skipped"; \
+	fi
+
+test: setup peers system-packages
+	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
-bench: setup peers build
+bench: setup peers
+	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m bench.prayer_times
+	$(BIN)/python -m bench.hijri
+
+# HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic.
+bench-http: setup system-packages
+	$(BIN)/python build.py --tables-only
+	$(BIN)/python -m bench.http
 
 # Re-resolve requirements.lock from pyproject.toml (run by a person, then commit the lock).
 lock:

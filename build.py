@@ -1,21 +1,179 @@
-"""Build what the service serves from: the generated tables under data/tables/.
+"""Render every cacheable response into static_out/ with the same `render()` the runtime uses.
 
-Usage: ``python build.py`` (``make build``).  Each table is rebuilt only when it is
-missing or its format version changed; the runtime also builds a missing table on
-first use, so this step only moves that cost out of the first request.
+Usage::
+
+    python build.py [--years 2025-2027] [--only prayer-times,hijri] [--jobs 2] [--today 2026-11-21]
+
+The plan is a list of (endpoint, query) pairs.  Each query goes through the endpoint's
+own ``parse`` — exactly what the runtime does with a request — so the file lands at the
+canonical path (generator/static_paths.py) the runtime and nginx look for.  A file is
+written only when its bytes change (incremental; two builds are byte-identical), with
+``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
+files no longer in the plan (e.g. yesterday's "today" answers) are removed.
+Also builds the generated tables (sun, Hijri months, eclipses) first.
 """
 from __future__ import annotations
 
+import argparse
+import gzip
+import multiprocessing
+import os
+import sys
 import time
+from collections import Counter
+from datetime import date, datetime, time as clock_time, timezone
+from pathlib import Path
 
-from generator import sun_table
+import brotli
+from tqdm import tqdm
+
+from generator import cities, hijri, static_paths
+from generator.api.endpoint import endpoints, render
+from generator.query import Query
+
+CALENDARS = ("moonsighting", "iran")
+LANGUAGES = ("en", "ar", "fa", "ur")
 
 
-def main() -> None:
-    start = time.perf_counter()
-    table = sun_table.load()
-    rows = len(table.declination_deg)
-    print(f"sun table: {rows} days at {sun_table.TABLE_PATH} ({time.perf_counter() - start:.1f} s)")
+def default_years(today: date) -> tuple[int, int]:
+    return today.year - 1, today.year + 1
+
+
+def hijri_years(first_year: int, last_year: int) -> range:
+    """Hijri years overlapping the Gregorian years (inclusive)."""
+    first = int(hijri.to_hijri(date(first_year, 1, 1).toordinal() - 719163).year)
+    last = int(hijri.to_hijri(date(last_year, 12, 31).toordinal() - 719163).year)
+    return range(first, last + 1)
+
+
+def plan(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
+    """Return every (endpoint name, query) to pre-render for the window."""
+    years = range(first_year, last_year + 1)
+    hys = hijri_years(first_year, last_year)
+    city_ids = sorted(cities.by_id())
+    jobs: list[tuple[str, dict]] = [("methods", {}), ("cities", {"all": "1"})]
+    for calendar in CALENDARS:
+        jobs.append(("events", {"calendar": calendar}))
+        jobs += [("events", {"calendar": calendar, "hy": str(hy)}) for hy in hys]
+        jobs.append(("eclipses", {"calendar": calendar}))
+        for year in years:
+            jobs.append(("hijri", {"calendar": calendar, "year": str(year)}))
+            jobs += [("hijri", {"calendar": calendar, "year": str(year), "month": str(m)}) for m in range(1, 13)]
+        jobs += [("hijri", {"calendar": calendar, "hy": str(hy), "hm": str(m)}) for hy in hys for m in range(1, 13)]
+        first_day, last_day = date(first_year, 1, 1).toordinal(), date(last_year, 12, 31).toordinal()
+        jobs += [("day-status", {"calendar": calendar, "date": date.fromordinal(d).isoformat()})
+                 for d in range(first_day, last_day + 1)]
+    jobs += [("prayer-times", {"city": city, "year": str(year)}) for city in city_ids for year in years]
+    jobs += [("moon-visibility", {"hy": str(hy), "hm": str(m), "evening": str(e)})
+             for hy in hys for m in range(1, 13) for e in range(-2, 3)]
+    feeds = [name for name in ("events.ics", "fasting.ics") if name in endpoints()]
+    for name in feeds:
+        jobs += [(name, {"lang": lang, "calendar": calendar}) for lang in LANGUAGES for calendar in CALENDARS]
+    for name in ("prayer-times.ics", "night.ics"):
+        if name in endpoints():
+            jobs += [(name, {"city": city}) for city in city_ids]
+    return [(name, query) for name, query in jobs if name in endpoints()]
+
+
+def _now_s(today: date) -> float:
+    return datetime.combine(today, clock_time(12, 0), tzinfo=timezone.utc).timestamp()
+
+
+def render_one(job: tuple[str, dict, float, str]) -> tuple[str, str, int, bool]:
+    """Render one job and write it (and its compressed siblings) if its bytes changed."""
+    name, query, now_s, root = job
+    canonical = endpoints()[name].parse(Query.of(query), now_s)
+    relative = static_paths.relative_path(name, canonical.params)
+    path = Path(root) / relative
+    body = render(name, canonical.params)
+    changed = not path.is_file() or path.read_bytes() != body
+    if changed:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, body)
+        _write_atomic(path.with_name(path.name + ".gz"), gzip.compress(body, compresslevel=9, mtime=0))
+        _write_atomic(path.with_name(path.name + ".br"), brotli.compress(body, quality=9))
+    return name, relative, len(body), changed
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def build_tables() -> None:
+    """Build the generated tables once, before workers fork (each would otherwise build them)."""
+    from generator import sun_table
+
+    sun_table.load()
+    for calendar in CALENDARS:
+        hijri.to_hijri(0, calendar)
+    if "eclipses" in endpoints():
+        from generator import eclipses
+
+        getattr(eclipses, "load", lambda: None)()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--years", help="Gregorian years A-B (default: this year ±1)")
+    parser.add_argument("--only", help="comma-separated endpoint names (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
+    parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
+    parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
+    parser.add_argument("--if-missing", action="store_true", help="render only when static_out/v1 does not exist yet")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    build_tables()
+    print(f"tables ready ({time.perf_counter() - started:.1f} s)")
+    if args.tables_only or (args.if_missing and (Path(args.out) / "v1").is_dir()):
+        return
+    today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
+    first_year, last_year = default_years(today)
+    if args.years:
+        first_year, last_year = (int(y) for y in args.years.split("-"))
+        if not 1900 <= first_year <= last_year <= 2100:
+            parser.error("--years must be A-B within 1900-2100")
+    jobs = plan(first_year, last_year, today)
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - set(endpoints())
+        if unknown:
+            parser.error(f"unknown endpoints: {', '.join(sorted(unknown))}")
+        jobs = [job for job in jobs if job[0] in wanted]
+    now_s = _now_s(today)
+    work = [(name, query, now_s, args.out) for name, query in jobs]
+    counts, sizes, written, produced = Counter(), Counter(), 0, set()
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        results = pool.imap_unordered(render_one, work, chunksize=8)
+        for name, relative, size, changed in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
+                                                   unit="file", desc="rendering"):
+            counts[name] += 1
+            sizes[name] += size
+            written += changed
+            produced.add(relative)
+    removed = 0 if args.only else _prune(Path(args.out), produced)
+    elapsed = time.perf_counter() - started
+    print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "
+          f"({written} written, {sum(counts.values()) - written} unchanged, {removed} stale removed) "
+          f"in {elapsed:.1f} s with {args.jobs} jobs")
+    for name in sorted(counts):
+        print(f"  {name:18} {counts[name]:6} files {sizes[name] / 1e6:9.1f} MB")
+
+
+def _prune(root: Path, produced: set[str]) -> int:
+    removed = 0
+    for path in (root / "v1").rglob("*"):
+        if not path.is_file():
+            continue
+        relative = path.relative_to(root).as_posix()
+        base = relative[: -len(".gz")] if relative.endswith(".gz") else relative[: -len(".br")] if relative.endswith(".br") else relative
+        if base not in produced:
+            path.unlink()
+            removed += 1
+    return removed
 
 
 if __name__ == "__main__":

@@ -199,52 +199,59 @@ def compute(
     is a bool array of ``n_days + 1`` days (the extra one is the next day, whose fajr
     ends the last night) marking Ramadan for methods with a Ramadan isha interval.
     """
-    day = first_day + np.arange(n_days + 1, dtype=float)  # + the next day, for midnight
-    noon_ext = transit(np.append(day, day[-1] + 1), lng_deg)
-    noon = noon_ext[:-1]
+    # Days solved: the n requested, the next one (its fajr ends the last night, for midnight)
+    # and one more (its sunrise ends the next day's night).
+    day_ext = first_day + np.arange(n_days + 2, dtype=float)
+    noon_ext = transit(day_ext, lng_deg)
     # Asr's noon shadow uses the declination at 0h UT of the date, as adhan-js does;
     # the declination at transit would move asr by up to 2 min at |lat| > 50° (decisions).
-    dec_asr, _ = _sun(day)
+    dec_asr, _ = _sun(day_ext)
     m = len(methods)
     fajr_angle = _column(methods, "fajr_angle_deg")
     isha_angle = _column(methods, "isha_angle_deg")
     maghrib_angle = _column(methods, "maghrib_angle_deg")
-    # Every altitude event in one stacked solve. Rows: sunrise, sunset, next sunrise,
-    # fajr (m), isha (m), angle maghrib (m), asr.
-    side = np.array([-1, 1, -1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
-    days = np.concatenate([np.broadcast_to(day, (2, day.size)), day[None, :] + 1, np.broadcast_to(day, (3 * m + 1, day.size))])
-    noons = np.concatenate([np.broadcast_to(noon, (2, day.size)), noon_ext[None, 1:], np.broadcast_to(noon, (3 * m + 1, day.size))])
-    fixed_altitudes = np.concatenate([np.full((3, 1), SUN_HORIZON_DEG), -fajr_angle, -isha_angle, -maghrib_angle])
+    # Every altitude event in one stacked solve. Rows: sunrise, sunset, fajr (m), isha (m),
+    # angle maghrib (m), asr; all start from the same transit, so the first pass is shared.
+    side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
+    fixed_altitudes = np.concatenate([np.full((2, 1), SUN_HORIZON_DEG), -fajr_angle, -isha_angle, -maghrib_angle])
 
     def solve_all(lat):
         # Asr: the altitude where a shadow equals the object plus its noon shadow.
         zenith_at_noon = np.abs(lat - dec_asr)
-        asr_alt = np.degrees(np.arctan(1.0 / (ASR_SHADOW_FACTOR + np.tan(np.radians(zenith_at_noon)))))
+        with np.errstate(invalid="ignore"):
+            asr_alt = np.degrees(np.arctan(1.0 / (ASR_SHADOW_FACTOR + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
-        altitude = np.concatenate([np.broadcast_to(fixed_altitudes, (3 + 3 * m, day.size)), asr_alt[None, :]])
-        x = time_of_altitude(days, noons, lat, lng_deg, altitude, side)
-        return x[0], x[1], x[2], x[3 : 3 + m], x[3 + m : 3 + 2 * m], x[3 + 2 * m : 3 + 3 * m], x[-1]
+        altitude = np.concatenate([np.broadcast_to(fixed_altitudes, (2 + 3 * m, day_ext.size)), asr_alt[None, :]])
+        x = time_of_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, altitude, side)
+        return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
-    def unsolvable(events):
+    def unsolvable(sunrise, sunset, next_sunrise, asr):
         # A day needs a sunrise, a sunset, the next sunrise and an asr (a noon shadow).
-        sunrise, sunset, next_sunrise, *_, asr = events
         with np.errstate(invalid="ignore"):
             asr_ok = np.isfinite(asr) & (asr < sunset)
         return ~(np.isfinite(sunrise) & np.isfinite(sunset) & np.isfinite(next_sunrise) & asr_ok)
 
-    lat = np.full(day.shape, float(lat_deg))
-    events = solve_all(lat)
-    bad = unsolvable(events)
+    keep = slice(0, n_days + 1)
+    lat = np.full(day_ext.shape, float(lat_deg))
+    sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(lat)
+    sunrise, next_sunrise = sunrise_ext[keep], sunrise_ext[1:]
+    bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
     if bad.any():  # polar days and nights: nearest latitude, bounded passes of 0.5°
-        lat = latitudes_with_sunrise(day, lat_deg, lng_deg)
+        day = day_ext[keep]
+        lat = np.append(latitudes_with_sunrise(day, lat_deg, lng_deg), 0.0)
         for _ in range(_POLAR_PASSES):
-            events = solve_all(lat)
-            bad = unsolvable(events)
+            lat[-1] = lat[-2]  # the extra day only serves the next-sunrise shift, unused here
+            sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(lat)
+            sunrise = sunrise_ext[keep]
+            # the night after a day is measured at that day's own latitude
+            next_sunrise = time_of_altitude(day + 1, noon_ext[1:], lat[keep], lng_deg, SUN_HORIZON_DEG, -1)
+            bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
             if not bad.any():
                 break
-            lat[bad] -= np.sign(lat_deg) * POLAR_STEP_DEG
+            lat[keep][bad] -= np.sign(lat_deg) * POLAR_STEP_DEG
         assert not bad.any(), "nearest-latitude rule did not converge"
-    sunrise, sunset, next_sunrise, fajr, isha, by_angle, asr = events
+    day, noon, lat = day_ext[keep], noon_ext[keep], lat[keep]
+    sunset, fajr, isha, by_angle, asr = sunset[keep], fajr[:, keep], isha[:, keep], by_angle[:, keep], asr[keep]
     night = next_sunrise - sunset
 
     seasonal = np.array([m.high_latitude_rule == "moonsightingSeasonal" for m in methods])[:, None]

@@ -1,14 +1,24 @@
-"""The HTTP application: validate, answer from cache or `render()`, set headers.
+"""The HTTP application: validate, answer from cache, a pre-rendered file, or `render()`.
 
-Routes are data (a list), built from the endpoint registry.  Every error is JSON:
-400 for bad input (naming the parameter), 404 for unknown paths, 405 for methods
-other than GET/HEAD, and never a traceback.
+Routes are data (a list), built from the endpoint registry.  A request is validated
+into canonical parameters; the in-memory LRU answers repeats; otherwise the canonical
+static file (build.py's output, DESIGN.md's path scheme) is served if it exists, and
+only then is the response rendered, which counts against the client's rate limit.
+Every error is JSON: 400 bad input (naming the parameter), 404 unknown path, 405 other
+methods, 429 over the limit (with Retry-After), and never a traceback.
+
+Environment: ``RATE_LIMIT_PER_MINUTE`` (default 100, 0 = off), ``TRUSTED_PROXIES``
+(comma-separated addresses/networks whose X-Forwarded-For is believed; default none),
+``STATIC_ROOT`` (default ./static_out).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import os
 import time
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -16,40 +26,53 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from generator import static_paths
 from generator.api.endpoint import Canonical, Endpoint, dumps, endpoints, render
 from generator.errors import QueryError
 from generator.query import Query
 from runtime.cache import ResponseCache
+from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
 
 API_PREFIX = "/v1"
 CACHE_STABLE = "public, max-age=604800"  # a given date's answer does not change
 CACHE_TODAY = "public, max-age=300"  # answers that follow "today"
-JSON = "application/json"
 ALLOWED = "GET, HEAD"
 
 log = logging.getLogger("runtime")
 cache = ResponseCache()
-
-
-def _media_type(endpoint: Endpoint) -> str:
-    return f"{endpoint.media_type}; charset=utf-8"
+limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
+trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
+static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
 
 
 def error_response(status: int, message: str, headers: dict | None = None) -> Response:
     return Response(
         dumps({"error": message}),
         status_code=status,
-        media_type=f"{JSON}; charset=utf-8",
+        media_type="application/json; charset=utf-8",
         headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store", **(headers or {})},
     )
 
 
-def _etag(body: bytes) -> str:
+def etag_of(body: bytes) -> str:
     # SHA-256 (hardware-accelerated here: ~2 GB/s), first 128 bits; a strong validator.
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
+def read_static(name: str, params: dict) -> bytes | None:
+    """Return the pre-rendered body for canonical params, if build.py wrote one."""
+    path = (static_root / static_paths.relative_path(name, params)).resolve()
+    if not path.is_relative_to(static_root):  # cannot happen with the scheme; never serve outside
+        return None
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
 def handler(endpoint: Endpoint):
+    media_type = f"{endpoint.media_type}; charset=utf-8"
+
     async def respond(request: Request) -> Response:
         try:
             canonical: Canonical = endpoint.parse(Query(request.query_params.multi_items()), time.time())
@@ -58,8 +81,16 @@ def handler(endpoint: Endpoint):
         key = (endpoint.name, tuple(canonical.params.items()))
         hit = cache.get(key)
         if hit is None:
-            body = render(endpoint.name, canonical.params)
-            hit = (body, _etag(body))
+            body = read_static(endpoint.name, canonical.params)
+            if body is None:
+                client = client_ip(request.client.host if request.client else None,
+                                   request.headers.get("x-forwarded-for"), trusted_proxies)
+                wait_s = limiter.retry_after_s(client)
+                if wait_s is not None:
+                    return error_response(429, f"more than {limiter.per_minute} uncached requests a minute; "
+                                               f"retry in {wait_s} s", {"Retry-After": str(wait_s)})
+                body = render(endpoint.name, canonical.params)
+            hit = (body, etag_of(body))
             cache.put(key, *hit)
         body, etag = hit
         headers = {
@@ -69,12 +100,12 @@ def handler(endpoint: Endpoint):
         }
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
-        return Response(body, media_type=_media_type(endpoint), headers=headers)
+        return Response(body, media_type=media_type, headers=headers)
 
     return respond
 
 
-async def not_found(request: Request, exc: HTTPException) -> Response:
+async def http_error(request: Request, exc: HTTPException) -> Response:
     if exc.status_code == 405:
         return error_response(405, f"method {request.method} not allowed; use GET", {"Allow": ALLOWED})
     if exc.status_code == 404:
@@ -87,8 +118,29 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal error")
 
 
+def warm_up() -> None:
+    """Load every table and catalogue before the first request (and fail loudly if one is broken)."""
+    from generator import cities, events, hijri, sun_table, ummalqura
+
+    sun_table.load()
+    for calendar in hijri.CALENDARS:
+        hijri.to_hijri(0, calendar)
+    cities.by_id()
+    events.catalogue()
+    ummalqura.is_ramadan(0)
+    render("prayer-times", endpoints()["prayer-times"].parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01",
+                                                                        "tz": "UTC"}), 0.0).params)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    warm_up()
+    yield
+
+
 routes = [
     Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
     for name, endpoint in endpoints().items()
 ]
-app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error})
+app = Starlette(routes=routes, lifespan=lifespan,
+                exception_handlers={HTTPException: http_error, Exception: server_error})

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+os.environ.setdefault("RATE_LIMIT_PER_MINUTE", "0")  # the limit has its own test; read when runtime.app is imported
+
 PEERS = Path(__file__).resolve().parent / "peers"
 _real_connect = socket.socket.connect
 

@@ -63,7 +63,9 @@ def register(endpoint: Endpoint) -> Endpoint:
 
 def endpoints() -> Mapping[str, Endpoint]:
     """Return every registered endpoint by name (importing the endpoint modules)."""
-    from generator.api import cities, methods, prayer_times, qibla  # noqa: F401  (they register)
+    from generator.api import (  # noqa: F401  (they register)
+        cities, day_status, eclipses, events, feeds, hijri, methods, moon_visibility, openapi, prayer_times, qibla,
+    )
 
     return _REGISTRY
 

@@ -1,5 +1,12 @@
-"""Where a request is about: ``lat``+``lng`` or a catalogue ``city``, and an optional zone."""
+"""Where a request is about: ``lat``+``lng`` or a catalogue ``city``, and an optional zone.
+
+Canonical parameters keep what the request named: ``city`` (its coordinates come from
+the catalogue, `coordinates()`), or ``lat``/``lng`` rounded to 2 decimals (SPEC 2.1).
+So a pre-rendered file's name parses back to the same request.
+"""
 from __future__ import annotations
+
+from typing import Mapping
 
 from generator import cities, timezones
 from generator.errors import QueryError
@@ -9,7 +16,7 @@ COORDINATE_DECIMALS = 2  # SPEC 2.1: rounded to 2 decimal places for caching
 
 
 def read_place(query: Query, *, with_tz: bool) -> dict:
-    """Return canonical {lat, lng, city?, tz?} from ``lat``+``lng`` or ``city`` (and ``tz``)."""
+    """Return canonical {city} or {lat, lng}, plus {tz} (from ``tz`` or the city's zone)."""
     city_id = query.string("city", max_chars=64)
     lat = query.number("lat", -90, 90)
     lng = query.number("lng", -180, 180)
@@ -22,9 +29,8 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
             close = cities.suggest(city_id)
             hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="
             raise QueryError("city", f"unknown city id{hint}")
-        place = {"lat": round(city["lat"], COORDINATE_DECIMALS), "lng": round(city["lng"], COORDINATE_DECIMALS)}
-        place["city"] = city_id
-        tz = tz if tz is not None else city["tz"]
+        place: dict = {"city": city_id}
+        tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
             raise QueryError("lat", "required: give lat and lng (decimal degrees) or city")
@@ -38,6 +44,19 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
         place["tz"] = tz
     return place
+
+
+def coordinates(params: Mapping) -> tuple[float, float]:
+    """Return (lat, lng) of canonical params: the city's (rounded to 2 decimals) or the given ones."""
+    if "city" in params:
+        city = cities.by_id()[params["city"]]
+        return _round(city["lat"]), _round(city["lng"])
+    return params["lat"], params["lng"]
+
+
+def is_point(params: Mapping) -> bool:
+    """True when canonical params name a place."""
+    return "city" in params or "lat" in params
 
 
 def _round(value: float) -> float:

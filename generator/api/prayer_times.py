@@ -9,7 +9,7 @@ import numpy as np
 from generator import prayer, qibla, timezones, ummalqura
 from generator.api import day_rows
 from generator.api.endpoint import Canonical, Endpoint, Params, dumps, register
-from generator.api.location import read_place
+from generator.api.location import coordinates, read_place
 from generator.errors import QueryError
 from generator.methods import METHODS, DEFAULT_METHOD, custom_method
 from generator.query import Query
@@ -124,20 +124,21 @@ def build(params: Params) -> bytes:
     methods = _methods(params)
     first, n_days = day_range(params)
     ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
-    result = prayer.compute(params["lat"], params["lng"], first, n_days, methods, ramadan)
+    lat, lng = coordinates(params)
+    result = prayer.compute(lat, lng, first, n_days, methods, ramadan)
 
-    meta = {"lat": params["lat"], "lng": params["lng"]}
+    meta = {"lat": lat, "lng": lng}
     if "city" in params:
         meta["city"] = params["city"]
     meta["tz"] = params.get("tz", "UTC")
-    meta["qibla"] = round(float(qibla.bearing_deg(params["lat"], params["lng"])), 2)
+    meta["qibla"] = round(float(qibla.bearing_deg(lat, lng)), 2)
 
     names = prayer.OUTPUT_TIMES
     instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))  # (methods·days, 9)
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
     dates = np.tile(first + np.arange(n_days), len(methods))
     rows = day_rows.rows_json(names, dates, instants, offsets)
-    for i in np.flatnonzero(result.latitude_used_deg != params["lat"]):  # polar days: say which latitude was used
+    for i in np.flatnonzero(result.latitude_used_deg != lat):  # polar days: say which latitude was used
         note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
         for r in range(i, len(rows), n_days):
             rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"

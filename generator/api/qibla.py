@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from generator import qibla
 from generator.api.endpoint import Canonical, Endpoint, Params, register
-from generator.api.location import read_place
+from generator.api.location import coordinates, read_place
 from generator.query import Query
 
 QIBLA_DECIMALS = 2
@@ -16,8 +16,9 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
 
 
 def build(params: Params) -> dict:
-    bearing = float(qibla.bearing_deg(params["lat"], params["lng"]))
-    return {"lat": params["lat"], "lng": params["lng"], "qibla": round(bearing, QIBLA_DECIMALS)}
+    lat, lng = coordinates(params)
+    bearing = float(qibla.bearing_deg(lat, lng))
+    return {"lat": lat, "lng": lng, "qibla": round(bearing, QIBLA_DECIMALS)}
 
 
 ENDPOINT = register(Endpoint("qibla", parse, build))

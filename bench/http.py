@@ -1,0 +1,127 @@
+"""HTTP load on loopback with wrk: static hits through the app and through nginx, and dynamic answers.
+
+`make bench-http`.  Starts uvicorn (2 workers, uvloop, httptools) and deploy/nginx.conf on free
+loopback ports, builds a small static_out for the static cases, runs wrk for DURATION_S
+each, and prints requests/s, p99 latency, errors and the app's memory before and after.
+Goals on the 2-core machine: app static ≥ 3,000 req/s, nginx ≥ 15,000 req/s, dynamic
+≥ 1,000 req/s, zero errors, memory flat.  Traffic never leaves 127.0.0.1.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import build
+from deploy.render_nginx_conf import render
+
+ROOT = Path(__file__).resolve().parent.parent
+DURATION_S = int(os.environ.get("BENCH_SECONDS", "30"))
+RANDOM_PLACE_LUA = """
+math.randomseed(os.time())
+request = function()
+  local lat = string.format("%.2f", math.random() * 120 - 60)
+  local lng = string.format("%.2f", math.random() * 360 - 180)
+  return wrk.format("GET", "/v1/prayer-times?lat=" .. lat .. "&lng=" .. lng .. "&date=2026-03-20")
+end
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(url: str) -> None:
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except Exception:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def _rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total / 1024
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [pid] + [int(p) for p in out]
+
+
+def _wrk(url: str, script: str | None = None) -> dict:
+    command = ["wrk", "-t2", "-c64", f"-d{DURATION_S}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99_ms = float(p99.group(1)) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[p99.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    return {"rate": rate, "p99_ms": p99_ms, "non2xx": int(errors.group(1)) if errors else 0,
+            "socket_errors": socket_errors.group(1) if socket_errors else "none"}
+
+
+def main() -> None:
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed: apt-get install wrk (make bench-http does it)")
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    work = Path(tempfile.mkdtemp(prefix="bench-http-"))
+    work.chmod(0o755)  # nginx workers run as an unprivileged user and must read static_out
+    static = work / "static_out"
+    build.main(["--years", "2026-2026", "--only", "methods,cities", "--jobs", "2", "--out", str(static)])
+    app_port, nginx_port = _free_port(), _free_port()
+    env = {**os.environ, "STATIC_ROOT": str(static), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
+    app = subprocess.Popen([sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port",
+                            str(app_port), "--workers", "2", "--loop", "uvloop", "--http", "httptools",
+                            "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
+    conf = render(work / "nginx", f"127.0.0.1:{nginx_port}", static, f"127.0.0.1:{app_port}")
+    front = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work / "nginx"), "-g", "daemon off;"])
+    script = work / "random_place.lua"
+    script.write_text(RANDOM_PLACE_LUA)
+    try:
+        _wait(f"http://127.0.0.1:{app_port}/v1/methods")
+        _wait(f"http://127.0.0.1:{nginx_port}/v1/methods")
+        cases = [
+            ("static hit via app", f"http://127.0.0.1:{app_port}/v1/methods", None, 3000),
+            ("static hit via nginx", f"http://127.0.0.1:{nginx_port}/v1/methods", None, 15000),
+            ("dynamic 1-day lat/lng", f"http://127.0.0.1:{app_port}", str(script), 1000),
+        ]
+        print(f"wrk -t2 -c64 -d{DURATION_S}s on 127.0.0.1; uvicorn --workers 2 (uvloop, httptools); nginx-light")
+        print(f"{'case':24} {'req/s':>10} {'p99 ms':>8} {'errors':>7} {'app RSS MB before→after':>26} {'goal':>8}")
+        for name, url, lua, goal in cases:
+            before = _rss_mb(_children(app.pid))
+            result = _wrk(url, lua)
+            after = _rss_mb(_children(app.pid))
+            verdict = "ok" if result["rate"] >= goal and result["non2xx"] == 0 else "MISSED"
+            print(f"{name:24} {result['rate']:10.0f} {result['p99_ms']:8.2f} {result['non2xx']:7d} "
+                  f"{before:12.1f} → {after:8.1f}  ≥{goal:<6} {verdict}  (socket errors: {result['socket_errors']})")
+    finally:
+        front.terminate()
+        app.terminate()
+        front.wait(10)
+        app.wait(10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""GET /v1/hijri: Gregorian ↔ Hijri conversion under the two reckonings (SPEC 2.5, 4.5).
+
+Modes (one per request):
+
+* forward, one day: ``date`` (default today, UTC) → the SPEC 2.5 object;
+* forward, month map: ``year`` + ``month``; forward, year map: ``year``;
+* reverse, one day: ``hy`` + ``hm`` + ``hd`` → the SPEC 2.5 object of that day;
+* reverse, month map: ``hy`` + ``hm``.
+
+``offset`` (−2..2, forward only) reads the reckoning ``offset`` days later: +1 gives the
+Hijri date of a place whose month began one day earlier than the reckoning.
+
+Map shapes (SPEC says "not shown"; docs/decisions.md):
+
+* forward maps: ``{calendarUsed, offset, from, to, days, months}`` where ``days`` maps each
+  Gregorian date "YYYY-MM-DD" to ``{year, month, day}`` and ``months`` lists the Hijri
+  months touched, each ``{year, month, monthName, monthLength, start, end, source}``
+  (``start``/``end``: the Gregorian dates of its first and last day, offset applied);
+* reverse month map: ``{calendarUsed, hijri {year, month}, monthName, monthLength, start,
+  end, source, days}`` where ``days`` maps each Hijri day "1".."29"/"30" to its
+  Gregorian date.
+"""
+from __future__ import annotations
+
+import calendar as gregorian_calendar
+from datetime import date, datetime, timezone
+
+import numpy as np
+
+from generator import hijri, hijri_names
+from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.errors import QueryError
+from generator.query import Query
+
+_UNIX_ORDINAL = date(1970, 1, 1).toordinal()
+FORWARD = ("date", "year", "month")
+REVERSE = ("hy", "hm", "hd")
+
+
+def parse(query: Query, now_unix_s: float) -> Canonical:
+    """Validate a /v1/hijri query into canonical parameters."""
+    calendar = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
+    offset = query.integer("offset", -2, 2)
+    day = query.date("date")
+    year = query.integer("year", 1900, 2100)
+    month = query.integer("month", 1, 12)
+    hy = query.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR)
+    hm = query.integer("hm", 1, 12)
+    hd = query.integer("hd", 1, 30)
+    query.finish()
+
+    given = {"date": day, "year": year, "month": month, "hy": hy, "hm": hm, "hd": hd}
+    forward = [name for name in FORWARD if given[name] is not None]
+    reverse = [name for name in REVERSE if given[name] is not None]
+    params: dict = {"calendar": calendar}
+    if reverse:
+        if forward:
+            raise QueryError(reverse[0], f"give either a Gregorian date ({', '.join(FORWARD)}) or a Hijri one (hy, hm, hd), not both")
+        if offset is not None:
+            raise QueryError("offset", "applies to forward conversion (date, year, month) only")
+        if hy is None:
+            raise QueryError("hy", f"required with {reverse[0]} (a whole number from {hijri.API_FIRST_YEAR} to {hijri.API_LAST_YEAR})")
+        if hm is None:
+            raise QueryError("hm", "required with hy (a whole number from 1 to 12)")
+        params.update(hy=hy, hm=hm)
+        if hd is not None:
+            length = int(hijri.month_length(hy, hm, calendar))
+            if hd > length:
+                raise QueryError("hd", f"{hy}/{hm} has {length} days under calendar={calendar}; hd must be from 1 to {length}")
+            params["hd"] = hd
+        return Canonical(dict(sorted(params.items())))
+
+    params["offset"] = offset if offset is not None else 0
+    today_dependent = False
+    if day is not None:
+        if year is not None or month is not None:
+            raise QueryError("date", "give either date, or year (and month), not both")
+        params["date"] = day.isoformat()
+    elif month is not None:
+        if year is None:
+            raise QueryError("year", "required with month (a whole number from 1900 to 2100)")
+        params.update(year=year, month=month)
+    elif year is not None:
+        params["year"] = year
+    else:
+        params["date"] = datetime.fromtimestamp(now_unix_s, timezone.utc).date().isoformat()
+        today_dependent = True
+    return Canonical(dict(sorted(params.items())), today_dependent)
+
+
+def build(params: Params) -> dict:
+    """Return the /v1/hijri response for canonical parameters."""
+    calendar = params["calendar"]
+    if "hy" in params:
+        if "hd" in params:
+            day = int(hijri.to_gregorian(params["hy"], params["hm"], params["hd"], calendar))
+            return day_object(day, calendar)
+        return reverse_month(params["hy"], params["hm"], calendar)
+    offset = params["offset"]
+    if "date" in params:
+        return day_object(_unix_day(date.fromisoformat(params["date"])), calendar, offset)
+    first, count = _gregorian_span(params["year"], params.get("month"))
+    return forward_map(first, count, calendar, offset)
+
+
+def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
+    """Return the SPEC 2.5 object of one Gregorian day (``offset`` only for forward conversion)."""
+    h = hijri.to_hijri(unix_day + (offset or 0), calendar)
+    year, month, day = int(h.year), int(h.month), int(h.day)
+    gregorian = _iso(unix_day)
+    weekday = date.fromisoformat(gregorian).weekday()
+    body = {
+        "gregorian": gregorian,
+        "weekday": hijri_names.WEEKDAYS["en"][weekday],
+        "weekdayName": hijri_names.weekday_names(weekday),
+        "hijri": {"year": year, "month": month, "day": day},
+        "monthName": hijri_names.month_names(month),
+        "formatted": hijri_names.formatted(year, month, day),
+        "monthLength": int(h.month_length),
+        "calendarUsed": calendar,
+        "source": str(h.source),
+    }
+    if offset is not None:
+        body["offset"] = offset
+    return body
+
+
+def forward_map(first: int, count: int, calendar: str, offset: int) -> dict:
+    """Return the forward map of ``count`` Gregorian days from ``first`` (see module docstring)."""
+    days = first + np.arange(count)
+    h = hijri.to_hijri(days + offset, calendar)
+    isos = [_iso(d) for d in days.tolist()]
+    ymd = zip(h.year.tolist(), h.month.tolist(), h.day.tolist())
+    day_map = {iso: {"year": y, "month": m, "day": d} for iso, (y, m, d) in zip(isos, ymd)}
+    firsts = np.flatnonzero(np.r_[True, np.diff(h.month) != 0])
+    months = []
+    for i in firsts.tolist():
+        year, month = int(h.year[i]), int(h.month[i])
+        start = int(hijri.month_start(year, month, calendar)) - offset
+        length = int(h.month_length[i])
+        months.append(
+            {
+                "year": year,
+                "month": month,
+                "monthName": hijri_names.month_names(month),
+                "monthLength": length,
+                "start": _iso(start),
+                "end": _iso(start + length - 1),
+                "source": str(h.source[i]),
+            }
+        )
+    return {
+        "calendarUsed": calendar,
+        "offset": offset,
+        "from": isos[0],
+        "to": isos[-1],
+        "days": day_map,
+        "months": months,
+    }
+
+
+def reverse_month(hy: int, hm: int, calendar: str) -> dict:
+    """Return the map of one Hijri month: each day number to its Gregorian date."""
+    start = int(hijri.month_start(hy, hm, calendar))
+    length = int(hijri.month_length(hy, hm, calendar))
+    return {
+        "calendarUsed": calendar,
+        "hijri": {"year": hy, "month": hm},
+        "monthName": hijri_names.month_names(hm),
+        "monthLength": length,
+        "start": _iso(start),
+        "end": _iso(start + length - 1),
+        "source": str(hijri.month_source(hy, hm, calendar)),
+        "days": {str(d + 1): _iso(start + d) for d in range(length)},
+    }
+
+
+def _gregorian_span(year: int, month: int | None) -> tuple[int, int]:
+    if month is None:
+        return _unix_day(date(year, 1, 1)), 366 if gregorian_calendar.isleap(year) else 365
+    return _unix_day(date(year, month, 1)), gregorian_calendar.monthrange(year, month)[1]
+
+
+def _unix_day(d: date) -> int:
+    return d.toordinal() - _UNIX_ORDINAL
+
+
+def _iso(unix_day: int) -> str:
+    return date.fromordinal(int(unix_day) + _UNIX_ORDINAL).isoformat()
+
+
+ENDPOINT = register(Endpoint("hijri", parse, build))

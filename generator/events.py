@@ -1,0 +1,94 @@
+"""The catalogue of 73 Shia events (data/events.csv) and their dates in a Hijri year.
+
+An event is fixed to a Hijri month and day.  Two are fixed to the *last* day of their
+month (``day_rule = last``: Imam al-Rida's martyrdom at the end of Safar and Imam
+al-Jawad's at the end of Dhu al-Qa'da, as Iran's official calendar keeps them): they
+fall on the 29th in a 29-day month.  Any other event on day 30 has no date in a
+29-day month (SPEC 2.7).
+"""
+from __future__ import annotations
+
+import csv
+import functools
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from generator import hijri
+
+EVENTS_PATH = Path(__file__).resolve().parent.parent / "data" / "events.csv"
+TYPES = ("occasion", "birth", "martyrdom", "death", "holy")
+IMPORTANCE = ("major", "minor")
+TITLE_LANGUAGES = ("en", "ar", "fa", "ur")
+DETAIL_LANGUAGES = ("en", "ar", "fa")
+
+
+@functools.cache
+def catalogue() -> tuple[Mapping, ...]:
+    """Return every event in (month, day, id) order, read-only."""
+    with EVENTS_PATH.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    events = []
+    for row in rows:
+        assert row["type"] in TYPES and row["importance"] in IMPORTANCE and row["day_rule"] in ("", "last"), row["id"]
+        events.append(
+            MappingProxyType(
+                {
+                    "id": row["id"],
+                    "hijriMonth": int(row["hijri_month"]),
+                    "hijriDay": int(row["hijri_day"]),
+                    "lastDayOfMonth": row["day_rule"] == "last",
+                    "type": row["type"],
+                    "importance": row["importance"],
+                    "title": MappingProxyType({lang: row[f"title_{lang}"] for lang in TITLE_LANGUAGES}),
+                    "details": MappingProxyType({lang: row[f"details_{lang}"] for lang in DETAIL_LANGUAGES}),
+                }
+            )
+        )
+    events.sort(key=lambda e: (e["hijriMonth"], e["hijriDay"], e["id"]))
+    return tuple(events)
+
+
+def select(*, month: int | None = None, importance: str | None = None, kind: str | None = None) -> list[Mapping]:
+    """Return the catalogue events matching every given filter."""
+    return [
+        e
+        for e in catalogue()
+        if (month is None or e["hijriMonth"] == month)
+        and (importance is None or e["importance"] == importance)
+        and (kind is None or e["type"] == kind)
+    ]
+
+
+def resolve(events: list[Mapping], hijri_year: int, calendar: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return (day numbers since 1970-01-01, or -1 where the day does not exist; sources) in ``hijri_year``."""
+    if not events:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
+    months = np.array([e["hijriMonth"] for e in events])
+    days = np.array([e["hijriDay"] for e in events])
+    last = np.array([e["lastDayOfMonth"] for e in events])
+    years = np.full(months.shape, hijri_year)
+    start = hijri.month_start(years, months, calendar)
+    length = hijri.month_length(years, months, calendar)
+    day = np.where(last, length, days)
+    exists = day <= length
+    return np.where(exists, start + day - 1, -1), hijri.month_source(years, months, calendar)
+
+
+def item(event: Mapping, *, details: bool) -> dict:
+    """Return the public JSON shape of an event (SPEC 2.7)."""
+    out = {
+        "id": event["id"],
+        "hijriMonth": event["hijriMonth"],
+        "hijriDay": event["hijriDay"],
+        "type": event["type"],
+        "importance": event["importance"],
+        "title": dict(event["title"]),
+    }
+    if event["lastDayOfMonth"]:
+        out["lastDayOfMonth"] = True
+    if details:
+        out["details"] = dict(event["details"])
+    return out

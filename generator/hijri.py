@@ -1,0 +1,390 @@
+"""The two Hijri reckonings of the service, `moonsighting` and `iran`, vectorised.
+
+Public functions (days are whole days since 1970-01-01, numpy int arrays or ints; every
+function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "iran"):
+
+* ``to_hijri(unix_day, calendar) -> HijriDates(year, month, day, month_length, source)``:
+  Gregorian to Hijri; ``source`` is a str array, one of `SOURCES`.
+* ``to_gregorian(hy, hm, hd, calendar) -> unix_day``: Hijri to Gregorian (ValueError if
+  a day is past the end of its month).
+* ``month_start(hy, hm, calendar)``, ``month_length(hy, hm, calendar)``,
+  ``month_source(hy, hm, calendar)``: the month table itself.
+* ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
+* ``computed_start(hy, hm)``: the `computed` rule alone, month by month (for validation).
+
+How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
+
+* ``iran``: Iran's official lunar calendar, ``data/iran_hijri_month_starts.csv``
+  (1265–1449; official Calendar Center calendars from 1423, predictions after 1448/10;
+  see data/SOURCES-HIJRI.md), then ``computed``, then ``tabular``.  The table's own
+  month lengths are kept, including the last month's: 1450/1 starts where the table says
+  1449/12 ends, and that start is labelled ``table``; ``computed`` from 1450/2.
+* ``moonsighting``: month starts announced by the office of Grand Ayatollah Sistani
+  (Najaf), ``data/announced_month_starts.csv`` rows with ``authority_id = sistani``,
+  then ``computed``, then ``tabular``.  Other authorities in that file are kept for
+  reference only (docs/decisions.md says why).
+* ``computed``, "crescent-visibility calculation with Tehran reference" read as Iran's
+  reckoning (DESIGN.md): for the month's conjunction, evenings are tried from the
+  conjunction's date in Iran (UTC+3:30) on; day 1 is the day after the first evening on
+  which the crescent reaches Yallop zone C or better (q > −0.160) at any point of a 1°
+  grid over Iran's bounding box (25–40° N, 44–63° E; 320 points, `generator.crescent`
+  geometry at each point's best time).  Validation against the official table is in
+  docs/hijri.md and ``python -m bench.hijri``.
+* ``tabular``: the arithmetic calendar of `generator.hijri_tabular`, only for months
+  whose conjunction lies outside the new-moon table (never inside 1317–1523).
+
+Month lengths come from consecutive starts only.  Table starts are fixed; a computed or
+tabular start next to a fixed one is moved (by a day at most in practice) so that every
+month has 29 or 30 days: there is no gap or overlap at any seam between sources.
+
+Gregorian 1900-01-01 is 1317/8 and 2100-12-31 is 1524/10: forward conversion covers the
+whole Gregorian range even where the Hijri year passes SPEC's ``hy`` limit (1523).
+
+The whole month table (1316/1 to 1524/12) is built once from the new moons and the
+crescent criteria (~8 s), written to ``data/tables/hijri_months.parquet`` (keyed by a
+hash of the rule and the two CSV files) and read once per process.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from generator import crescent, hijri_tabular, lunar
+
+CALENDARS = ("moonsighting", "iran")
+DEFAULT_CALENDAR = "moonsighting"
+SOURCES = ("table", "computed", "tabular")
+TABLE, COMPUTED, TABULAR = range(3)
+
+FIRST_YEAR = 1316  # internal span: one year of margin around the API's 1317..1523
+LAST_YEAR = 1524
+API_FIRST_YEAR, API_LAST_YEAR = 1317, 1523
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+IRAN_TABLE_PATH = DATA_DIR / "iran_hijri_month_starts.csv"
+ANNOUNCED_PATH = DATA_DIR / "announced_month_starts.csv"
+MOONSIGHTING_AUTHORITIES = ("sistani",)
+TABLE_PATH = DATA_DIR / "tables" / "hijri_months.parquet"
+TABLE_VERSION = "1"
+
+# The computed rule (see the module docstring and docs/decisions.md).
+IRAN_UTC_OFFSET_DAYS = 3.5 / 24.0  # Iran Standard Time, the date of the conjunction in Iran
+IRAN_GRID_LAT_DEG = np.arange(25.0, 40.0 + 0.5, 1.0)
+IRAN_GRID_LNG_DEG = np.arange(44.0, 63.0 + 0.5, 1.0)
+COMPUTED_Q_ABOVE = crescent.YALLOP_Q_ABOVE[2]  # −0.160: Yallop zone C or better
+EVENINGS_TRIED = 4  # from the conjunction's date; the crescent is always seen by the 3rd
+_LUNATIONS_PER_CHUNK = 150  # 150 × 320 points per numpy evaluation
+
+MIN_MONTH_DAYS, MAX_MONTH_DAYS = 29, 30
+NO_DAY = np.iinfo(np.int32).min  # "no computed start" (day numbers before 1970 are negative)
+_N_MONTHS = (LAST_YEAR - FIRST_YEAR + 1) * 12
+
+
+class HijriDates(NamedTuple):
+    """Hijri dates as parallel arrays."""
+
+    year: np.ndarray
+    month: np.ndarray
+    day: np.ndarray
+    month_length: np.ndarray
+    source: np.ndarray  # str, one of SOURCES
+
+
+class _Reckoning(NamedTuple):
+    start: np.ndarray  # (_N_MONTHS + 1,) unix day of day 1; the last entry ends the last month
+    source: np.ndarray  # (_N_MONTHS,) int8 codes into SOURCES
+
+
+# --- the public, vectorised conversions ---------------------------------------------------
+
+
+def to_hijri(unix_day, calendar: str = DEFAULT_CALENDAR) -> HijriDates:
+    """Return the Hijri dates of days since 1970-01-01 under ``calendar``.
+
+    ValueError if a day lies outside the month table (1316/1 .. 1524/12).
+    """
+    table = _reckoning(calendar)
+    day = np.asarray(unix_day, dtype=np.int64)
+    k = np.searchsorted(table.start, day, side="right") - 1
+    if np.any((k < 0) | (k >= _N_MONTHS)):
+        raise ValueError("date outside the Hijri month table (AH 1316..1524)")
+    year, month = _year_month(k)
+    return HijriDates(
+        year=year,
+        month=month,
+        day=day - table.start[k] + 1,
+        month_length=table.start[k + 1] - table.start[k],
+        source=np.asarray(SOURCES)[table.source[k]],
+    )
+
+
+def month_start(hy, hm, calendar: str = DEFAULT_CALENDAR) -> np.ndarray:
+    """Return the day number (since 1970-01-01) of day 1 of Hijri month ``hy``/``hm``."""
+    return _reckoning(calendar).start[_index(hy, hm)]
+
+
+def month_length(hy, hm, calendar: str = DEFAULT_CALENDAR) -> np.ndarray:
+    """Return the length in days (29 or 30) of Hijri month ``hy``/``hm``."""
+    k = _index(hy, hm)
+    start = _reckoning(calendar).start
+    return start[k + 1] - start[k]
+
+
+def month_source(hy, hm, calendar: str = DEFAULT_CALENDAR) -> np.ndarray:
+    """Return the source (one of `SOURCES`, str array) of Hijri month ``hy``/``hm``."""
+    return np.asarray(SOURCES)[_reckoning(calendar).source[_index(hy, hm)]]
+
+
+def to_gregorian(hy, hm, hd, calendar: str = DEFAULT_CALENDAR) -> np.ndarray:
+    """Return the day number (since 1970-01-01) of Hijri date ``hy``/``hm``/``hd``.
+
+    ValueError if a day is not within its month (1..month length).
+    """
+    hd = np.asarray(hd, dtype=np.int64)
+    if np.any((hd < 1) | (hd > month_length(hy, hm, calendar))):
+        raise ValueError("Hijri day outside its month")
+    return month_start(hy, hm, calendar) + hd - 1
+
+
+def conjunction_day(hy, hm) -> np.ndarray:
+    """Return the UT1 day number (real, since 1970-01-01) of the new moon of month ``hy``/``hm``.
+
+    The lunation is the same under both reckonings (the new moon nearest to 1.5 days
+    before the tabular month start; checked against every official Iran month).
+    """
+    return _months()["conjunction_day"][_index(hy, hm)]
+
+
+def computed_start(hy, hm) -> np.ndarray:
+    """Return the `computed` rule's month start for ``hy``/``hm``, month by month (no seams)."""
+    return _months()["computed_start"][_index(hy, hm)]
+
+
+def month_count() -> int:
+    return _N_MONTHS
+
+
+# --- indexing -----------------------------------------------------------------------------
+
+
+def _index(hy, hm) -> np.ndarray:
+    hy = np.asarray(hy, dtype=np.int64)
+    hm = np.asarray(hm, dtype=np.int64)
+    if np.any((hy < FIRST_YEAR) | (hy > LAST_YEAR) | (hm < 1) | (hm > 12)):
+        raise ValueError(f"Hijri month outside {FIRST_YEAR}/1..{LAST_YEAR}/12")
+    return (hy - FIRST_YEAR) * 12 + hm - 1
+
+
+def _year_month(k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    year, month0 = np.divmod(np.asarray(k, dtype=np.int64), 12)
+    return year + FIRST_YEAR, month0 + 1
+
+
+def _all_months() -> tuple[np.ndarray, np.ndarray]:
+    """Return (hy, hm) of every month of the table, plus the month after the last."""
+    return _year_month(np.arange(_N_MONTHS + 1))
+
+
+def _unix_day(iso_date: str) -> int:
+    return int(np.datetime64(iso_date, "D").astype(np.int64))
+
+
+# --- the data files -----------------------------------------------------------------------
+
+
+def read_iran_table(path: Path = IRAN_TABLE_PATH) -> dict[tuple[int, int], tuple[int, int]]:
+    """Return {(hy, hm): (start day, month length)} of Iran's official table."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {
+            (int(r["hy"]), int(r["hm"])): (_unix_day(r["gregorian_start"]), int(r["month_length"]))
+            for r in csv.DictReader(handle)
+        }
+
+
+def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path = ANNOUNCED_PATH) -> dict[tuple[int, int], int]:
+    """Return {(hy, hm): start day} of the announced month starts of ``authorities``."""
+    found: dict[tuple[int, int], int] = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        for r in csv.DictReader(handle):
+            if r["authority_id"] not in authorities:
+                continue
+            key, day = (int(r["hy"]), int(r["hm"])), _unix_day(r["gregorian_start"])
+            if found.setdefault(key, day) != day:
+                raise ValueError(f"announced_month_starts.csv: two different starts for {key}")
+    return found
+
+
+def _data_hash() -> str:
+    """Return a key of everything the month table depends on: versions, the rule, the data files."""
+    rule = (
+        f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{COMPUTED_Q_ABOVE}|{IRAN_GRID_LAT_DEG.tolist()}|"
+        f"{IRAN_GRID_LNG_DEG.tolist()}|{EVENINGS_TRIED}|{IRAN_UTC_OFFSET_DAYS}|{MOONSIGHTING_AUTHORITIES}"
+    )
+    digest = hashlib.sha256(rule.encode())
+    for path in (IRAN_TABLE_PATH, ANNOUNCED_PATH):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# --- the computed rule --------------------------------------------------------------------
+
+
+def lunation_conjunctions() -> np.ndarray:
+    """Return the UT1 day of the new moon of every month of the table (NaN if outside it)."""
+    hy, hm = _all_months()
+    tabular = hijri_tabular.month_start(hy, hm).astype(float)
+    moons = lunar.load()
+    i = moons.nearest(tabular - 1.5)
+    conj = moons.ut1_day[i]
+    inside = (i > 0) & (i < len(moons.ut1_day) - 1)
+    if np.any(np.diff(moons.lunation[i][inside]) != 1):
+        raise RuntimeError("Hijri months do not map one-to-one onto lunations")
+    return np.where(inside, conj, np.nan)
+
+
+def visible_over_iran(evening_day: np.ndarray, conjunction: np.ndarray) -> np.ndarray:
+    """Return, per evening, whether Yallop q > −0.160 at any point of the Iran grid (bool)."""
+    lat, lng = np.meshgrid(IRAN_GRID_LAT_DEG, IRAN_GRID_LNG_DEG, indexing="ij")
+    evening = crescent.evening(
+        lat.ravel()[None, :], lng.ravel()[None, :], np.asarray(evening_day)[:, None], np.asarray(conjunction)[:, None]
+    )
+    seen = (evening.status == crescent.OK) & (evening.q > COMPUTED_Q_ABOVE)
+    return seen.any(axis=1)
+
+
+def computed_starts(conjunction: np.ndarray) -> np.ndarray:
+    """Return the computed month start (unix day) after each conjunction (`NO_DAY` where NaN).
+
+    Evenings are tried from the conjunction's date in Iran; the month starts the day after
+    the first evening the crescent is seen over the Iran grid (staged: later evenings are
+    evaluated only for lunations still unseen).
+    """
+    conjunction = np.asarray(conjunction, dtype=float)
+    known = np.isfinite(conjunction)
+    first_evening = np.floor(np.where(known, conjunction, 0.0) + IRAN_UTC_OFFSET_DAYS).astype(np.int64)
+    start = np.where(known, first_evening + EVENINGS_TRIED, NO_DAY)
+    pending = known.copy()
+    for offset in range(EVENINGS_TRIED):
+        todo = np.flatnonzero(pending)
+        for chunk in np.array_split(todo, max(1, -(-len(todo) // _LUNATIONS_PER_CHUNK))):
+            if not len(chunk):
+                continue
+            seen = chunk[visible_over_iran(first_evening[chunk] + offset, conjunction[chunk])]
+            start[seen] = first_evening[seen] + offset + 1
+            pending[seen] = False
+    return start
+
+
+# --- assembling the reckonings ------------------------------------------------------------
+
+
+def _assemble(fixed: dict[tuple[int, int], int], computed: np.ndarray, tabular: np.ndarray) -> _Reckoning:
+    """Return month starts from fixed (table) starts, then computed, then tabular, made consistent."""
+    hy, hm = _all_months()
+    has_computed = computed != NO_DAY
+    start = np.where(has_computed, computed, tabular).astype(np.int64)
+    source = np.where(has_computed, COMPUTED, TABULAR).astype(np.int8)
+    is_fixed = np.zeros(len(start), dtype=bool)
+    for (y, m), day in fixed.items():
+        if FIRST_YEAR <= y <= LAST_YEAR + 1 and (y <= LAST_YEAR or m == 1):
+            k = (y - FIRST_YEAR) * 12 + m - 1
+            if k <= _N_MONTHS:
+                start[k], is_fixed[k] = day, True
+                if k < _N_MONTHS:
+                    source[k] = TABLE
+    _make_consistent(start, is_fixed)
+    return _Reckoning(start=start, source=source[:_N_MONTHS])
+
+
+def _make_consistent(start: np.ndarray, is_fixed: np.ndarray) -> None:
+    """Move non-fixed starts (in place) so that every month has 29 or 30 days.
+
+    A forward pass clamps each free start to its predecessor, a backward pass to its
+    successor (a fixed start is never moved).  Runs once per build over ~2,500 months.
+    """
+    n = len(start)
+    for k in range(1, n):
+        if not is_fixed[k]:
+            start[k] = min(max(start[k], start[k - 1] + MIN_MONTH_DAYS), start[k - 1] + MAX_MONTH_DAYS)
+    for k in range(n - 2, -1, -1):
+        if not is_fixed[k]:
+            start[k] = min(max(start[k], start[k + 1] - MAX_MONTH_DAYS), start[k + 1] - MIN_MONTH_DAYS)
+    lengths = np.diff(start)
+    bad = np.flatnonzero((lengths < MIN_MONTH_DAYS) | (lengths > MAX_MONTH_DAYS))
+    if len(bad):
+        y, m = _year_month(bad[0])
+        raise ValueError(f"month {y}/{m} would have {lengths[bad[0]]} days: the fixed starts are inconsistent")
+
+
+def _iran_fixed() -> dict[tuple[int, int], int]:
+    """Return the fixed starts of `iran`: every table start, plus the end of the last table month."""
+    table = read_iran_table()
+    fixed = {key: day for key, (day, _) in table.items()}
+    (y, m), (day, length) = max(table.items())
+    fixed[(y + m // 12, m % 12 + 1)] = day + length
+    return fixed
+
+
+def build(path: Path = TABLE_PATH) -> Path:
+    """Compute the month table of both reckonings and write it atomically to ``path``."""
+    hy, hm = _all_months()
+    conjunction = lunation_conjunctions()
+    computed = computed_starts(conjunction)
+    tabular = hijri_tabular.month_start(hy, hm).astype(np.int64)
+    iran = _assemble(_iran_fixed(), computed, tabular)
+    moonsighting = _assemble(read_announced(), computed, tabular)
+    no_source = np.full(1, -1, dtype=np.int8)  # the row after the last month has no source
+    columns = {
+        "hy": hy.astype(np.int16),
+        "hm": hm.astype(np.int8),
+        "conjunction_day": conjunction,
+        "computed_start": computed.astype(np.int32),
+        "tabular_start": tabular.astype(np.int32),
+        "iran_start": iran.start.astype(np.int32),
+        "iran_source": np.concatenate([iran.source, no_source]),
+        "moonsighting_start": moonsighting.start.astype(np.int32),
+        "moonsighting_source": np.concatenate([moonsighting.source, no_source]),
+    }
+    table = pa.table(columns).replace_schema_metadata({"version": TABLE_VERSION, "data": _data_hash()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    os.close(fd)
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)  # several workers may build at once; the last rename wins
+    return path
+
+
+def _is_current(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    meta = pq.read_schema(path).metadata or {}
+    return meta.get(b"version") == TABLE_VERSION.encode() and meta.get(b"data") == _data_hash().encode()
+
+
+@functools.cache
+def _months(path: Path = TABLE_PATH) -> dict[str, np.ndarray]:
+    """Return the month table's columns, building the table first if missing or stale."""
+    if not _is_current(path):
+        build(path)
+    table = pq.read_table(path)
+    return {name: table.column(name).to_numpy() for name in table.column_names}
+
+
+@functools.cache
+def _reckoning(calendar: str) -> _Reckoning:
+    if calendar not in CALENDARS:
+        raise ValueError(f"unknown calendar {calendar!r}; one of {', '.join(CALENDARS)}")
+    months = _months()
+    return _Reckoning(
+        start=months[f"{calendar}_start"].astype(np.int64),
+        source=months[f"{calendar}_source"][:_N_MONTHS].astype(np.int8),
+    )

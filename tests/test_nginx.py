@@ -1,0 +1,120 @@
+"""deploy/nginx.conf in front of the app: a real nginx on loopback (Debian nginx-light).
+
+Skipped, with the reason, only where no nginx binary can be found (`make test` installs it).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import build
+from deploy.render_nginx_conf import render
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx-light)")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(url: str, seconds: float = 20.0) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except Exception:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def _get(url: str, headers: dict | None = None, method: str = "GET"):
+    request = urllib.request.Request(url, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.fixture(scope="module")
+def front(tmp_path_factory):
+    # nginx workers run as an unprivileged user: the tree they serve must be world-readable
+    static = Path(tempfile.mkdtemp(prefix="static_out-"))
+    static.chmod(0o755)
+    build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics", "--jobs", "2", "--out", str(static)])
+    app_port, nginx_port = _free_port(), _free_port()
+    env = {**os.environ, "STATIC_ROOT": str(static), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
+    app = subprocess.Popen([sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port",
+                            str(app_port), "--log-level", "warning"], cwd=ROOT, env=env)
+    prefix = tmp_path_factory.mktemp("nginx")
+    conf = render(prefix, f"127.0.0.1:{nginx_port}", static, f"127.0.0.1:{app_port}")
+    nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
+    try:
+        base = f"http://127.0.0.1:{nginx_port}"
+        _wait(f"http://127.0.0.1:{app_port}/v1/methods")
+        _wait(f"{base}/v1/methods")
+        yield base, static
+    finally:
+        nginx.terminate()
+        app.terminate()
+        nginx.wait(10)
+        app.wait(10)
+        shutil.rmtree(static, ignore_errors=True)
+
+
+def test_static_hit_is_served_by_nginx_from_the_file(front):
+    base, static = front
+    status, headers, body = _get(f"{base}/v1/methods")
+    assert status == 200 and body == (static / "v1/methods.json").read_bytes()
+    assert headers["Server"] == "nginx" and headers["Content-Type"] == "application/json; charset=utf-8"
+    assert headers["Cache-Control"] == "public, max-age=604800" and headers["Access-Control-Allow-Origin"] == "*"
+    assert "Last-Modified" in headers  # only the static file handler sets it; the app never does
+    gz_status, gz_headers, gz_body = _get(f"{base}/v1/methods", {"Accept-Encoding": "gzip"})
+    assert gz_headers.get("Content-Encoding") == "gzip" and gzip.decompress(gz_body) == body
+
+
+def test_canonical_query_is_a_static_hit(front):
+    base, static = front
+    status, headers, body = _get(f"{base}/v1/cities?all=1")
+    assert status == 200 and "Last-Modified" in headers
+    assert body == (static / "v1/cities/all=1.json").read_bytes()
+
+
+def test_dynamic_miss_goes_to_the_app(front):
+    base, _ = front
+    status, headers, body = _get(f"{base}/v1/prayer-times?lat=35.69&lng=51.39&date=2026-03-20")
+    assert status == 200 and "Last-Modified" not in headers and b'"fajr":"2026-03-20T01:15:00Z"' in body
+    status, headers, body = _get(f"{base}/v1/prayer-times?lat=95&lng=0")
+    assert status == 400 and body.startswith(b'{"error":"lat:')
+
+
+def test_feed_through_nginx(front):
+    base, static = front
+    status, headers, body = _get(f"{base}/v1/events.ics?calendar=moonsighting&lang=en")
+    assert status == 200 and headers["Content-Type"] == "text/calendar; charset=utf-8"
+    assert body.startswith(b"BEGIN:VCALENDAR\r\n")
+
+
+def test_errors_are_json(front):
+    base, _ = front
+    status, headers, body = _get(f"{base}/nothing")
+    assert status == 404 and body == b'{"error":"no such path"}'
+    status, headers, body = _get(f"{base}/v1/methods", method="POST")
+    assert status == 405 and headers["Allow"] == "GET, HEAD" and b"error" in body
+    status, headers, body = _get(f"{base}/v1/methods?../../etc/passwd")
+    assert status == 400 and b"error" in body

@@ -1,0 +1,79 @@
+"""The serving layer: rate limit (429 + Retry-After), client address behind proxies, errors, HEAD."""
+from __future__ import annotations
+
+import pytest
+
+from runtime import app as runtime_app
+from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
+
+
+@pytest.fixture
+def limited(monkeypatch):
+    monkeypatch.setattr(runtime_app, "limiter", RateLimiter(3))
+    runtime_app.cache._items.clear()
+    yield
+    runtime_app.cache._items.clear()
+
+
+def test_over_the_limit_is_a_429_with_retry_after(client, limited):
+    for day in range(1, 4):
+        assert client.get(f"/v1/prayer-times?lat=1&lng=1&date=2026-01-0{day}").status_code == 200
+    over = client.get("/v1/prayer-times?lat=1&lng=1&date=2026-01-04")
+    assert over.status_code == 429
+    assert 1 <= int(over.headers["retry-after"]) <= 60
+    assert "error" in over.json() and over.headers["content-type"].startswith("application/json")
+
+
+def test_cached_answers_do_not_count(client, limited):
+    for _ in range(10):
+        assert client.get("/v1/prayer-times?lat=2&lng=2&date=2026-01-01").status_code == 200
+
+
+def test_limit_is_per_client_and_resets_each_minute():
+    limiter = RateLimiter(2)
+    assert limiter.retry_after_s("a", 60.0) is None and limiter.retry_after_s("a", 61.0) is None
+    assert limiter.retry_after_s("a", 90.0) == 30
+    assert limiter.retry_after_s("b", 90.0) is None
+    assert limiter.retry_after_s("a", 120.0) is None  # a new minute
+    assert RateLimiter(0).retry_after_s("a") is None  # 0 turns it off
+
+
+def test_limiter_memory_is_bounded():
+    limiter = RateLimiter(5, max_clients=100)
+    for i in range(1000):
+        limiter.retry_after_s(f"10.0.{i // 256}.{i % 256}", 60.0)
+    assert len(limiter._counts) <= 100
+
+
+def test_forwarded_for_is_believed_only_from_trusted_proxies():
+    trusted = parse_trusted("127.0.0.1, 10.0.0.0/8")
+    assert client_ip("203.0.113.9", "198.51.100.1", trusted) == "203.0.113.9"  # untrusted peer: ignore header
+    assert client_ip("127.0.0.1", "198.51.100.1", trusted) == "198.51.100.1"
+    assert client_ip("127.0.0.1", "198.51.100.1, 10.1.2.3", trusted) == "198.51.100.1"  # skip trusted hops
+    assert client_ip("127.0.0.1", "spoofed, 198.51.100.7", trusted) == "198.51.100.7"  # right-most untrusted
+    assert client_ip("127.0.0.1", "not-an-ip", trusted) == "127.0.0.1"
+    assert client_ip("127.0.0.1", None, trusted) == "127.0.0.1"
+
+
+def test_json_errors_for_unknown_paths_and_methods(client):
+    for path in ("/", "/v1", "/v2/methods", "/v1/../etc/passwd", "/v1/methods/extra"):
+        response = client.get(path)
+        assert response.status_code == 404 and "error" in response.json()
+    for method in ("post", "put", "delete", "patch"):
+        response = getattr(client, method)("/v1/prayer-times?lat=1&lng=1")
+        assert response.status_code == 405 and response.headers["allow"] == "GET, HEAD"
+
+
+def test_head_is_get_without_a_body(client):
+    get = client.get("/v1/qibla?lat=51.5&lng=0")
+    head = client.head("/v1/qibla?lat=51.5&lng=0")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["etag"] == get.headers["etag"] and head.headers["content-length"] == get.headers["content-length"]
+
+
+def test_cors_and_content_type_on_every_answer(client):
+    for path in ("/v1/methods", "/v1/qibla?lat=x", "/v1/nowhere"):
+        response = client.get(path)
+        assert response.headers["access-control-allow-origin"] == "*"
+        assert "access-control-allow-credentials" not in response.headers
+        assert response.headers["content-type"] == "application/json; charset=utf-8"

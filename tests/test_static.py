@@ -1,0 +1,92 @@
+"""build.py and the runtime agree byte for byte; the path scheme never leaves static_out/."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import pytest
+
+import build
+from generator import static_paths
+from generator.api.endpoint import endpoints, render
+from generator.query import Query
+
+TODAY = "2026-11-21"
+NOW_S = build._now_s(__import__("datetime").date.fromisoformat(TODAY))
+ONLY = "methods,cities,events,hijri,day-status,prayer-times"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("static_out")
+    build.main(["--years", "2026-2026", "--only", ONLY, "--jobs", "2", "--out", str(out), "--today", TODAY])
+    return out
+
+
+def _job_of(out: Path, path: Path) -> tuple[str, dict]:
+    """Recover (endpoint, query) from a static file's path: the scheme is reversible."""
+    relative = path.relative_to(out / "v1")
+    if len(relative.parts) == 1:
+        return relative.stem, {}
+    name = relative.parts[0] + (".ics" if path.suffix == ".ics" else "")
+    query = dict(parse_qsl(relative.name[: -len(path.suffix)], keep_blank_values=True))
+    query.pop("today", None)  # filled by parse from the clock (NOW_S), not a query parameter
+    return name, query
+
+
+def _files(out: Path) -> list[Path]:
+    return sorted(p for p in (out / "v1").rglob("*") if p.is_file() and p.suffix in (".json", ".ics"))
+
+
+def test_render_reproduces_200_sampled_static_files(built):
+    files = _files(built)
+    assert len(files) > 1000
+    for path in random.Random(5).sample(files, 200):
+        name, query = _job_of(built, path)
+        canonical = endpoints()[name].parse(Query.of(query), NOW_S)
+        assert static_paths.relative_path(name, canonical.params) == path.relative_to(built).as_posix()
+        assert render(name, canonical.params) == path.read_bytes(), path
+
+
+def test_compressed_siblings_decompress_to_the_same_bytes(built):
+    import gzip
+
+    import brotli
+
+    for path in random.Random(6).sample(_files(built), 20):
+        body = path.read_bytes()
+        assert gzip.decompress(path.with_name(path.name + ".gz").read_bytes()) == body
+        assert brotli.decompress(path.with_name(path.name + ".br").read_bytes()) == body
+
+
+def test_a_second_build_is_identical_and_writes_nothing(built, capsys):
+    before = {p: p.read_bytes() for p in _files(built)}
+    mtimes = {p: p.stat().st_mtime_ns for p in before}
+    build.main(["--years", "2026-2026", "--only", ONLY, "--jobs", "2", "--out", str(built), "--today", TODAY])
+    assert "0 written" in capsys.readouterr().out
+    assert {p: p.read_bytes() for p in _files(built)} == before
+    assert {p: p.stat().st_mtime_ns for p in before} == mtimes
+
+
+def test_runtime_serves_the_static_file(built, client, monkeypatch):
+    from runtime import app as runtime_app
+
+    monkeypatch.setattr(runtime_app, "static_root", built)
+    runtime_app.cache._items.clear()
+    path = built / static_paths.relative_path("methods", {})
+    original = path.read_bytes()
+    try:
+        path.write_bytes(b'{"methods":[]}')  # a marker only the static file can produce
+        assert client.get("/v1/methods").content == b'{"methods":[]}'
+    finally:
+        path.write_bytes(original)
+        runtime_app.cache._items.clear()
+
+
+@pytest.mark.parametrize("value", ["..", "../../etc/passwd", "a/b", "x\x00y", "%2e%2e", "&q=1", "ﻙ/..", "\\..\\"])
+def test_no_value_can_name_a_path_outside_static_out(value):
+    relative = static_paths.relative_path("cities", {"q": value})
+    resolved = (static_paths.STATIC_ROOT / relative).resolve()
+    assert resolved.is_relative_to(static_paths.STATIC_ROOT.resolve())
+    assert relative.count("/") == 2 and ".." not in relative.split("/")
