@@ -1,6 +1,6 @@
 """The words of the four ICS feeds in en, ar, fa and ur: calendar names, summaries, descriptions.
 
-Written by us, as a reader of each language expects them (docs/decisions-feeds.md):
+Written by us, as a reader of each language expects them (docs/decisions.md):
 
 * Prayer names follow each community's usage: Arabic "صلاة الفجر", Persian as on Iran's
   timetables ("نماز صبح", "اوقات شرعی"), Urdu with the izafat ("نمازِ فجر").  A jamaat time
@@ -30,7 +30,12 @@ PRAYER_NAMES = {
     "ur": {"fajr": "فجر", "dhuhr": "ظہر", "asr": "عصر", "maghrib": "مغرب", "isha": "عشاء"},
 }
 PRAYER_SUMMARY = {"en": "{prayer}", "ar": "صلاة {prayer}", "fa": "نماز {prayer}", "ur": "نمازِ {prayer}"}
-JAMAAT_SUMMARY = {"en": "{prayer} jamaat", "ar": "إقامة صلاة {prayer}", "fa": "نماز جماعت {prayer}", "ur": "{prayer} کی جماعت"}
+JAMAAT_SUMMARY = {
+    "en": "{prayer} jamaat",
+    "ar": "إقامة صلاة {prayer}",
+    "fa": "نماز جماعت {prayer}",
+    "ur": "{prayer} کی جماعت",
+}
 
 LOCAL_TIME = {
     "en": "{time} {city} time",
@@ -82,11 +87,11 @@ NIGHT_CALENDAR_DESCRIPTION = {
     "fa": "آغاز ثلث آخر هر شب در {city}: مغرب به‌علاوهٔ دو سوم فاصله تا اذان صبح بعد",
     "ur": "{city} میں ہر رات کے آخری تہائی حصے کا آغاز: مغرب کے بعد اگلی فجر تک کے وقفے کا دو تہائی",
 }
-NIGHT_DESCRIPTION = {
-    "en": "From {start} to fajr at {fajr}, {city} time: the preferred time for Salat al-Layl",
-    "ar": "من {start} حتى الفجر {fajr} بتوقيت {city}: أفضل أوقات صلاة الليل",
-    "fa": "از ساعت {start} تا اذان صبح ساعت {fajr} به وقت {city}: بهترین وقت نماز شب",
-    "ur": "{city} کے وقت کے مطابق {start} سے فجر {fajr} تک: نمازِ شب کا افضل وقت",
+NIGHT_DESCRIPTION = {  # the whole last third is sahar, preferred for Salat al-Layl (data/SOURCES-FEEDS.md)
+    "en": "From {start} to fajr at {fajr}, {city} time: sahar, the preferred time for Salat al-Layl",
+    "ar": "من {start} حتى الفجر {fajr} بتوقيت {city}: وقت السحر، أفضل أوقات صلاة الليل",
+    "fa": "از ساعت {start} تا اذان صبح ساعت {fajr} به وقت {city}: وقت سحر، بهترین وقت نماز شب",
+    "ur": "{city} کے وقت کے مطابق {start} سے فجر {fajr} تک: وقتِ سحر، نمازِ شب کا افضل وقت",
 }
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".

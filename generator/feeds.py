@@ -1,7 +1,7 @@
 """How the four ICS feeds are written: the calendar skeleton, stable UIDs, escaping, checks.
 
 The endpoints (`generator.api.feeds`) decide *what* goes into a feed; this module decides
-*how* it is written, so that every feed follows the same rules (docs/decisions-feeds.md):
+*how* it is written, so that every feed follows the same rules (docs/decisions.md):
 
 * Deterministic bytes: UIDs come from content keys (`uid`), DTSTAMP is the data version
   `DATA_VERSION_UTC` (never the clock), events are sorted, and icalendar is never left to
@@ -25,7 +25,7 @@ from typing import Iterable, Mapping
 from icalendar import Calendar, Event, vDuration, vText
 
 PRODID = "-//shia-times//ICS feeds v1//EN"
-UID_DOMAIN = "shia-times"  # the right-hand side of every UID; see decisions-feeds.md
+UID_DOMAIN = "shia-times"  # the right-hand side of every UID; see docs/decisions.md
 # DTSTAMP of every event: when the data behind the feeds (events catalogue, day rules,
 # month tables, methods) was last revised.  Bump it with any change to those files.
 DATA_VERSION_UTC = datetime(2026, 11, 21, tzinfo=timezone.utc)

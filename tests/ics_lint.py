@@ -7,7 +7,7 @@ lines with plain string handling, so it can catch what the writer got wrong.
   75 octets, and folding never splits a UTF-8 sequence (each physical line decodes alone).
 * RFC 5545 3.6 / 3.8: one VCALENDAR with VERSION:2.0 and PRODID; every VEVENT has one
   UID, one DTSTAMP in UTC, one DTSTART; UIDs are unique; no TZID without its VTIMEZONE.
-* Our promises (SPEC 4.10, docs/decisions-feeds.md): CALSCALE:GREGORIAN, METHOD:PUBLISH,
+* Our promises (SPEC 4.10, docs/decisions.md): CALSCALE:GREGORIAN, METHOD:PUBLISH,
   NAME and X-WR-CALNAME, ``REFRESH-INTERVAL;VALUE=DURATION:P1D``, ``X-PUBLISHED-TTL:P1D``,
   one SUMMARY, a DTEND after DTSTART, and TRANSP on every event.
 """

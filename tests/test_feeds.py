@@ -26,6 +26,7 @@ import icalendar
 import pytest
 from ical.calendar_stream import IcsCalendarStream
 
+from generator import feeds
 from generator.api import feeds as feed_api
 from generator.api.endpoint import endpoints, render
 from generator.errors import QueryError
@@ -163,7 +164,8 @@ def test_the_lint_finds_what_it_looks_for(rendered):
     assert any("used 2 times" in p for p in lint(body.replace(second_uid, first_uid)))
     assert any("X-PUBLISHED-TTL" in p for p in lint(body.replace(b"X-PUBLISHED-TTL:P1D\r\n", b"")))
     assert any("REFRESH-INTERVAL" in p for p in lint(body.replace(b";VALUE=DURATION:P1D", b":P1D")))
-    assert any("DTSTAMP" in p for p in lint(body.replace(b"DTSTAMP:20261121T000000Z", b"DTSTAMP:20261121T000000", 1)))
+    stamp = b"DTSTAMP:" + feeds.DATA_VERSION_UTC.strftime("%Y%m%dT%H%M%S").encode()
+    assert any("DTSTAMP" in p for p in lint(body.replace(stamp + b"Z", stamp, 1)))
 
 
 def test_two_renders_are_byte_identical_and_http_serves_the_same_bytes(client, rendered):
@@ -201,6 +203,12 @@ def test_non_english_descriptions_use_native_digits(rendered):
 # --- injection ---------------------------------------------------------------------------------
 
 
+def _property_names(body: bytes) -> list[bytes]:
+    """Return the name of every content line (continuation lines skipped), in order."""
+    lines = body.split(b"\r\n")[:-1]
+    return [re.match(rb"[A-Z-]+", line).group(0) for line in lines if not line.startswith(b" ")]
+
+
 def test_a_name_cannot_inject_a_line_or_a_property(rendered):
     """A name holding CR LF, BEGIN:VEVENT, ';', ',', '\\' and '\\N' stays one text value."""
     body = rendered[_label("prayer-times.ics", {"city": "london", "days": "7", "name": INJECTION})]
@@ -209,8 +217,7 @@ def test_a_name_cannot_inject_a_line_or_a_property(rendered):
     starts = [line for line in body.split(b"\r\n") if line.startswith(b"BEGIN:")]
     assert starts == [b"BEGIN:VCALENDAR"] + [b"BEGIN:VEVENT"] * 35
     assert not re.search(rb"\r\n[^ ][^:;\r]*:x", body)  # "SUMMARY:x" never begins a line
-    names = lambda b: [re.match(rb"[A-Z-]+", line).group(0) for line in b.split(b"\r\n") if line[:1] not in (b" ", b"")]  # noqa: E731
-    assert names(body) == names(plain)  # the same properties in the same order, nothing added
+    assert _property_names(body) == _property_names(plain)  # the same properties in the same order
 
     # icalendar, ical and ical.js all read the name back as the one canonical text.
     summaries_icalendar = [str(e["SUMMARY"]) for e in vevents(body)]
@@ -227,7 +234,8 @@ def test_a_name_through_http_is_escaped_the_same_way(client):
     response = client.get("/v1/prayer-times.ics", params={"city": "london", "days": "7", "name": INJECTION})
     assert response.status_code == 200
     unfolded = response.content.replace(b"\r\n ", b"")
-    assert b"\r\nSUMMARY;LANGUAGE=en:Fajr \xc2\xb7 Al-Noor BEGIN:VEVENT SUMMARY:x\\;y\\,z\\\\w \\\\N end\r\n" in unfolded
+    escaped = b"Al-Noor BEGIN:VEVENT SUMMARY:x\\;y\\,z\\\\w \\\\N end"
+    assert b"\r\nSUMMARY;LANGUAGE=en:Fajr \xc2\xb7 " + escaped + b"\r\n" in unfolded
 
 
 def test_name_is_normalised_to_one_line():
@@ -281,11 +289,19 @@ def test_prayer_feed_equals_the_json_api_plus_offsets(city, method, now):
     assert len(seen) == 200
 
 
-@pytest.mark.parametrize("city, method", [("london", "Tehran"), ("karbala", "Jafari"), ("tromso", "Tehran")])
-def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method):
+JUNE = datetime(2027, 6, 10, 12, 0, tzinfo=timezone.utc).timestamp()
+
+
+@pytest.mark.parametrize("city, method, now", [
+    ("london", "Tehran", NOW),
+    ("karbala", "Jafari", NOW),
+    ("tromso", "Tehran", NOW),  # polar night
+    ("reykjavik", "Tehran", JUNE),  # maghrib and the next fajr on one civil date (thirdofthenight #7)
+])
+def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method, now):
     """Compare with /v1/prayer-times: start = maghrib + ⅔ (next fajr − maghrib) within 1 min; end = next fajr."""
-    body = call("night.ics", city=city, method=method, days=30)
-    first = date.fromisoformat(endpoints()["night.ics"].parse(Query.of({"city": city}), NOW).params["date"])
+    body = call("night.ics", now, city=city, method=method, days=30)
+    first = date.fromisoformat(endpoints()["night.ics"].parse(Query.of({"city": city}), now).params["date"])
     times = _json_instants(city, method, first, 31)
     events = vevents(body)
     assert len(events) == 30
@@ -293,6 +309,7 @@ def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method):
         evening, morning = first + timedelta(days=i), first + timedelta(days=i + 1)
         maghrib, fajr = times[evening.isoformat(), "maghrib"], times[morning.isoformat(), "fajr"]
         assert abs(_unix(event["DTSTART"].dt) - (maghrib + 2 * (fajr - maghrib) / 3)) <= 60
+        assert maghrib < _unix(event["DTSTART"].dt) < fajr
         assert _unix(event["DTEND"].dt) == fajr
         assert str(event["UID"]).startswith(f"night-{city}-{evening:%Y%m%d}-")
 
@@ -347,6 +364,19 @@ def test_fasting_feed_lists_ayyam_al_bid_and_the_emphasised_fasts_never_an_eid(c
         day += timedelta(days=1)
     assert listed == expected
     assert len(listed) >= 11 * 3 + 4  # every month of the 14 but Ramadan, at least once
+
+
+def test_a_day_the_rules_forbid_is_never_listed(monkeypatch):
+    """The feed asks /v1/day-status's rules last: were 13 Rajab ever forbidden, it would drop out."""
+    from generator import day_status
+
+    rules = json.loads(json.dumps(day_status.rules()))
+    rules["fasting_forbidden"].append({"when": {"month": 7, "day": 13}, "basis": "test"})
+    first, end = (d.toordinal() - date(1970, 1, 1).toordinal() for d in WINDOW)
+    before = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    monkeypatch.setattr(day_status, "rules", lambda: rules)
+    after = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    assert len(before - after) == 1 and after < before
 
 
 def test_fasting_summaries_name_the_occasion():

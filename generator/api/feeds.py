@@ -5,7 +5,7 @@ events are `generator.events.resolve` (as /v1/events?hy=), prayer instants are
 `generator.prayer.compute` called exactly as /v1/prayer-times calls it, fasting days are
 the /v1/day-status flags of `generator.day_status`.  How the feeds are written (UIDs,
 escaping, folding) is `generator.feeds`; their words are `generator.feed_words`.
-Windows, wording and every other choice: docs/decisions-feeds.md.
+Windows, wording and every other choice: docs/decisions.md.
 """
 from __future__ import annotations
 
