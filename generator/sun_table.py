@@ -46,36 +46,48 @@ class SunTable:
     distance_au: np.ndarray
 
     def __post_init__(self) -> None:
-        # Quadratic coefficients per row for (declination, eot): y(p) = c0 + p·c1 + p²·c2,
-        # p in [-0.5, 0.5] days around the row (three-point Lagrange through rows i−1, i, i+1).
-        columns = np.stack([self.declination_deg, self.eot_deg], axis=-1)  # (rows, 2)
+        # Quadratic coefficients per row, y(p) = c0 + p·c1 + p²·c2 for p in [-0.5, 0.5] days
+        # around the row (three-point Lagrange through rows i−1, i, i+1), for the columns
+        # declination, equation of time, and sin/cos of the declination (smooth too, and
+        # interpolating them spares the solver two trigonometric calls per pass).
+        dec_rad = np.radians(self.declination_deg)
+        columns = np.stack([self.declination_deg, self.eot_deg, np.sin(dec_rad), np.cos(dec_rad)], axis=-1)
         prev, mid, nxt = np.roll(columns, 1, axis=0), columns, np.roll(columns, -1, axis=0)
         coefficients = np.stack([mid, (nxt - prev) / 2, (nxt - 2 * mid + prev) / 2], axis=1)
         coefficients[[0, -1]] = np.nan  # the end rows have no neighbour on one side
-        object.__setattr__(self, "_coefficients", coefficients)  # (rows, 3, 2)
+        object.__setattr__(self, "_coefficients", np.ascontiguousarray(coefficients[..., :2]))  # (rows, 3, 2)
+        object.__setattr__(self, "_trig_coefficients", np.ascontiguousarray(coefficients[..., 1:]))  # (rows, 3, 3)
+
+    def _rows(self, days: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (coefficients of the nearest row, offset p in days) for each day."""
+        nan = np.isnan(days)
+        nearest = np.rint(np.where(nan, self.first_day + 1, days) if nan.any() else days)
+        rows = nearest.astype(np.int64) - self.first_day
+        try:
+            if rows.size and rows.min() < 0:  # take() would wrap a negative row
+                raise IndexError
+            coefficients = table.take(rows, axis=0)
+        except IndexError:
+            raise ValueError(
+                f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
+            ) from None
+        return coefficients, (days - nearest)[..., None]  # NaN days stay NaN through p
 
     def interpolate(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (declination_deg, eot_deg) at real-valued UT1 day numbers.
 
         Quadratic (three-point Lagrange) interpolation around the nearest row.
-        NaN days give NaN.
+        NaN days give NaN; days outside the table raise ValueError.
         """
-        days = np.asarray(days, dtype=float)
-        nan = np.isnan(days)
-        if nan.any():
-            days = np.where(nan, self.first_day + 1, days)
-        nearest = np.rint(days)
-        i = nearest.astype(np.int64) - self.first_day
-        if i.size and (i.min() < 1 or i.max() > len(self.declination_deg) - 2):
-            raise ValueError(
-                f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
-            )
-        p = (days - nearest)[..., None]
-        c = self._coefficients[i]  # (..., 3, 2)
+        c, p = self._rows(np.asarray(days, dtype=float), self._coefficients)
         value = c[..., 0, :] + p * (c[..., 1, :] + p * c[..., 2, :])
-        if nan.any():
-            value[nan] = np.nan
         return value[..., 0], value[..., 1]
+
+    def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return (eot_deg, sin of declination, cos of declination) at real-valued UT1 day numbers."""
+        c, p = self._rows(np.asarray(days, dtype=float), self._trig_coefficients)
+        value = c[..., 0, :] + p * (c[..., 1, :] + p * c[..., 2, :])
+        return value[..., 0], value[..., 1], value[..., 2]
 
 
 def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:
