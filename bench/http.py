@@ -11,18 +11,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import build
-from deploy.render_nginx_conf import render
+from deploy import local_stack
 
-ROOT = Path(__file__).resolve().parent.parent
 DURATION_S = int(os.environ.get("BENCH_SECONDS", "30"))
 RANDOM_PLACE_LUA = """
 math.randomseed(os.time())
@@ -32,22 +28,6 @@ request = function()
   return wrk.format("GET", "/v1/prayer-times?lat=" .. lat .. "&lng=" .. lng .. "&date=2026-03-20")
 end
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait(url: str) -> None:
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            return
-        except Exception:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
 
 
 def _rss_mb(pids: list[int]) -> float:
@@ -84,23 +64,18 @@ def _wrk(url: str, script: str | None = None) -> dict:
 def main() -> None:
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk (make bench-http does it)")
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     work.chmod(0o755)  # nginx workers run as an unprivileged user and must read static_out
     static = work / "static_out"
     build.main(["--years", "2026-2026", "--only", "methods,cities", "--jobs", "2", "--out", str(static)])
-    app_port, nginx_port = _free_port(), _free_port()
-    env = {**os.environ, "STATIC_ROOT": str(static), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
-    app = subprocess.Popen([sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port",
-                            str(app_port), "--workers", "2", "--loop", "uvloop", "--http", "httptools",
-                            "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
-    conf = render(work / "nginx", f"127.0.0.1:{nginx_port}", static, f"127.0.0.1:{app_port}")
-    front = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work / "nginx"), "-g", "daemon off;"])
+    app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
+    app = local_stack.start_app(static, app_port, workers=2)
+    front = local_stack.start_nginx(work / "nginx", static, nginx_port, app_port)
     script = work / "random_place.lua"
     script.write_text(RANDOM_PLACE_LUA)
     try:
-        _wait(f"http://127.0.0.1:{app_port}/v1/methods")
-        _wait(f"http://127.0.0.1:{nginx_port}/v1/methods")
+        local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods")
+        local_stack.wait_until_up(f"http://127.0.0.1:{nginx_port}/v1/methods")
         cases = [
             ("static hit via app", f"http://127.0.0.1:{app_port}/v1/methods", None, 3000),
             ("static hit via nginx", f"http://127.0.0.1:{nginx_port}/v1/methods", None, 15000),
@@ -116,10 +91,7 @@ def main() -> None:
             print(f"{name:24} {result['rate']:10.0f} {result['p99_ms']:8.2f} {result['non2xx']:7d} "
                   f"{before:12.1f} → {after:8.1f}  ≥{goal:<6} {verdict}  (socket errors: {result['socket_errors']})")
     finally:
-        front.terminate()
-        app.terminate()
-        front.wait(10)
-        app.wait(10)
+        local_stack.stop(front, app)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -43,8 +43,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -52,9 +50,9 @@ from typing import Any
 import numpy as np
 from skyfield import eclipselib
 
-from generator import besselian, ephemeris
+from generator import besselian, ephemeris, tables
 
-TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "tables" / "eclipses.json"
+TABLE_PATH = tables.TABLES_DIR / "eclipses.json"
 TABLE_VERSION = "3"  # bump when a field or its definition changes
 
 FIRST_DATE = date(2020, 1, 1)  # SPEC 8: eclipse coverage 2020 through 2040 (UTC dates)
@@ -421,12 +419,8 @@ def build(path: Path = TABLE_PATH) -> Path:
         "coverage": [FIRST_DATE.isoformat(), LAST_DATE.isoformat()],
         "eclipses": compute(),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(body, handle, indent=1)
-    os.replace(tmp, path)  # several workers may build at once; the last rename wins
-    return path
+    text = json.dumps(body, indent=1)
+    return tables.write_atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def _is_current(path: Path) -> bool:

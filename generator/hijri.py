@@ -49,16 +49,12 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from generator import crescent, hijri_tabular, lunar
+from generator import crescent, hijri_tabular, lunar, tables
 
 CALENDARS = ("moonsighting", "iran")
 DEFAULT_CALENDAR = "moonsighting"
@@ -73,7 +69,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 IRAN_TABLE_PATH = DATA_DIR / "iran_hijri_month_starts.csv"
 ANNOUNCED_PATH = DATA_DIR / "announced_month_starts.csv"
 MOONSIGHTING_AUTHORITIES = ("sistani",)
-TABLE_PATH = DATA_DIR / "tables" / "hijri_months.parquet"
+TABLE_PATH = tables.TABLES_DIR / "hijri_months.parquet"
 TABLE_VERSION = "1"
 
 # The computed rule (see the module docstring and docs/decisions.md).
@@ -354,28 +350,17 @@ def build(path: Path = TABLE_PATH) -> Path:
         "moonsighting_start": moonsighting.start.astype(np.int32),
         "moonsighting_source": np.concatenate([moonsighting.source, no_source]),
     }
-    table = pa.table(columns).replace_schema_metadata({"version": TABLE_VERSION, "data": _data_hash()})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    os.close(fd)
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)  # several workers may build at once; the last rename wins
-    return path
+    return tables.write_parquet(path, columns, _stamp())
 
 
-def _is_current(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    meta = pq.read_schema(path).metadata or {}
-    return meta.get(b"version") == TABLE_VERSION.encode() and meta.get(b"data") == _data_hash().encode()
+def _stamp() -> dict[str, str]:
+    return {"version": TABLE_VERSION, "data": _data_hash()}
 
 
 @functools.cache
 def _months(path: Path = TABLE_PATH) -> dict[str, np.ndarray]:
     """Return the month table's columns, building the table first if missing or stale."""
-    if not _is_current(path):
-        build(path)
-    table = pq.read_table(path)
+    table = tables.read_parquet(path, _stamp(), build)
     return {name: table.column(name).to_numpy() for name in table.column_names}
 
 

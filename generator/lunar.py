@@ -21,21 +21,17 @@ The table is written atomically on first use (or by `build()`), read once per pr
 from __future__ import annotations
 
 import functools
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 from skyfield import searchlib
 from skyfield.framelib import ecliptic_frame
 from skyfield.nutationlib import iau2000b_radians
 
-from generator import ephemeris
+from generator import ephemeris, tables
 
-TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "tables" / "new_moons.parquet"
+TABLE_PATH = tables.TABLES_DIR / "new_moons.parquet"
 TABLE_VERSION = "1"  # bump when the columns or their definition change
 
 FIRST_DATE = "1898-01-01"  # a year of margin around Hijri 1317..1523 (1899..2101)
@@ -100,35 +96,21 @@ def compute(first_date: str = FIRST_DATE, last_date: str = LAST_DATE) -> dict[st
     return {"lunation": lunation, "ut1_day": ut1_day, "tt_jd": t.tt[new]}
 
 
+STAMP = {"version": TABLE_VERSION, "ephemeris": ephemeris.EPHEMERIS_NAME, "definition": "apparent ecliptic longitude"}
+
+
 def build(path: Path = TABLE_PATH) -> Path:
     """Compute the whole table and write it atomically to ``path``."""
     columns = compute()
     if np.any(np.diff(columns["lunation"]) != 1):
         raise RuntimeError("new-moon search missed or duplicated a lunation")
-    table = pa.table(columns).replace_schema_metadata(
-        {"version": TABLE_VERSION, "ephemeris": ephemeris.EPHEMERIS_NAME, "definition": "apparent ecliptic longitude"}
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    os.close(fd)
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)  # several workers may build at once; the last rename wins
-    return path
-
-
-def _is_current(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    meta = pq.read_schema(path).metadata or {}
-    return meta.get(b"version") == TABLE_VERSION.encode()
+    return tables.write_parquet(path, columns, STAMP)
 
 
 @functools.cache
 def load(path: Path = TABLE_PATH) -> NewMoons:
     """Return the new-moon table, building it first if it is missing or stale."""
-    if not _is_current(path):
-        build(path)
-    table = pq.read_table(path)
+    table = tables.read_parquet(path, STAMP, build)
     return NewMoons(
         lunation=table.column("lunation").to_numpy(),
         ut1_day=table.column("ut1_day").to_numpy(),

@@ -16,18 +16,14 @@ The table is written to ``data/tables/sun.parquet`` (generated, git-ignored) by
 from __future__ import annotations
 
 import functools
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from generator import ephemeris
+from generator import ephemeris, tables
 
-TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "tables" / "sun.parquet"
+TABLE_PATH = tables.TABLES_DIR / "sun.parquet"
 TABLE_VERSION = "1"  # bump when the columns or their definition change
 
 # Days are counted as whole days since 1970-01-01 (numpy datetime64[D] integers).
@@ -106,34 +102,18 @@ def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
+STAMP = {"version": TABLE_VERSION, "ephemeris": ephemeris.EPHEMERIS_NAME, "time": "0h UT1"}
+
+
 def build(path: Path = TABLE_PATH) -> Path:
     """Compute the whole table and write it atomically to ``path``."""
-    columns = compute_columns(np.arange(FIRST_DAY, LAST_DAY + 1))
-    table = pa.table(columns).replace_schema_metadata(
-        {"version": TABLE_VERSION, "ephemeris": ephemeris.EPHEMERIS_NAME, "time": "0h UT1"}
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    os.close(fd)
-    pq.write_table(table, tmp)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)  # several workers may build at once; the last rename wins
-    return path
-
-
-def _is_current(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    meta = pq.read_schema(path).metadata or {}
-    return meta.get(b"version") == TABLE_VERSION.encode()
+    return tables.write_parquet(path, compute_columns(np.arange(FIRST_DAY, LAST_DAY + 1)), STAMP)
 
 
 @functools.cache
 def load(path: Path = TABLE_PATH) -> SunTable:
     """Return the table, building it first if it is missing or stale."""
-    if not _is_current(path):
-        build(path)
-    table = pq.read_table(path)
+    table = tables.read_parquet(path, STAMP, build)
     days = table.column("day").to_numpy()
     return SunTable(
         first_day=int(days[0]),

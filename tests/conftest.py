@@ -37,14 +37,14 @@ def client():
         yield test_client
 
 
-def run_adhan(cases: list[dict]) -> list[dict]:
-    """Run adhan-js (npm adhan 4.4.6, tests/peers) on cases; see tests/peers/adhan_times.js."""
+def run_node_peer(script: str, package: str, payload) -> object:
+    """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output."""
     node = shutil.which("node")
-    if node is None or not (PEERS / "node_modules" / "adhan").is_dir():
-        pytest.fail("adhan peer missing: run `make peers` (node 20 and npm ci in tests/peers)")
+    if node is None or not (PEERS / "node_modules" / package).is_dir():
+        pytest.fail(f"{package} peer missing: run `make peers` (node 20 and npm ci in tests/peers)")
     result = subprocess.run(
-        [node, str(PEERS / "adhan_times.js")],
-        input=json.dumps(cases),
+        [node, str(PEERS / script)],
+        input=json.dumps(payload),
         capture_output=True,
         text=True,
         check=True,
@@ -52,3 +52,8 @@ def run_adhan(cases: list[dict]) -> list[dict]:
         timeout=120,
     )
     return json.loads(result.stdout)
+
+
+def run_adhan(cases: list[dict]) -> list[dict]:
+    """Run adhan-js (npm adhan 4.4.6, tests/peers) on cases; see tests/peers/adhan_times.js."""
+    return run_node_peer("adhan_times.js", "adhan", cases)

@@ -15,24 +15,21 @@ tests do not depend on the clock; one test goes through HTTP with the real clock
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 import time
 from datetime import date, datetime, timedelta, timezone
 
 import icalendar
 import pytest
+from conftest import PEERS, run_node_peer
 from ical.calendar_stream import IcsCalendarStream
+from ics_lint import lint
 
 from generator import feeds
 from generator.api import feeds as feed_api
 from generator.api.endpoint import endpoints, render
 from generator.errors import QueryError
 from generator.query import Query
-from tests.conftest import PEERS
-from tests.ics_lint import lint
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc).timestamp()
 WINDOW = (date(2026, 9, 1), date(2027, 11, 1))  # NOW's month − 2 .. + 11, end exclusive
@@ -90,19 +87,7 @@ def _unix(value) -> int:
 
 def run_icaljs(bodies: list[bytes]) -> list[dict]:
     """Parse feeds with Mozilla's ical.js (npm ical.js 2.2.1, tests/peers/icaljs_parse.js)."""
-    node = shutil.which("node")
-    if node is None or not (PEERS / "node_modules" / "ical.js").is_dir():
-        pytest.fail("ical.js peer missing: run `make peers` (node 20 and npm ci in tests/peers)")
-    result = subprocess.run(
-        [node, str(PEERS / "icaljs_parse.js")],
-        input=json.dumps([body.decode("utf-8") for body in bodies]),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "TZ": "UTC"},
-        timeout=120,
-    )
-    return json.loads(result.stdout)
+    return run_node_peer("icaljs_parse.js", "ical.js", [body.decode("utf-8") for body in bodies])
 
 
 # --- three parsers and the lint ---------------------------------------------------------------

@@ -5,41 +5,18 @@ Skipped, with the reason, only where no nginx binary can be found (`make test` i
 from __future__ import annotations
 
 import gzip
-import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 import build
-from deploy.render_nginx_conf import render
+from deploy import local_stack
 
-NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx-light)")
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait(url: str, seconds: float = 20.0) -> None:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            return
-        except Exception:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
+pytestmark = pytest.mark.skipif(local_stack.nginx_binary() is None,
+                                reason="nginx is not installed (apt-get install nginx-light)")
 
 
 def _get(url: str, headers: dict | None = None, method: str = "GET"):
@@ -57,23 +34,16 @@ def front(tmp_path_factory):
     static = Path(tempfile.mkdtemp(prefix="static_out-"))
     static.chmod(0o755)
     build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics", "--jobs", "2", "--out", str(static)])
-    app_port, nginx_port = _free_port(), _free_port()
-    env = {**os.environ, "STATIC_ROOT": str(static), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
-    app = subprocess.Popen([sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port",
-                            str(app_port), "--log-level", "warning"], cwd=ROOT, env=env)
-    prefix = tmp_path_factory.mktemp("nginx")
-    conf = render(prefix, f"127.0.0.1:{nginx_port}", static, f"127.0.0.1:{app_port}")
-    nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
+    app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
+    app = local_stack.start_app(static, app_port)
+    nginx = local_stack.start_nginx(tmp_path_factory.mktemp("nginx"), static, nginx_port, app_port)
     try:
         base = f"http://127.0.0.1:{nginx_port}"
-        _wait(f"http://127.0.0.1:{app_port}/v1/methods")
-        _wait(f"{base}/v1/methods")
+        local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods")
+        local_stack.wait_until_up(f"{base}/v1/methods")
         yield base, static
     finally:
-        nginx.terminate()
-        app.terminate()
-        nginx.wait(10)
-        app.wait(10)
+        local_stack.stop(nginx, app)
         shutil.rmtree(static, ignore_errors=True)
 
 

@@ -28,6 +28,7 @@ from datetime import date, datetime, timezone
 import numpy as np
 
 from generator import hijri, hijri_names
+from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, register
 from generator.errors import QueryError
 from generator.query import Query
@@ -71,20 +72,9 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
         return Canonical(dict(sorted(params.items())))
 
     params["offset"] = offset if offset is not None else 0
-    today_dependent = False
-    if day is not None:
-        if year is not None or month is not None:
-            raise QueryError("date", "give either date, or year (and month), not both")
-        params["date"] = day.isoformat()
-    elif month is not None:
-        if year is None:
-            raise QueryError("year", "required with month (a whole number from 1900 to 2100)")
-        params.update(year=year, month=month)
-    elif year is not None:
-        params["year"] = year
-    else:
-        params["date"] = datetime.fromtimestamp(now_unix_s, timezone.utc).date().isoformat()
-        today_dependent = True
+    span, today_dependent = gregorian_range(
+        day, year, month, lambda: datetime.fromtimestamp(now_unix_s, timezone.utc).date())
+    params.update(span)
     return Canonical(dict(sorted(params.items())), today_dependent)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from generator import prayer, qibla, timezones, ummalqura
 from generator.api import day_rows
+from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, dumps, register
 from generator.api.location import coordinates, read_place
 from generator.errors import QueryError
@@ -41,21 +42,9 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
     year = query.integer("year", 1900, 2100)
     month = query.integer("month", 1, 12)
     query.finish()
-    today_dependent = False
-    if day is not None:
-        if year is not None or month is not None:
-            raise QueryError("date", "give either date, or year (and month), not both")
-        params["date"] = day.isoformat()
-    elif month is not None:
-        if year is None:
-            raise QueryError("year", "required with month (a whole number from 1900 to 2100)")
-        params["year"], params["month"] = year, month
-    elif year is not None:
-        params["year"] = year
-    else:
-        today = timezones.local_date_today(params.get("tz", "UTC"), now_unix_s)
-        params["date"] = str(today)
-        today_dependent = True
+    span, today_dependent = gregorian_range(
+        day, year, month, lambda: timezones.local_date_today(params.get("tz", "UTC"), now_unix_s).item())
+    params.update(span)
 
     n_methods = len(params["method"].split(","))
     first, n_days = day_range(params)

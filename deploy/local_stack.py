@@ -1,0 +1,62 @@
+"""Run the app (uvicorn) and nginx on free loopback ports: for tests and benchmarks only."""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from deploy.render_nginx_conf import render
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(url: str, seconds: float = 30.0) -> None:
+    """Poll ``url`` until it answers (any status), or raise after ``seconds``."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up within {seconds} s")
+
+
+def start_app(static_root: Path, port: int, *, workers: int = 1) -> subprocess.Popen:
+    """Start uvicorn on 127.0.0.1:port serving ``static_root``, with no rate limit, behind a local proxy."""
+    env = {**os.environ, "STATIC_ROOT": str(static_root), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
+    command = [sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port", str(port),
+               "--workers", str(workers), "--loop", "uvloop", "--http", "httptools", "--log-level", "warning",
+               "--no-access-log"]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+
+
+def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int) -> subprocess.Popen:
+    """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app on app_port."""
+    conf = render(prefix, f"127.0.0.1:{port}", static_root, f"127.0.0.1:{app_port}")
+    return subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
+
+
+def stop(*processes: subprocess.Popen) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait(10)
