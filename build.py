@@ -10,7 +10,9 @@ canonical path (generator/static_paths.py) the runtime and nginx look for.  A fi
 written only when its bytes change (incremental; two builds are byte-identical), with
 ``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
 files no longer in the plan (e.g. yesterday's "today" answers) are removed.
-Also builds the generated tables (sun, Hijri months, eclipses) first.
+Also builds the generated tables (sun, Hijri months, eclipses) first.  The site's pages
+(generator/site: index, city timetables, crescent maps) are jobs of kind ``pages``, written
+to ``static_out/<route>/index.html`` the same way.
 """
 from __future__ import annotations
 
@@ -27,11 +29,12 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
-from generator import cities, hijri, static_paths
+from generator import cities, hijri, site, static_paths
 from generator.api.endpoint import endpoints, render
 from generator.query import Query
 
 CALENDARS = ("moonsighting", "iran")
+PAGES = "pages"  # the job kind of a site page (generator/site): query = (route, path parameters)
 LANGUAGES = ("en", "ar", "fa", "ur")
 
 
@@ -79,13 +82,24 @@ def _now_s(today: date) -> float:
     return datetime.combine(today, clock_time(12, 0), tzinfo=timezone.utc).timestamp()
 
 
+def page_jobs(first_year: int, last_year: int, today: date) -> list[tuple[str, tuple[str, dict]]]:
+    """Return the site pages to pre-render, as (PAGES, (route, path parameters)) jobs."""
+    return [(PAGES, (route, parameters)) for route, parameters in site.static_pages(first_year, last_year, today)]
+
+
 def render_one(job: tuple[str, dict, float, str]) -> tuple[str, str, int, bool]:
     """Render one job and write it (and its compressed siblings) if its bytes changed."""
     name, query, now_s, root = job
-    canonical = endpoints()[name].parse(Query.of(query), now_s)
-    relative = static_paths.relative_path(name, canonical.params)
+    if name == PAGES:
+        route, parameters = query
+        relative = site.file_path(route, parameters)
+        page = {page.route: page for page in site.pages()}[route]
+        body = page.render(today=datetime.fromtimestamp(now_s, timezone.utc).date(), **parameters)
+    else:
+        canonical = endpoints()[name].parse(Query.of(query), now_s)
+        relative = static_paths.relative_path(name, canonical.params)
+        body = render(name, canonical.params)
     path = Path(root) / relative
-    body = render(name, canonical.params)
     changed = not path.is_file() or path.read_bytes() != body
     if changed:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,12 +126,15 @@ def build_tables() -> None:
         from generator import eclipses
 
         getattr(eclipses, "load", lambda: None)()
+    from generator.site import coastline
+
+    coastline.polygons()  # the crescent maps' coastlines (data/tables/coastline.json)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--years", help="Gregorian years A-B (default: this year ±1)")
-    parser.add_argument("--only", help="comma-separated endpoint names (default: all)")
+    parser.add_argument("--only", help="comma-separated endpoint names, or pages for the site (default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
@@ -136,10 +153,10 @@ def main(argv: list[str] | None = None) -> None:
         first_year, last_year = (int(y) for y in args.years.split("-"))
         if not 1900 <= first_year <= last_year <= 2100:
             parser.error("--years must be A-B within 1900-2100")
-    jobs = plan(first_year, last_year, today)
+    jobs = plan(first_year, last_year, today) + page_jobs(first_year, last_year, today)
     if args.only:
         wanted = set(args.only.split(","))
-        unknown = wanted - set(endpoints())
+        unknown = wanted - set(endpoints()) - {PAGES}
         if unknown:
             parser.error(f"unknown endpoints: {', '.join(sorted(unknown))}")
         jobs = [job for job in jobs if job[0] in wanted]
@@ -165,7 +182,8 @@ def main(argv: list[str] | None = None) -> None:
 
 def _prune(root: Path, produced: set[str]) -> int:
     removed = 0
-    for path in (root / "v1").rglob("*"):
+    page_folders = {route.strip("/").split("/")[0] for route in (page.route for page in site.pages())} - {""}
+    for path in (p for folder in ("v1", *sorted(page_folders)) for p in (root / folder).rglob("*")):
         if not path.is_file():
             continue
         relative = path.relative_to(root).as_posix()

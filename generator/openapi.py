@@ -205,6 +205,12 @@ def document(feeds: bool = True) -> dict:
              _param("res", {"type": "integer", "enum": [5, 2]}, "Grid cell size in degrees (default 5)."),
              LAT, LNG, CITY],
             _json(MOON_VISIBILITY)),
+        "/moon-visibility.svg": _operation(
+            "The crescent-visibility world map of one evening as SVG (the grid of /moon-visibility)",
+            [CALENDAR, HY, HM, _param("evening", _integer(-2, 2), "Evening relative to the sighting evening."),
+             _param("res", {"type": "integer", "enum": [5, 2]}, "Grid cell size in degrees (default 5)."),
+             LANG],
+            {"description": "SVG map", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}),
         "/events": _operation(
             "The 73 events of the Shia year: list, resolve to a Hijri year, or the next N",
             [CALENDAR, HM, HY, _param("upcoming", _integer(1, 73), "The next N events from today."),

@@ -17,7 +17,9 @@ import contextlib
 import hashlib
 import logging
 import os
+import re
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -26,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from generator import static_paths
+from generator import site, static_paths
 from generator.api.endpoint import Canonical, Endpoint, dumps, endpoints, render
 from generator.errors import QueryError
 from generator.query import Query
@@ -37,6 +39,8 @@ API_PREFIX = "/v1"
 CACHE_STABLE = "public, max-age=604800"  # a given date's answer does not change
 CACHE_TODAY = "public, max-age=300"  # answers that follow "today"
 ALLOWED = "GET, HEAD"
+CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a month's crescent maps)
+_PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
 
 log = logging.getLogger("runtime")
 cache = ResponseCache()
@@ -59,15 +63,46 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def read_static(name: str, params: dict) -> bytes | None:
-    """Return the pre-rendered body for canonical params, if build.py wrote one."""
-    path = (static_root / static_paths.relative_path(name, params)).resolve()
-    if not path.is_relative_to(static_root):  # cannot happen with the scheme; never serve outside
+def read_static(relative_path: str) -> bytes | None:
+    """Return a pre-rendered file under static_root (build.py's output), if there is one."""
+    path = (static_root / relative_path).resolve()
+    if not path.is_relative_to(static_root):  # cannot happen with the path schemes; never serve outside
         return None
     try:
         return path.read_bytes()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
+
+
+def _over_limit(request: Request) -> Response | None:
+    """Count a render for the client; return the 429 answer when it is over the limit."""
+    client = client_ip(request.client.host if request.client else None,
+                       request.headers.get("x-forwarded-for"), trusted_proxies)
+    wait_s = limiter.retry_after_s(client)
+    if wait_s is None:
+        return None
+    return error_response(429, f"more than {limiter.per_minute} uncached requests a minute; retry in {wait_s} s",
+                          {"Retry-After": str(wait_s)})
+
+
+def answer(request: Request, key: tuple, relative_path: str, render_body, media_type: str,
+           cache_control: str) -> Response:
+    """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` (rate-limited)."""
+    hit = cache.get(key)
+    if hit is None:
+        body = read_static(relative_path)
+        if body is None:
+            refused = _over_limit(request)
+            if refused is not None:
+                return refused
+            body = render_body()
+        hit = (body, etag_of(body))
+        cache.put(key, *hit)
+    body, etag = hit
+    headers = {"ETag": etag, "Cache-Control": cache_control, "Access-Control-Allow-Origin": "*"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
 
 
 def handler(endpoint: Endpoint):
@@ -78,29 +113,35 @@ def handler(endpoint: Endpoint):
             canonical: Canonical = endpoint.parse(Query(request.query_params.multi_items()), time.time())
         except QueryError as error:
             return error_response(400, str(error))
-        key = (endpoint.name, tuple(canonical.params.items()))
-        hit = cache.get(key)
-        if hit is None:
-            body = read_static(endpoint.name, canonical.params)
-            if body is None:
-                client = client_ip(request.client.host if request.client else None,
-                                   request.headers.get("x-forwarded-for"), trusted_proxies)
-                wait_s = limiter.retry_after_s(client)
-                if wait_s is not None:
-                    return error_response(429, f"more than {limiter.per_minute} uncached requests a minute; "
-                                               f"retry in {wait_s} s", {"Retry-After": str(wait_s)})
-                body = render(endpoint.name, canonical.params)
-            hit = (body, etag_of(body))
-            cache.put(key, *hit)
-        body, etag = hit
-        headers = {
-            "ETag": etag,
-            "Cache-Control": CACHE_TODAY if canonical.today_dependent else CACHE_STABLE,
-            "Access-Control-Allow-Origin": "*",
-        }
-        if etag in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=headers)
-        return Response(body, media_type=media_type, headers=headers)
+        return answer(request, (endpoint.name, tuple(canonical.params.items())),
+                      static_paths.relative_path(endpoint.name, canonical.params),
+                      lambda: render(endpoint.name, canonical.params), media_type,
+                      CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
+
+    return respond
+
+
+def page_not_found(request: Request) -> Response:
+    return Response(site.not_found_page(request.url.path), status_code=404, media_type="text/html; charset=utf-8",
+                    headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"})
+
+
+def page_handler(page: site.Page):
+    """Serve a site page: the in-memory cache, then the pre-rendered file, then `page.render`."""
+    media_type = f"{page.media_type}; charset=utf-8"
+
+    async def respond(request: Request) -> Response:
+        params = dict(request.path_params)
+        if not all(_PAGE_PART.fullmatch(value) for value in params.values()):
+            return page_not_found(request)
+        today = datetime.now(timezone.utc).date()
+        key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None)
+        try:
+            return answer(request, key, site.file_path(page.route, params),
+                          lambda: page.render(today=today, **params), media_type,
+                          CACHE_TODAY if page.today_dependent else CACHE_PAGE)
+        except site.PageNotFound:
+            return page_not_found(request)
 
     return respond
 
@@ -138,7 +179,7 @@ async def lifespan(app):
     yield
 
 
-routes = [
+routes = [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
     Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
     for name, endpoint in endpoints().items()
 ]

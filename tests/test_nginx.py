@@ -33,7 +33,8 @@ def front(tmp_path_factory):
     # nginx workers run as an unprivileged user: the tree they serve must be world-readable
     static = Path(tempfile.mkdtemp(prefix="static_out-"))
     static.chmod(0o755)
-    build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics", "--jobs", "2", "--out", str(static)])
+    build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics,pages", "--jobs", "2",
+                "--out", str(static)])
     app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
     app = local_stack.start_app(static, app_port)
     nginx = local_stack.start_nginx(tmp_path_factory.mktemp("nginx"), static, nginx_port, app_port)
@@ -78,6 +79,19 @@ def test_feed_through_nginx(front):
     status, headers, body = _get(f"{base}/v1/events.ics?calendar=moonsighting&lang=en")
     assert status == 200 and headers["Content-Type"] == "text/calendar; charset=utf-8"
     assert body.startswith(b"BEGIN:VCALENDAR\r\n")
+
+
+def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
+    base, static = front
+    status, headers, body = _get(f"{base}/city/karbala/ar/")
+    assert status == 200 and body == (static / "city/karbala/ar/index.html").read_bytes()
+    assert headers["Content-Type"] == "text/html; charset=utf-8" and "Last-Modified" in headers
+    status, headers, body = _get(f"{base}/")
+    assert status == 200 and body == (static / "index.html").read_bytes()
+    status, headers, body = _get(f"{base}/city/karbala/en/Jafari/")  # other methods: rendered on request
+    assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>")
+    status, headers, body = _get(f"{base}/city/atlantis/")
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
 
 
 def test_errors_are_json(front):

@@ -56,7 +56,7 @@ def test_forwarded_for_is_believed_only_from_trusted_proxies():
 
 
 def test_json_errors_for_unknown_paths_and_methods(client):
-    for path in ("/", "/v1", "/v2/methods", "/v1/../etc/passwd", "/v1/methods/extra"):
+    for path in ("/v1", "/v2/methods", "/v1/../etc/passwd", "/v1/methods/extra", "/v1/nothing.json"):
         response = client.get(path)
         assert response.status_code == 404 and "error" in response.json()
     for method in ("post", "put", "delete", "patch"):

@@ -64,7 +64,8 @@ def register(endpoint: Endpoint) -> Endpoint:
 def endpoints() -> Mapping[str, Endpoint]:
     """Return every registered endpoint by name (importing the endpoint modules)."""
     from generator.api import (  # noqa: F401  (they register)
-        cities, day_status, eclipses, events, feeds, hijri, methods, moon_visibility, openapi, prayer_times, qibla,
+        cities, day_status, eclipses, events, feeds, hijri, methods, moon_map, moon_visibility, openapi, prayer_times,
+        qibla,
     )
 
     return _REGISTRY

@@ -1,0 +1,59 @@
+// The index page's only script: the city search (GET /v1/cities?q=) and webcal:// links.
+// Everything still works without it: the full city list is in the page, feeds keep https links.
+"use strict";
+(function () {
+  for (const link of document.querySelectorAll("a.webcal")) {
+    link.href = "webcal://" + location.host + link.dataset.path;
+  }
+  for (const link of document.querySelectorAll("a.https")) {
+    link.href = location.protocol + "//" + location.host + link.dataset.path;
+  }
+  const form = document.getElementById("city-search");
+  const input = document.getElementById("city-q");
+  const language = document.getElementById("city-lang");
+  const results = document.getElementById("city-results");
+  form.hidden = false;
+  let timer = null;
+  let asked = "";
+
+  function cityHref(id) {
+    const lang = language.value;
+    return "/city/" + encodeURIComponent(id) + "/" + (lang === "en" ? "" : lang + "/");
+  }
+
+  function show(cities) {
+    results.replaceChildren();
+    for (const city of cities) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = cityHref(city.id);
+      link.textContent = city.names.en;
+      const native = document.createElement("span");
+      native.textContent = " · " + city.names.ar + " · " + city.names.fa + " · " + city.names.ur + " (" + city.country + ")";
+      native.dir = "auto";
+      item.append(link, native);
+      results.append(item);
+    }
+  }
+
+  async function search() {
+    const q = input.value.trim();
+    if (q === asked) return;
+    asked = q;
+    if (!q) { results.replaceChildren(); return; }
+    const response = await fetch("/v1/cities?q=" + encodeURIComponent(q));
+    if (q !== asked) return;  // a later keystroke has asked again
+    show(response.ok ? (await response.json()).cities : []);
+  }
+
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(search, 150);
+  });
+  language.addEventListener("change", function () { asked = ""; search(); });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    const first = results.querySelector("a");
+    if (first) location.href = first.href;
+  });
+})();

@@ -1,0 +1,75 @@
+"""A Hijri month's crescent-visibility page: world maps of the sighting evening and its neighbours.
+
+The five evenings −2..+2 around the sighting evening are five /v1/moon-visibility grids
+(``res`` 5), asked in process and drawn by `generator.site.moon_map`; the page adds the
+legend, the conjunction and the month start (from the same answers), in one language.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from generator import hijri, hijri_names
+from generator.site import PageNotFound, moon_map, responses, urls, words
+from generator.site.templating import render_localised_page
+
+EVENINGS = (-2, -1, 0, 1, 2)
+RES_DEG = 5  # 1,872 cells per map: a page of five maps stays near 200 kB
+FIRST_HY, LAST_HY = hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR  # 1317..1523 (SPEC 2.1)
+
+
+def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
+    """Return the HTML of the crescent page of Hijri month hy/hm (`PageNotFound` outside the API's range)."""
+    if lang not in words.LANGUAGES or not (FIRST_HY <= hy <= LAST_HY and 1 <= hm <= 12):
+        raise PageNotFound(f"no crescent page for {hy}-{hm} in language {lang!r}")
+    grids = [responses.api_json("moon-visibility", {"hy": hy, "hm": hm, "evening": e, "res": RES_DEG}, today)
+             for e in EVENINGS]
+    w = words.WORDS[lang]
+    meta = grids[EVENINGS.index(0)]["meta"]
+    month_name = hijri_names.MONTHS[lang][hm - 1]
+    year = words.digits(hy, lang)
+    maps = []
+    for offset, grid in zip(EVENINGS, grids):
+        label = moon_map.evening_label(grid["meta"]["evening"], offset, lang)
+        query = {"hy": hy, "hm": hm, "evening": offset, "res": RES_DEG}
+        maps.append({
+            "offset": offset,
+            "label": label,
+            "svg": moon_map.map_svg(grid, f"{month_name} {year}{words.SEPARATOR[lang]}{label}"),
+            "counts": [{"digit": d, "count": words.digits(grid["counts"]["digits"][str(d)], lang)}
+                       for d in moon_map.DIGITS],
+            "json": responses.api_url("moon-visibility", query),
+            "svg_url": responses.api_url("moon-visibility.svg", {**query, "lang": lang}),
+        })
+    previous = (hy, hm - 1) if hm > 1 else (hy - 1, 12)
+    following = (hy, hm + 1) if hm < 12 else (hy + 1, 1)
+    intro = w["moon_intro"].format(
+        month=month_name, year=year,
+        conjunction=conjunction_text(meta["conjunction"], lang),
+        sighting=moon_map.date_text(meta["sightingEvening"], lang),
+        begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
+        source=words.SOURCES[lang].get(meta["monthBegins"]["source"], meta["monthBegins"]["source"]),
+    )
+    return render_localised_page(
+        "moon.html.j2",
+        lang,
+        title=w["moon_title"].format(month=month_name, year=year),
+        canonical=urls.moon_url(hy, hm, lang),
+        alternates=[{"lang": other, "href": urls.moon_url(hy, hm, other)} for other in words.LANGUAGES],
+        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.moon_url(hy, hm, other),
+                    "current": other == lang} for other in words.LANGUAGES],
+        intro=intro,
+        legend=[{"digit": d, "meaning": words.VISIBILITY[lang][d]} for d in moon_map.DIGITS],
+        coast_defs=moon_map.coast_defs(),
+        maps=maps,
+        coastlines=w["coastlines"].format(res=words.digits(RES_DEG, lang)),
+        previous=urls.moon_url(*previous, lang) if previous[0] >= FIRST_HY else None,
+        next=urls.moon_url(*following, lang) if following[0] <= LAST_HY else None,
+    )
+
+
+def conjunction_text(instant: str | None, lang: str) -> str:
+    """Return a UTC instant "2026-03-19T01:23:09Z" as "19 March 2026, 01:23" in ``lang``."""
+    if instant is None:
+        return "—"
+    return f"{moon_map.date_text(instant[:10], lang)}، {words.digits(instant[11:16], lang)}" if lang in words.RTL \
+        else f"{moon_map.date_text(instant[:10], lang)}, {instant[11:16]}"

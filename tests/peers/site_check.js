@@ -1,0 +1,126 @@
+// Open the site's pages in Debian's headless Chromium (playwright-core, no browser download)
+// and report what a reader sees, for tests/test_site_browser.py to compare with the JSON API.
+//
+// stdin: {"base": "http://127.0.0.1:PORT", "chromium": "/usr/bin/chromium", "artifacts": "dir",
+//         "pages": [{"name", "path" (or "file": a saved page), "kind": "index"|"city"|"moon"|"svg"|"print",
+//                    "pdf": bool}]}
+// stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search", "pdf"}]}
+// Only loopback requests are let through; anything else is aborted and reported as an error.
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+async function readTables(page) {
+  return page.$$eval("table.timetable", (tables) => tables.map((table) => ({
+    year: table.dataset.year,
+    month: table.dataset.month,
+    rows: Array.from(table.querySelectorAll("tbody tr")).map((row) => ({
+      date: row.dataset.date,
+      times: Object.fromEntries(Array.from(row.querySelectorAll("td[data-time]"))
+        .map((cell) => [cell.dataset.time, cell.textContent.trim()])),
+      hijri: Object.fromEntries(Array.from(row.querySelectorAll("td[data-calendar]"))
+        .map((cell) => [cell.dataset.calendar, cell.textContent.trim()])),
+      events: Array.from(row.querySelectorAll(".event")).map((e) => e.textContent.trim()),
+    })),
+  })));
+}
+
+async function readMaps(page) {
+  // Every map's cell paths by class (z0..z4), with their rendered size, for the test to decode.
+  return page.$$eval("svg g.cells", (groups) => groups.map((group) => {
+    const figure = group.closest("figure");
+    const svg = group.closest("svg");
+    const box = svg.getBoundingClientRect();
+    return {
+      evening: figure ? Number(figure.dataset.evening) : null,
+      viewBox: svg.getAttribute("viewBox"),
+      widthPx: box.width,
+      paths: Object.fromEntries(Array.from(group.querySelectorAll("path"))
+        .map((p) => [p.getAttribute("class"), p.getAttribute("d")])),
+      coastDrawn: svg.querySelector("use, path.coast") !== null,
+    };
+  }));
+}
+
+async function citySearch(page) {
+  // Type an Arabic-script name, as a user would, and read the suggestions.
+  await page.fill("#city-q", "کربلا");
+  await page.waitForSelector("#city-results a", { timeout: 5000 });
+  return page.$$eval("#city-results a", (links) => links.map((a) => a.getAttribute("href")));
+}
+
+async function main() {
+  const config = JSON.parse(fs.readFileSync(0, "utf8"));
+  fs.mkdirSync(config.artifacts, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "site-check-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: config.chromium,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  const results = [];
+  try {
+    await context.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === "file:" || url.hostname === "127.0.0.1" || url.hostname === "localhost") {
+        return route.continue();
+      }
+      return route.abort();
+    });
+    for (const spec of config.pages) {
+      const page = await context.newPage();
+      const errors = [];
+      page.on("console", (message) => { if (message.type() === "error") errors.push(message.text()); });
+      page.on("pageerror", (error) => errors.push(String(error)));
+      page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
+      page.on("response", (response) => {
+        if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+      });
+      const url = spec.file ? "file://" + spec.file : config.base + spec.path;
+      const response = await page.goto(url, { waitUntil: "load" });
+      const result = {
+        name: spec.name,
+        status: spec.file ? 200 : response.status(),
+        contentType: spec.file ? "text/html" : response.headers()["content-type"],
+        errors,
+      };
+      if (spec.kind !== "svg") {
+        result.lang = await page.getAttribute("html", "lang");
+        result.dir = await page.getAttribute("html", "dir");
+        result.title = await page.title();
+        await page.evaluate(() => document.fonts.ready);
+      }
+      if (spec.kind === "city") result.tables = await readTables(page);
+      if (spec.kind === "moon" || spec.kind === "svg") result.maps = await readMaps(page);
+      if (spec.kind === "index") result.search = await citySearch(page);
+      if (spec.kind !== "print") {
+        await page.screenshot({ path: path.join(config.artifacts, `${spec.name}.png`),
+                                fullPage: spec.kind === "city" || spec.kind === "index" });
+      }
+      if (spec.pdf) {
+        const file = path.join(config.artifacts, `${spec.name}.pdf`);
+        await page.pdf({ path: file, format: "A4", printBackground: true, preferCSSPageSize: true });
+        result.pdf = file;
+      }
+      results.push(result);
+      await page.close();
+    }
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify({ pages: results }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,279 @@
+"""The site's renderers, routes and serving, in process (the browser checks are tests/test_site_browser.py)."""
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+
+import orjson
+import pytest
+
+import build
+from generator import site
+from generator.api.endpoint import endpoints, render
+from generator.query import Query
+from generator.site import coastline, index, moon_map, responses, routes, timetable, urls, words
+
+TODAY = date(2026, 3, 20)  # a fixed "today": this month March 2026, next April
+NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+CELL = re.compile(r"M(\d+) (\d+)h(\d+)v\d+h-\d+z")
+
+
+def api(name: str, **query) -> dict:
+    canonical = endpoints()[name].parse(Query.of({k: str(v) for k, v in query.items()}), responses.now_s(TODAY))
+    return orjson.loads(render(name, canonical.params))
+
+
+@pytest.fixture
+def pages_client(client, tmp_path, monkeypatch):
+    """The app's test client with an empty static root, so every page is rendered."""
+    import runtime.app
+
+    monkeypatch.setattr(runtime.app, "static_root", tmp_path.resolve())
+    runtime.app.cache._items.clear()
+    runtime.app.cache._bytes = 0
+    return client
+
+
+# --- the timetable --------------------------------------------------------------------
+
+
+def test_city_page_shows_this_month_and_the_next_with_the_api_times():
+    html = timetable.render(TODAY, "london").decode()
+    assert '<html lang="en" dir="ltr">' in html
+    tables = re.findall(r'<table class="timetable" data-year="(\d+)" data-month="(\d+)">(.*?)</table>', html, re.S)
+    assert [(y, m) for y, m, _ in tables] == [("2026", "03"), ("2026", "04")]
+    for year, month, body in tables:
+        days = api("prayer-times", city="london", year=year, month=int(month), method="Tehran")["days"]
+        rows = re.findall(r'<tr data-date="([\d-]+)".*?</tr>', body, re.S)
+        assert rows == [d["date"] for d in days]
+        assert len(rows) == calendar.monthrange(int(year), int(month))[1]
+        shown = re.findall(r'<td data-time="(\w+)">([^<]*)</td>', body)
+        expected = [(name, day["local"][name]) for day in days for name in words.TIMES]
+        assert shown == expected
+
+
+def test_rtl_page_uses_its_language_digits_and_both_reckonings():
+    html = timetable.render(TODAY, "tehran", "fa").decode()
+    assert '<html lang="fa" dir="rtl">' in html
+    march = api("prayer-times", city="tehran", year=2026, month=3)["days"]
+    first_row = re.search(r'<tr data-date="2026-03-01".*?</tr>', html, re.S).group(0)
+    times = re.findall(r'<td data-time="(\w+)">([^<]*)</td>', first_row)
+    assert {name: text.translate(NATIVE_DIGITS) for name, text in times} == march[0]["local"]
+    assert not re.search(r"[0-9]", "".join(text for _, text in times))
+    cells = dict(re.findall(r'<td data-calendar="(\w+)"[^>]*>([^<]*)</td>', first_row))
+    for calendar_name, cell in cells.items():  # the first row names the Hijri month
+        hijri_day = api("hijri", date="2026-03-01", calendar=calendar_name)
+        assert cell == f"{words.digits(hijri_day['hijri']['day'], 'fa')} {hijri_day['monthName']['fa']}"
+    assert set(cells) == {"moonsighting", "iran"}
+    assert "تهران" in html and "اوقات شرعی" in html
+
+
+def test_events_are_marked_on_their_days_under_the_city_reckoning():
+    # Tehran follows Iran's calendar: 21 Ramadan 1447 (Imam Ali's martyrdom) under calendar=iran.
+    event = next(e for e in api("events", hy=1447, calendar="iran")["events"] if e["id"] == "martyrdom-imam-ali")
+    html = timetable.render(TODAY, "tehran", "en").decode()
+    row = re.search(rf'<tr data-date="{event["gregorian"]}".*?</tr>', html, re.S).group(0)
+    assert event["title"]["en"] in row
+    assert timetable.city_calendar({"country": "IR"}) == "iran"
+    assert timetable.city_calendar({"country": "IQ"}) == "moonsighting"
+
+
+def test_method_switcher_links_every_method_page():
+    html = timetable.render(TODAY, "karachi", "ur", "Jafari").decode()
+    methods = api("methods")["methods"]
+    for method in methods:
+        assert f'href="{urls.city_url("karachi", "ur", method["id"])}"' in html
+    assert '<a href="/city/karachi/ur/Jafari/" aria-current="page">' in html
+    assert '<link rel="canonical" href="/city/karachi/ur/Jafari/">' in html
+
+
+def test_names_are_escaped(monkeypatch):
+    real = responses.api_json
+
+    def hostile(name, query, today):
+        answer = real(name, query, today)
+        if name == "cities":
+            for city in answer["cities"]:
+                if city["id"] == "london":
+                    city["names"] = {lang: '<script>alert("x")</script> & Co' for lang in words.LANGUAGES}
+        return answer
+
+    monkeypatch.setattr(responses, "api_json", hostile)
+    html = timetable.render(TODAY, "london").decode()
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; Co" in html
+    assert b"<script>" not in routes.not_found_page("/<script>x</script>")
+
+
+def test_unknown_city_language_or_method_is_not_found():
+    for args in (("nowhere",), ("london", "de"), ("london", "en", "Nope")):
+        with pytest.raises(site.PageNotFound):
+            routes.city_page(TODAY, *args)
+
+
+def test_renderers_are_deterministic():
+    assert timetable.render(TODAY, "najaf", "ar") == timetable.render(TODAY, "najaf", "ar")
+    assert routes.moon(TODAY, "1447", "9", "ur") == routes.moon(TODAY, "1447", "9", "ur")
+    assert index.render(TODAY) == index.render(TODAY)
+
+
+# --- the crescent maps -----------------------------------------------------------------
+
+
+def _cells_per_zone(svg: str) -> dict[str, int]:
+    return {d: len(CELL.findall(path)) for d, path in re.findall(r'<path class="z(\d)" fill="#\w+" d="([^"]*)"', svg)}
+
+
+def _decode(svg: str, res: int, rows: int, columns: int) -> list[str]:
+    grid = [["?"] * columns for _ in range(rows)]
+    for digit, path in re.findall(r'<path class="z(\d)" fill="#\w+" d="([^"]*)"', svg):
+        for x, y, side in CELL.findall(path):
+            assert int(side) == res
+            assert grid[int(y) // res][int(x) // res] == "?"
+            grid[int(y) // res][int(x) // res] = digit
+    return ["".join(row) for row in grid]
+
+
+@pytest.mark.parametrize("res", [5, 2])
+def test_svg_endpoint_draws_one_cell_per_grid_cell(res):
+    grid = api("moon-visibility", hy=1447, hm=10, evening=0, res=res)
+    canonical = endpoints()["moon-visibility.svg"].parse(Query.of({"hy": "1447", "hm": "10", "res": str(res)}), 0.0)
+    svg = render("moon-visibility.svg", canonical.params).decode()
+    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>')
+    assert _decode(svg, res, len(grid["rows"]), len(grid["rows"][0])) == grid["rows"]
+    counts = _cells_per_zone(svg)
+    assert {d: counts.get(d, 0) for d in "01234"} == grid["counts"]["digits"]
+    assert endpoints()["moon-visibility.svg"].media_type == "image/svg+xml"
+
+
+def test_svg_endpoint_parameters(client):
+    ok = client.get("/v1/moon-visibility.svg?hy=1447&hm=9&evening=-1&lang=fa")
+    assert ok.status_code == 200 and ok.headers["content-type"] == "image/svg+xml; charset=utf-8"
+    assert 'xml:lang="fa"' in ok.text and "رمضان" in ok.text
+    for bad in ("city=najaf&hy=1447&hm=9", "hy=1447&hm=9&lang=de", "hy=1447&hm=9&res=3", "hy=1447&hm=9&x=1"):
+        response = client.get(f"/v1/moon-visibility.svg?{bad}")
+        assert response.status_code == 400, bad
+        assert "error" in response.json()
+
+
+def test_moon_page_maps_are_the_five_evenings_grids():
+    html = routes.moon(TODAY, "1447", "10").decode()
+    figures = re.findall(r'<figure class="map[^"]*" id="evening(-?\d)" data-evening="-?\d">(.*?)</figure>', html, re.S)
+    assert [int(e) for e, _ in figures] == [-2, -1, 0, 1, 2]
+    for evening, figure in figures:
+        grid = api("moon-visibility", hy=1447, hm=10, evening=evening, res=5)
+        assert _decode(figure, 5, 26, 72) == grid["rows"]
+        assert '<use href="#coast"/>' in figure
+    assert html.count('id="coast"') == 1
+    for lang in words.LANGUAGES:  # the legend in each language
+        page = routes.moon(TODAY, "1447", "10", lang).decode()
+        assert all(meaning in page for meaning in words.VISIBILITY[lang].values())
+        assert f'<html lang="{lang}" dir="{words.direction(lang)}">' in page
+
+
+@pytest.mark.parametrize("hy, hm, lang", [("1316", "12", "en"), ("1524", "1", "en"), ("1447", "13", "en"),
+                                          ("1447", "0", "en"), ("14x7", "1", "en"), ("1447", "9", "de")])
+def test_moon_pages_outside_the_api_range_are_not_found(hy, hm, lang):
+    with pytest.raises(site.PageNotFound):
+        routes.moon(TODAY, hy, hm, lang)
+
+
+def test_coastline_comes_from_the_package_and_is_small():
+    polygons = coastline.polygons()
+    assert 100 < len(polygons) < 400
+    assert sum(len(p["points"]) for p in polygons) < 6000
+    caspian = [p for p in polygons if p["level"] == coastline.LAKE and 46 < p["points"][0][0] < 56
+               and 36 < p["points"][0][1] < 48]
+    assert caspian, "the Caspian Sea is drawn"
+    assert len(moon_map.coastline_path()) < 20_000
+
+
+# --- the index -----------------------------------------------------------------------
+
+
+def test_index_lists_every_openapi_path_with_a_working_example(client):
+    html = index.render(TODAY).decode()
+    document = api("openapi.json")
+    for path, item in document["paths"].items():
+        assert f"<code>GET /v1{path}</code>" in html, path
+        example = index.operation(path, item["get"])["example"]
+        assert f'href="{example.replace("&", "&amp;")}"' in html
+        assert client.get(example).status_code == 200, example
+        for parameter in item["get"]["parameters"]:
+            assert f"<code>{parameter['name']}</code>" in html
+    assert "/v1/moon-visibility.svg" in html
+    assert client.get(index.operation("/moon-visibility.svg", {})["example"]).status_code == 200
+    for feed in ("events.ics", "fasting.ics", "prayer-times.ics?city=karbala", "night.ics?city=karbala"):
+        assert f'class="webcal" href="/v1/{feed}"' in html
+    assert 'id="city-search"' in html and "/v1/cities?q=" in html
+    assert html.count('<a href="/city/') >= 325
+
+
+# --- routes, static pages and serving ----------------------------------------------------
+
+
+def test_static_pages_and_their_files():
+    pages = site.static_pages(2026, 2026, TODAY)
+    routes_known = {page.route for page in site.pages()}
+    assert all(route in routes_known for route, _ in pages)
+    files = [site.file_path(route, params) for route, params in pages]
+    assert len(files) == len(set(files))
+    assert files[0] == "index.html"
+    assert "city/london/index.html" in files and "city/london/fa/index.html" in files
+    assert "city/london/en/index.html" not in files  # English is /city/<id>/
+    assert "moon/1447-9/index.html" in files and "moon/1447-9/ur/index.html" in files
+    cities = len(api("cities", all=1)["cities"])
+    moon_months = len(routes.hijri_months(2026, 2026, TODAY))
+    assert len(files) == 1 + 4 * cities + 4 * moon_months
+    assert 12 <= moon_months <= 14
+
+
+def test_build_writes_pages_incrementally(tmp_path):
+    job = (build.PAGES, ("/moon/{hy}-{hm}/{lang}/", {"hy": "1447", "hm": "9", "lang": "ar"}),
+           responses.now_s(TODAY), str(tmp_path))
+    name, relative, size, changed = build.render_one(job)
+    assert (name, relative, changed) == ("pages", "moon/1447-9/ar/index.html", True)
+    assert (tmp_path / relative).read_bytes() == routes.moon(TODAY, "1447", "9", "ar")
+    assert (tmp_path / (relative + ".gz")).is_file() and (tmp_path / (relative + ".br")).is_file()
+    assert build.render_one(job)[3] is False
+
+
+def test_pages_are_served_with_headers_and_404s(pages_client):
+    response = pages_client.get("/city/london/")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert response.headers["cache-control"] == "public, max-age=300"
+    assert response.headers["access-control-allow-origin"] == "*"
+    etag = response.headers["etag"]
+    assert pages_client.get("/city/london/", headers={"If-None-Match": etag}).status_code == 304
+    assert pages_client.head("/city/london/").status_code == 200
+    moon = pages_client.get("/moon/1447-9/fa/")
+    assert moon.status_code == 200 and moon.headers["cache-control"] == "public, max-age=86400"
+    for path in ("/city/nowhere/", "/city/london/xx/", "/city/london/en/Nope/", "/moon/1447-13/", "/moon/a-b/",
+                 "/city/..%2F..%2Fetc/"):
+        missing = pages_client.get(path)
+        assert missing.status_code == 404, path
+        assert missing.headers["content-type"] == "text/html; charset=utf-8"
+    assert pages_client.get("/city/london").status_code == 200  # redirected to the slash form
+
+
+def test_pre_rendered_page_is_served_first(pages_client, tmp_path):
+    page = tmp_path / "city" / "najaf" / "index.html"
+    page.parent.mkdir(parents=True)
+    page.write_bytes(b"<!doctype html><title>pre-rendered</title>")
+    assert pages_client.get("/city/najaf/").content == b"<!doctype html><title>pre-rendered</title>"
+
+
+# --- words -------------------------------------------------------------------------------
+
+
+def test_words_cover_every_language_and_digits_follow_the_decisions():
+    for table in (words.WORDS, words.TIME_NAMES, words.VISIBILITY, words.SOURCES, words.CALENDAR_LABELS):
+        keys = {frozenset(table[lang]) for lang in words.LANGUAGES}
+        assert len(keys) == 1
+    assert words.digits("04:35", "ar") == "٠٤:٣٥" and words.digits("04:35", "fa") == "۰۴:۳۵"
+    assert words.digits("04:35", "ur") == "۰۴:۳۵" and words.digits("04:35", "en") == "04:35"
+    assert words.number(-0.13, "en") == "-0.13"
+    assert words.number(-0.13, "fa") == "\u2066-۰٫۱۳\u2069"  # isolated so the sign stays in front
+    assert words.number(2, "ar", signed=True) == "\u2066+٢\u2069"

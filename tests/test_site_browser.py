@@ -1,0 +1,199 @@
+"""The site as a reader sees it: the real app on loopback, Debian's headless Chromium (playwright-core).
+
+One browser session (tests/peers/site_check.js) opens each page type and reports what it
+shows; this file compares that with the JSON API of the same server:
+
+* no console error, failed request or HTTP error on any page;
+* every timetable row's times equal /v1/prayer-times' ``local`` HH:mm (same city, method,
+  month), digits read back from the page's language;
+* the ar/fa/ur pages are ``dir=rtl`` with their ``lang``;
+* every crescent map's cells decode to exactly the API's grid (so the cells per zone equal
+  ``counts.digits``), on the page and in /v1/moon-visibility.svg;
+* a city month printed by Chromium to PDF fits one A4 page (a page count of one per month),
+  for the pages opened and for every month of 2026 in English and Urdu;
+* the city search finds Karbala from its Persian/Arabic name.
+
+Screenshots and PDFs are saved in test-artifacts/site/.  Skipped only when Chromium is not
+installed (`make system-packages` installs it).
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from conftest import run_node_peer
+from deploy import local_stack
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "site"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+CELL = re.compile(r"M(\d+) (\d+)h(\d+)v(\d+)h-(\d+)z")
+PAGES = [
+    {"name": "index", "path": "/", "kind": "index"},
+    {"name": "city-en", "path": "/city/london/", "kind": "city", "pdf": True},
+    {"name": "city-fa", "path": "/city/tehran/fa/", "kind": "city", "pdf": True},
+    {"name": "city-ar", "path": "/city/najaf/ar/", "kind": "city"},
+    {"name": "city-ur-jafari", "path": "/city/karachi/ur/Jafari/", "kind": "city", "pdf": True},
+    {"name": "moon-en", "path": "/moon/1447-10/", "kind": "moon"},
+    {"name": "moon-ar", "path": "/moon/1447-9/ar/", "kind": "moon"},
+    {"name": "moon-svg", "path": "/v1/moon-visibility.svg?hy=1447&hm=10&evening=0&lang=ur", "kind": "svg"},
+]
+pytestmark = pytest.mark.xdist_group("browser")
+
+
+def _get_json(url: str, **params) -> dict:
+    with urllib.request.urlopen(f"{url}?{urllib.parse.urlencode(params)}" if params else url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app under uvicorn on a free loopback port, with an empty static root (every page rendered)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (Debian package `chromium`: run `make system-packages`)")
+    port = local_stack.free_port()
+    app = local_stack.start_app(tmp_path_factory.mktemp("static"), port)
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        local_stack.stop(app)
+
+
+def _print_sweep(folder: Path) -> list[dict]:
+    """Save the timetables of every month of 2026 (English: the longest event titles; Urdu: the tallest
+    script) as files for the browser to print: each must print as one A4 page per month."""
+    from generator.site import timetable
+
+    specs = []
+    for city, lang in (("london", "en"), ("karachi", "ur")):
+        for month in range(1, 13):
+            file = folder / f"print-{city}-{lang}-{month:02d}.html"
+            file.write_bytes(timetable.render(date(2026, month, 1), city, lang))
+            specs.append({"name": file.stem, "file": str(file), "kind": "print", "pdf": True})
+    return specs
+
+
+@pytest.fixture(scope="module")
+def seen(server, tmp_path_factory):
+    """What the browser saw on every page (one Chromium session for all of them)."""
+    started = time.perf_counter()
+    sweep = _print_sweep(tmp_path_factory.mktemp("print"))
+    config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "pages": PAGES + sweep}
+    pages = {page["name"]: page for page in run_node_peer("site_check.js", "playwright-core", config)["pages"]}
+    print(f"browser session: {len(pages)} pages in {time.perf_counter() - started:.1f} s")
+    return pages
+
+
+def test_no_console_errors_and_every_page_answers(seen):
+    for name, page in seen.items():
+        assert page["status"] == 200, name
+        assert page["errors"] == [], (name, page["errors"])
+    assert seen["moon-svg"]["contentType"].startswith("image/svg+xml")
+    assert seen["index"]["contentType"] == "text/html; charset=utf-8"
+
+
+def test_rtl_pages_declare_direction_and_language(seen):
+    expected = {"city-en": ("en", "ltr"), "city-fa": ("fa", "rtl"), "city-ar": ("ar", "rtl"),
+                "city-ur-jafari": ("ur", "rtl"), "moon-en": ("en", "ltr"), "moon-ar": ("ar", "rtl"),
+                "index": ("en", "ltr")}
+    for name, (lang, direction) in expected.items():
+        assert (seen[name]["lang"], seen[name]["dir"]) == (lang, direction), name
+
+
+@pytest.mark.parametrize("name, city, method", [
+    ("city-en", "london", "Tehran"), ("city-fa", "tehran", "Tehran"), ("city-ar", "najaf", "Tehran"),
+    ("city-ur-jafari", "karachi", "Jafari"),
+])
+def test_timetable_rows_equal_the_api_times(seen, server, name, city, method):
+    tables = seen[name]["tables"]
+    assert len(tables) == 2  # this month and the next
+    first, second = ((int(t["year"]), int(t["month"])) for t in tables)
+    assert second == (first[0] + first[1] // 12, first[1] % 12 + 1)
+    for table in tables:
+        api = _get_json(f"{server}/v1/prayer-times", city=city, method=method, year=table["year"], month=table["month"])
+        assert [row["date"] for row in table["rows"]] == [day["date"] for day in api["days"]]
+        for row, day in zip(table["rows"], api["days"]):
+            shown = {prayer: text.translate(NATIVE_DIGITS) for prayer, text in row["times"].items()}
+            assert shown == day["local"], (name, row["date"])
+            if name != "city-en":  # the page's own digits, not ASCII
+                assert not re.search(r"[0-9]", "".join(row["times"].values())), row
+
+
+def _decode_cells(paths: dict[str, str], res: int, rows: int, columns: int) -> list[str]:
+    """Return the digit rows the SVG's cell subpaths draw (each cell must be drawn exactly once)."""
+    grid = [[None] * columns for _ in range(rows)]
+    for css_class, d in paths.items():
+        digit = css_class.removeprefix("z")
+        cells = CELL.findall(d)
+        assert "".join(f"M{x} {y}h{a}v{b}h-{c}z" for x, y, a, b, c in cells) == d, "only square cells"
+        for x, y, a, b, c in cells:
+            assert int(a) == int(b) == int(c) == res
+            r, col = int(y) // res, int(x) // res
+            assert grid[r][col] is None, f"cell {r},{col} drawn twice"
+            grid[r][col] = digit
+    assert all(cell is not None for row in grid for cell in row), "every cell is drawn"
+    return ["".join(row) for row in grid]
+
+
+@pytest.mark.parametrize("name, hy, hm", [("moon-en", 1447, 10), ("moon-ar", 1447, 9)])
+def test_map_cells_are_the_api_grid(seen, server, name, hy, hm):
+    maps = seen[name]["maps"]
+    assert [m["evening"] for m in maps] == [-2, -1, 0, 1, 2]
+    for shown in maps:
+        api = _get_json(f"{server}/v1/moon-visibility", hy=hy, hm=hm, evening=shown["evening"], res=5)
+        rows = _decode_cells(shown["paths"], 5, len(api["rows"]), len(api["rows"][0]))
+        assert rows == api["rows"]
+        per_zone = {d: sum(row.count(d) for row in rows) for d in "01234"}
+        assert per_zone == api["counts"]["digits"]
+        assert shown["coastDrawn"] and shown["widthPx"] > 500
+
+
+def test_svg_endpoint_cells_are_the_api_grid(seen, server):
+    (shown,) = seen["moon-svg"]["maps"]
+    api = _get_json(f"{server}/v1/moon-visibility", hy=1447, hm=10, evening=0)
+    rows = _decode_cells(shown["paths"], api["meta"]["res"], len(api["rows"]), len(api["rows"][0]))
+    assert rows == api["rows"]
+    assert {d: sum(row.count(d) for row in rows) for d in "01234"} == api["counts"]["digits"]
+
+
+def _pdf_pages(path: str) -> int:
+    pdfinfo = shutil.which("pdfinfo")
+    if pdfinfo:
+        out = subprocess.run([pdfinfo, path], capture_output=True, text=True, check=True).stdout
+        return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", Path(path).read_bytes()))
+
+
+@pytest.mark.parametrize("name", ["city-en", "city-fa", "city-ur-jafari"])
+def test_printed_timetable_is_one_a4_page_per_month(seen, name):
+    pdf = Path(seen[name]["pdf"])
+    assert _pdf_pages(str(pdf)) == len(seen[name]["tables"]) == 2
+    assert re.search(rb"/MediaBox\s*\[\s*0 0 59[45]\.\d+ 84[12]\.\d+", pdf.read_bytes()), "A4 (595 × 842 pt)"
+
+
+def test_every_month_of_a_year_prints_on_one_page_per_month(seen):
+    printed = {name: page for name, page in seen.items() if name.startswith("print-")}
+    assert len(printed) == 24
+    pages = {name: _pdf_pages(page["pdf"]) for name, page in printed.items()}
+    assert pages == {name: 2 for name in printed}  # this month and the next, one A4 page each
+    assert all(page["errors"] == [] for page in printed.values())
+
+
+def test_city_search_finds_karbala_from_its_name(seen):
+    assert "/city/karbala/" in seen["index"]["search"]
+
+
+def test_screenshots_saved(seen):
+    for page in PAGES:
+        assert (ARTIFACTS / f"{page['name']}.png").stat().st_size > 10_000, page["name"]
