@@ -77,13 +77,22 @@ def _date_digits(unix_days: np.ndarray) -> np.ndarray:
     return _ascii_pairs(np.stack([year // 100, year % 100, month, day], axis=-1))
 
 
+_TABLE_FIRST_DAY = -25567  # 1900-01-01 − a day of margin is covered by the span below
+_TABLE_DAYS = 73800  # through 2102
+
+
+@functools.cache
+def _date_table() -> np.ndarray:
+    """ASCII YYYYMMDD of every day from 1900-01-01 (minus a margin) through 2102, (days, 8)."""
+    return _date_digits(np.arange(_TABLE_FIRST_DAY - 400, _TABLE_FIRST_DAY + _TABLE_DAYS))
+
+
 def _days_digits(unix_days: np.ndarray) -> np.ndarray:
-    """``_date_digits`` through a table over the days' span (they are few and close together)."""
-    low = int(unix_days.min())
-    span = int(unix_days.max()) - low + 1
-    if span > 4 * unix_days.size:
+    """``_date_digits`` through a precomputed table for the service's years (one lookup)."""
+    rows = np.asarray(unix_days) - (_TABLE_FIRST_DAY - 400)
+    if rows.size and (rows.min() < 0 or rows.max() >= _TABLE_DAYS + 400):
         return _date_digits(unix_days)
-    return _date_digits(np.arange(low, low + span))[unix_days - low]
+    return _date_table()[rows]
 
 
 _CLOCK_TABLE = None
