@@ -187,24 +187,23 @@ def counts(digits: np.ndarray, result: crescent.Evening) -> dict:
     }
 
 
+def _zone_bands(zones, meanings, thresholds, lower_key: str, upper_key: str) -> list[dict]:
+    """Return each zone with its meaning and bounds: zone i lies between thresholds[i] and [i − 1]."""
+    bands = []
+    for i, zone in enumerate(zones):
+        item = {"zone": zone, "meaning": meanings[i]}
+        if i < len(thresholds):
+            item[lower_key] = thresholds[i]
+        if i > 0:
+            item[upper_key] = thresholds[i - 1]
+        bands.append(item)
+    return bands
+
+
 def legend() -> dict:
     """Return the meaning of the digits and the zone thresholds of both criteria."""
-    yallop = []
-    for i, zone in enumerate(crescent.YALLOP_ZONES):
-        item = {"zone": zone, "meaning": crescent.YALLOP_MEANING[i]}
-        if i < len(crescent.YALLOP_Q_ABOVE):
-            item["qAbove"] = crescent.YALLOP_Q_ABOVE[i]
-        if i > 0:
-            item["qAtMost"] = crescent.YALLOP_Q_ABOVE[i - 1]
-        yallop.append(item)
-    odeh = []
-    for i, zone in enumerate(crescent.ODEH_ZONES):
-        item = {"zone": zone, "meaning": crescent.ODEH_MEANING[i]}
-        if i < len(crescent.ODEH_V_AT_LEAST):
-            item["vAtLeast"] = crescent.ODEH_V_AT_LEAST[i]
-        if i > 0:
-            item["vBelow"] = crescent.ODEH_V_AT_LEAST[i - 1]
-        odeh.append(item)
+    yallop = _zone_bands(crescent.YALLOP_ZONES, crescent.YALLOP_MEANING, crescent.YALLOP_Q_ABOVE, "qAbove", "qAtMost")
+    odeh = _zone_bands(crescent.ODEH_ZONES, crescent.ODEH_MEANING, crescent.ODEH_V_AT_LEAST, "vAtLeast", "vBelow")
     return {
         "digits": [{"digit": d, "meaning": DIGIT_MEANING[d], **DIGIT_ZONES[d]} for d in crescent.DIGITS],
         "yallop": yallop,
