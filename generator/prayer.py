@@ -296,17 +296,22 @@ def compute(
         isha_interval = np.where(in_ramadan, ramadan_interval, isha_interval)
     isha = np.where(np.isnan(isha_interval), isha, maghrib + np.nan_to_num(isha_interval) / 1440.0)
 
-    raw = {"fajr": fajr, "sunrise": sunrise, "dhuhr": noon, "asr": asr, "maghrib": maghrib, "isha": isha}
+    # All instants in one array (names, methods, days): adjustments and rounding in single passes.
     shape = fajr.shape
-    adjusted = {}
-    for name in ADJUSTABLE:
-        adjust_min = np.array([[m.adjustments_min.get(name, 0.0)] for m in methods])
-        adjusted[name] = np.broadcast_to(raw[name], shape) + adjust_min / 1440.0
-    adjusted["sunset"] = np.broadcast_to(sunset, shape)
+    raw = {"fajr": fajr, "sunrise": sunrise, "dhuhr": noon, "asr": asr, "maghrib": maghrib, "isha": isha}
+    names = ADJUSTABLE + ("sunset",)
+    stacked = np.empty((len(names),) + shape)
+    for k, name in enumerate(names):
+        stacked[k] = raw.get(name, sunset)  # broadcasts (days,) rows over the methods
+    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE] + [[0.0] * len(methods)])
+    stacked += adjust_min[:, :, None] / 1440.0
+    adjusted = dict(zip(names, stacked))
     adjusted["midnight"] = (adjusted["maghrib"][:, :-1] + adjusted["fajr"][:, 1:]) / 2.0
 
-    up = np.array([m.rounding == "up" for m in methods])[:, None]
-    times = {name: _round_to_minute(value[:, :n_days], up) for name, value in adjusted.items()}
+    up = np.array([m.rounding == "up" for m in methods])[None, :, None]
+    rounded = _round_to_minute(stacked[:, :, :n_days], up)
+    times = dict(zip(names, rounded))
+    times["midnight"] = _round_to_minute(adjusted["midnight"][:, :n_days], up[0])
     times["imsak"] = times["fajr"] - IMSAK_BEFORE_FAJR_S
     return PrayerTimes(
         days=(first_day + np.arange(n_days)).astype("datetime64[D]"),
