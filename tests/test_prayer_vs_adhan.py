@@ -13,10 +13,12 @@ import random
 from datetime import date, timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
-from hijridate import Gregorian
-
 from conftest import run_adhan
+from hijridate import Gregorian
+from test_prayer_altitudes import _geocentric_altitude_deg
+
 from generator.methods import METHODS
 
 TOLERANCE_S = 60
@@ -136,3 +138,19 @@ def test_agreement_between_60_and_66_degrees_is_reported(client):
             assert METHODS[case["method"]].maghrib_angle_deg is not None and diff > 0, (case, diff)
         if name == "asr":
             assert abs(diff) <= 5 * 60, (case, diff)
+
+
+def test_where_adhan_is_wrong_near_the_latitude_an_angle_stops_being_reached(client):
+    """A documented disagreement, not a tolerance: adhan-js 4.4.6's isha for Jafari (14°) at
+    53.09 N, 156.14 W on 2002-07-04 is 07:52 UTC, when skyfield puts the Sun at −6.8°, neither
+    the 14° instant (about 10:20, near solar midnight) nor the TwilightAngle bound.  Found in
+    a 12,000-case sweep (1 case).  Ours is the bound, sunset + 14/60 of the night."""
+    case = {"lat": 53.09, "lng": -156.14, "date": "2002-07-04", "method": "Jafari"}
+    (peer,) = run_adhan([case])
+    ours = _ours(client, case)
+    adhan_altitude = _geocentric_altitude_deg(np.array([float(peer["isha"])]), case["lat"], case["lng"])[0]
+    assert abs(adhan_altitude + 14.0) > 5.0  # adhan's isha is not a 14° instant
+    next_sunrise = _ours(client, {**case, "date": "2002-07-05"})["sunrise"]
+    bound = ours["sunset"] + 14 / 60 * (next_sunrise - ours["sunset"])
+    assert abs(ours["isha"] - bound) <= 90  # rounding of three instants
+    assert ours["isha"] - peer["isha"] > 40 * 60

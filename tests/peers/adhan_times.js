@@ -6,9 +6,12 @@ const adhan = require('adhan');
 
 const { parametersFor: parameters } = require('./adhan_methods.js');
 
+// adhan's rounded times can keep stray milliseconds (its TwilightAngle/seasonal safe times add
+// fractional seconds that roundedMinute never clears, e.g. 12:38:00.500Z): the time it means,
+// and displays, is the whole minute, so the milliseconds are dropped rather than rounded.
 function seconds(date) {
   const t = date.getTime();
-  return Number.isNaN(t) ? null : Math.round(t / 1000);
+  return Number.isNaN(t) ? null : Math.floor(t / 1000);
 }
 
 function times(lat, lng, ymd, method) {
