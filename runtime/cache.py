@@ -36,5 +36,11 @@ class ResponseCache:
                 _, (evicted, _) = self._items.popitem(last=False)
                 self._bytes -= len(evicted)
 
+    def clear(self) -> None:
+        """Forget every entry (benchmarks measure uncached answers this way)."""
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
     def __len__(self) -> int:
         return len(self._items)

@@ -57,3 +57,11 @@ def run_node_peer(script: str, package: str, payload) -> object:
 def run_adhan(cases: list[dict]) -> list[dict]:
     """Run adhan-js (npm adhan 4.4.6, tests/peers) on cases; see tests/peers/adhan_times.js."""
     return run_node_peer("adhan_times.js", "adhan", cases)
+
+
+def assert_bad_request(response, parameter: str) -> None:
+    """The service's 400: JSON with only `error`, whose first word names ``parameter``."""
+    assert response.status_code == 400, (response.status_code, response.text[:200])
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert set(response.json()) == {"error"}, response.json()
+    assert response.json()["error"].startswith(f"{parameter}: "), response.json()

@@ -5,6 +5,7 @@ import zoneinfo
 from datetime import date, datetime, timezone
 
 import pytest
+from conftest import assert_bad_request
 
 TIME_FIELDS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
 
@@ -152,9 +153,7 @@ BAD = [
 
 @pytest.mark.parametrize("params, parameter", BAD)
 def test_bad_input_is_a_400_naming_the_parameter(client, params, parameter):
-    response = _get(client, **params)
-    assert response.status_code == 400, response.text
-    assert response.json()["error"].startswith(parameter + ":"), response.json()
+    assert_bad_request(_get(client, **params), parameter)
 
 
 def test_repeated_parameter_is_a_400(client):

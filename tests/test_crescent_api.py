@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import orjson
 import pytest
+from conftest import assert_bad_request
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -119,10 +120,7 @@ BAD_QUERIES = [
 
 @pytest.mark.parametrize("query, parameter", BAD_QUERIES, ids=[str(q) for q, _ in BAD_QUERIES])
 def test_every_range_is_validated_with_a_400_naming_the_parameter(client, query, parameter):
-    response = client.get("/v1/moon-visibility", params=query)
-    assert response.status_code == 400
-    assert set(response.json()) == {"error"}
-    assert response.json()["error"].startswith(f"{parameter}:")
+    assert_bad_request(client.get("/v1/moon-visibility", params=query), parameter)
 
 
 def test_range_ends_are_answered(client):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import assert_bad_request
 
 from generator import besselian, eclipses, ephemeris, hijri
 from generator.api import eclipses as api
@@ -344,9 +345,7 @@ def test_bad_values_are_400_naming_the_parameter(client, params, parameter):
     with pytest.raises(QueryError) as error:
         _parse(params)
     assert error.value.parameter == parameter
-    response = client.get("/v1/eclipses", params=params)
-    assert response.status_code == 400
-    assert response.json()["error"].startswith(f"{parameter}: ")
+    assert_bad_request(client.get("/v1/eclipses", params=params), parameter)
 
 
 def test_repeated_parameter_is_400(client):

@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import icalendar
 import pytest
-from conftest import PEERS, run_node_peer
+from conftest import PEERS, assert_bad_request, run_node_peer
 from ical.calendar_stream import IcsCalendarStream
 from ics_lint import lint
 
@@ -410,10 +410,7 @@ BAD_REQUESTS = [
 
 @pytest.mark.parametrize("name, query, parameter", BAD_REQUESTS)
 def test_bad_parameters_give_a_400_naming_the_parameter(client, name, query, parameter):
-    response = client.get(f"/v1/{name}", params=query)
-    assert response.status_code == 400
-    assert response.headers["content-type"].startswith("application/json")
-    assert response.json()["error"].startswith(f"{parameter}: ")
+    assert_bad_request(client.get(f"/v1/{name}", params=query), parameter)
 
 
 def test_offsets_canonical_form():

@@ -10,9 +10,9 @@ from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
 @pytest.fixture
 def limited(monkeypatch):
     monkeypatch.setattr(runtime_app, "limiter", RateLimiter(3))
-    runtime_app.cache._items.clear()
+    runtime_app.cache.clear()
     yield
-    runtime_app.cache._items.clear()
+    runtime_app.cache.clear()
 
 
 def test_over_the_limit_is_a_429_with_retry_after(client, limited):
@@ -77,3 +77,19 @@ def test_cors_and_content_type_on_every_answer(client):
         assert response.headers["access-control-allow-origin"] == "*"
         assert "access-control-allow-credentials" not in response.headers
         assert response.headers["content-type"] == "application/json; charset=utf-8"
+
+
+def test_response_cache_is_bounded_in_entries_and_bytes():
+    from runtime.cache import ResponseCache
+
+    cache = ResponseCache(max_entries=3, max_bytes=100)
+    for i in range(5):
+        cache.put(i, b"x" * 10, f'"{i}"')
+    assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == (b"x" * 10, '"4"')
+    cache.put("big", b"y" * 60, '"b"')
+    cache.put("bigger", b"z" * 60, '"c"')  # 120 bytes would exceed 100: the older entries go
+    assert cache.get("big") is None and cache.get("bigger") is not None and cache._bytes <= 100
+    cache.put("huge", b"w" * 101, '"h"')  # larger than the whole budget: not cached at all
+    assert cache.get("huge") is None
+    cache.clear()
+    assert len(cache) == 0 and cache._bytes == 0

@@ -30,7 +30,7 @@ def pages_client(client, tmp_path, monkeypatch):
     import runtime.app
 
     monkeypatch.setattr(runtime.app, "static_root", tmp_path.resolve())
-    runtime.app.cache._items.clear()
+    runtime.app.cache.clear()
     runtime.app.cache._bytes = 0
     return client
 

@@ -101,7 +101,7 @@ def test_runtime_serves_the_static_file(built, client, monkeypatch):
     from runtime import app as runtime_app
 
     monkeypatch.setattr(runtime_app, "static_root", built)
-    runtime_app.cache._items.clear()
+    runtime_app.cache.clear()
     path = built / static_paths.relative_path("methods", {})
     original = path.read_bytes()
     try:
@@ -109,7 +109,7 @@ def test_runtime_serves_the_static_file(built, client, monkeypatch):
         assert client.get("/v1/methods").content == b'{"methods":[]}'
     finally:
         path.write_bytes(original)
-        runtime_app.cache._items.clear()
+        runtime_app.cache.clear()
 
 
 @pytest.mark.parametrize("value", ["..", "../../etc/passwd", "a/b", "x\x00y", "%2e%2e", "&q=1", "ﻙ/..", "\\..\\"])

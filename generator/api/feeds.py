@@ -15,10 +15,11 @@ from typing import Mapping
 
 import numpy as np
 
-from generator import cities, day_status, events, feeds, hijri, hijri_names, prayer, timezones, ummalqura
+from generator import cities, day_status, events, feeds, hijri, hijri_names, prayer, timezones
 from generator import feed_words as words
 from generator.api.endpoint import Canonical, Endpoint, Params, register
-from generator.api.location import COORDINATE_DECIMALS
+from generator.api.location import coordinates, known_city
+from generator.api.prayer_times import times_for
 from generator.errors import QueryError
 from generator.methods import DEFAULT_METHOD, METHODS
 from generator.query import Query
@@ -56,10 +57,7 @@ def _read_city(query: Query) -> str:
     city_id = query.string("city", max_chars=64)
     if city_id is None:
         raise QueryError("city", "required: a city id from /v1/cities (e.g. london, tehran, karbala)")
-    if city_id not in cities.by_id():
-        close = cities.suggest(city_id)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="
-        raise QueryError("city", f"unknown city id{hint}")
+    known_city(city_id)
     return city_id
 
 
@@ -298,12 +296,8 @@ def parse_night(query: Query, now_unix_s: float) -> Canonical:
 
 def _times(params: Params, n_days: int) -> prayer.PrayerTimes:
     """Return the prayer times of ``n_days`` from ``date`` exactly as /v1/prayer-times computes them."""
-    city = cities.by_id()[params["city"]]
-    lat = round(float(city["lat"]), COORDINATE_DECIMALS)
-    lng = round(float(city["lng"]), COORDINATE_DECIMALS)
-    first = _unix_day(params["date"])
-    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
-    return prayer.compute(lat, lng, first, n_days, [METHODS[params["method"]]], ramadan)
+    lat, lng = coordinates(params)
+    return times_for(lat, lng, _unix_day(params["date"]), n_days, [METHODS[params["method"]]])
 
 
 def _place(params: Params) -> tuple[str, str, str]:
@@ -325,7 +319,7 @@ def build_prayer_times(params: Params) -> bytes:
     offsets = offsets_min(params.get("offsets"))
     identity = feeds.feed_identity("prayer-times", params, ("city", "method", "lang", "offsets", "name"))
     first = _unix_day(params["date"])
-    requested_lat = round(float(cities.by_id()[params["city"]]["lat"]), COORDINATE_DECIMALS)
+    requested_lat, _ = coordinates(params)
     method_line = words.METHOD_LINE[lang].format(method=method_label)
     out = []
     for order, prayer_id in enumerate(words.PRAYERS):

@@ -24,11 +24,7 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
     if city_id is not None:
         if lat is not None or lng is not None:
             raise QueryError("city", "give either city or lat+lng, not both")
-        city = cities.by_id().get(city_id)
-        if city is None:
-            close = cities.suggest(city_id)
-            hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="
-            raise QueryError("city", f"unknown city id{hint}")
+        city = known_city(city_id)
         place: dict = {"city": city_id}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
@@ -44,6 +40,16 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
         place["tz"] = tz
     return place
+
+
+def known_city(city_id: str) -> Mapping:
+    """Return the catalogue city ``city_id``, or a QueryError on ``city`` suggesting close ids."""
+    city = cities.by_id().get(city_id)
+    if city is None:
+        close = cities.suggest(city_id)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="
+        raise QueryError("city", f"unknown city id{hint}")
+    return city
 
 
 def coordinates(params: Mapping) -> tuple[float, float]:

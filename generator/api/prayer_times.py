@@ -108,13 +108,18 @@ def _methods(params: Params):
     return [METHODS[m] for m in params["method"].split(",")]
 
 
+def times_for(lat: float, lng: float, first: int, n_days: int, methods) -> prayer.PrayerTimes:
+    """Return the times of ``n_days`` from ``first`` (days since 1970-01-01), Ramadan known for UmmAlQura."""
+    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
+    return prayer.compute(lat, lng, first, n_days, methods, ramadan)
+
+
 def build(params: Params) -> bytes:
     """Return the /v1/prayer-times response body for canonical parameters."""
     methods = _methods(params)
     first, n_days = day_range(params)
-    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
     lat, lng = coordinates(params)
-    result = prayer.compute(lat, lng, first, n_days, methods, ramadan)
+    result = times_for(lat, lng, first, n_days, methods)
 
     meta = {"lat": lat, "lng": lng}
     if "city" in params:
