@@ -17,9 +17,7 @@ catalogue text, and the feed builder escapes the result (`generator.feeds.Text`)
 from __future__ import annotations
 
 from generator import hijri_names
-
-LANGUAGES = hijri_names.LANGUAGES
-DEFAULT_LANGUAGE = "en"
+from generator.locale import DEFAULT_LANGUAGE, LANGUAGES, native  # noqa: F401  (re-exported for callers)
 SEPARATOR = " · "
 
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
@@ -170,14 +168,6 @@ FASTING_CALENDAR_DESCRIPTION = {
           "جن دنوں روزہ رکھنا حرام ہے ان میں کوئی روزہ درج نہیں کیا جاتا۔",
 }
 _LIST_JOIN = {"en": (", ", " and "), "ar": ("، ", " و"), "fa": ("، ", " و "), "ur": ("، ", " اور ")}
-
-_TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in hijri_names.DIGITS.items()}
-
-
-def native(text: str, lang: str) -> str:
-    """Return ``text`` with its ASCII digits written in the digits of ``lang``."""
-    return text.translate(_TO_NATIVE[lang])
-
 
 def join_list(items: list[str], lang: str) -> str:
     """Return "a, b and c" in ``lang``."""

@@ -319,3 +319,17 @@ def compute(
         latitude_used_deg=lat[:n_days],
         unrounded_s={name: value[:, :n_days] * SECONDS_PER_DAY for name, value in adjusted.items()},
     )
+
+
+def last_third_start_s(maghrib_s: np.ndarray, next_fajr_s: np.ndarray) -> np.ndarray:
+    """Return when the last third of each night begins, Unix seconds rounded to the nearest minute.
+
+    maghrib + ⅔ × (next fajr − maghrib), in integer seconds: both inputs are whole
+    minutes, so the exact instant is a whole number of seconds; 30 s rounds up.
+    """
+    maghrib_s = np.asarray(maghrib_s, dtype=np.int64)
+    night_s = np.asarray(next_fajr_s, dtype=np.int64) - maghrib_s
+    if not (night_s > 0).all():
+        raise ValueError("a night must end after it begins")
+    exact_s = maghrib_s + (2 * night_s) // 3
+    return (exact_s + 30) // 60 * 60

@@ -29,7 +29,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from generator import site, static_paths
-from generator.api.endpoint import Canonical, Endpoint, dumps, endpoints, render
+from generator.api import BY_NAME, ENDPOINTS
+from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from runtime.cache import ResponseCache
@@ -115,7 +116,7 @@ def handler(endpoint: Endpoint):
             return error_response(400, str(error))
         return answer(request, (endpoint.name, tuple(canonical.params.items())),
                       static_paths.relative_path(endpoint.name, canonical.params),
-                      lambda: render(endpoint.name, canonical.params), media_type,
+                      lambda: endpoint.render(canonical.params), media_type,
                       CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
 
     return respond
@@ -169,8 +170,9 @@ def warm_up() -> None:
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
-    render("prayer-times", endpoints()["prayer-times"].parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01",
-                                                                        "tz": "UTC"}), 0.0).params)
+    prayer_times = BY_NAME["prayer-times"]
+    prayer_times.render(prayer_times.parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01", "tz": "UTC"}),
+                                           0.0).params)
 
 
 @contextlib.asynccontextmanager
@@ -180,8 +182,8 @@ async def lifespan(app):
 
 
 routes = [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
-    Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
-    for name, endpoint in endpoints().items()
+    Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
+    for endpoint in ENDPOINTS
 ]
 app = Starlette(routes=routes, lifespan=lifespan,
                 exception_handlers={HTTPException: http_error, Exception: server_error})

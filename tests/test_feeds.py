@@ -21,13 +21,14 @@ from datetime import date, datetime, timedelta, timezone
 
 import icalendar
 import pytest
-from conftest import PEERS, assert_bad_request, run_node_peer
+from conftest import assert_bad_request, run_node_peer
 from ical.calendar_stream import IcsCalendarStream
 from ics_lint import lint
 
 from generator import feeds
-from generator.api import feeds as feed_api
-from generator.api.endpoint import endpoints, render
+from generator import day_status, prayer
+from generator.api import city_feeds
+from generator.api import BY_NAME, render
 from generator.errors import QueryError
 from generator.query import Query
 
@@ -64,7 +65,7 @@ def _label(name: str, query: dict) -> str:
 
 def call(endpoint: str, now: float = NOW, /, **query) -> bytes:
     """Return the body an endpoint renders for ``query`` at instant ``now`` (no HTTP, no rate limit)."""
-    canonical = endpoints()[endpoint].parse(Query.of({k: str(v) for k, v in query.items()}), now)
+    canonical = BY_NAME[endpoint].parse(Query.of({k: str(v) for k, v in query.items()}), now)
     return render(endpoint, canonical.params)
 
 
@@ -224,12 +225,12 @@ def test_a_name_through_http_is_escaped_the_same_way(client):
 
 
 def test_name_is_normalised_to_one_line():
-    assert feed_api.read_name("  Masjid\r\n\tAl-Noor  ") == "Masjid Al-Noor"
-    assert feed_api.read_name(" \r\n ") is None
-    assert feed_api.read_name("مسجد\u200cها") == "مسجد\u200cها"  # ZWNJ (a format character) is kept
+    assert city_feeds.read_name("  Masjid\r\n\tAl-Noor  ") == "Masjid Al-Noor"
+    assert city_feeds.read_name(" \r\n ") is None
+    assert city_feeds.read_name("مسجد\u200cها") == "مسجد\u200cها"  # ZWNJ (a format character) is kept
     for bad in ("a\x00b", "a\x1bb", "a\x7fb", "a\x85b"[:1] + "\x9b"):
         with pytest.raises(QueryError):
-            feed_api.read_name(bad)
+            city_feeds.read_name(bad)
 
 
 # --- agreement with the JSON API ---------------------------------------------------------------
@@ -256,7 +257,7 @@ def test_prayer_feed_equals_the_json_api_plus_offsets(city, method, now):
     offsets = {"fajr": 15, "dhuhr": -10, "maghrib": 0, "isha": 180}
     body = call("prayer-times.ics", now, city=city, method=method, days=40,
                 offsets="Fajr:+15, dhuhr:-10,maghrib:0,isha:180")
-    first = date.fromisoformat(endpoints()["prayer-times.ics"].parse(Query.of({"city": city}), now).params["date"])
+    first = date.fromisoformat(BY_NAME["prayer-times.ics"].parse(Query.of({"city": city}), now).params["date"])
     expected = _json_instants(city, method, first, 40)
     events = vevents(body)
     assert len(events) == 40 * 5
@@ -286,7 +287,7 @@ JUNE = datetime(2027, 6, 10, 12, 0, tzinfo=timezone.utc).timestamp()
 def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method, now):
     """Compare with /v1/prayer-times: start = maghrib + ⅔ (next fajr − maghrib) within 1 min; end = next fajr."""
     body = call("night.ics", now, city=city, method=method, days=30)
-    first = date.fromisoformat(endpoints()["night.ics"].parse(Query.of({"city": city}), now).params["date"])
+    first = date.fromisoformat(BY_NAME["night.ics"].parse(Query.of({"city": city}), now).params["date"])
     times = _json_instants(city, method, first, 31)
     events = vevents(body)
     assert len(events) == 30
@@ -353,14 +354,13 @@ def test_fasting_feed_lists_ayyam_al_bid_and_the_emphasised_fasts_never_an_eid(c
 
 def test_a_day_the_rules_forbid_is_never_listed(monkeypatch):
     """The feed asks /v1/day-status's rules last: were 13 Rajab ever forbidden, it would drop out."""
-    from generator import day_status
 
     rules = json.loads(json.dumps(day_status.rules()))
     rules["fasting_forbidden"].append({"when": {"month": 7, "day": 13}, "basis": "test"})
     first, end = (d.toordinal() - date(1970, 1, 1).toordinal() for d in WINDOW)
-    before = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    before = {day for day, _ in day_status.fasting_days(first, end, "iran")}
     monkeypatch.setattr(day_status, "rules", lambda: rules)
-    after = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    after = {day for day, _ in day_status.fasting_days(first, end, "iran")}
     assert len(before - after) == 1 and after < before
 
 
@@ -414,14 +414,14 @@ def test_bad_parameters_give_a_400_naming_the_parameter(client, name, query, par
 
 
 def test_offsets_canonical_form():
-    assert feed_api.read_offsets("Isha:-5, fajr: 15,maghrib:0") == "fajr:15,maghrib:0,isha:-5"
-    assert feed_api.read_offsets("fajr:+180,dhuhr:-60") == "fajr:180,dhuhr:-60"
-    assert feed_api.read_offsets("  ") is None and feed_api.read_offsets(None) is None
-    assert feed_api.offsets_min("fajr:15,isha:-5") == {"fajr": 15, "isha": -5}
+    assert city_feeds.read_offsets("Isha:-5, fajr: 15,maghrib:0") == "fajr:15,maghrib:0,isha:-5"
+    assert city_feeds.read_offsets("fajr:+180,dhuhr:-60") == "fajr:180,dhuhr:-60"
+    assert city_feeds.read_offsets("  ") is None and city_feeds.read_offsets(None) is None
+    assert city_feeds.offsets_min("fajr:15,isha:-5") == {"fajr": 15, "isha": -5}
 
 
 def test_equivalent_queries_share_one_canonical_form():
-    parse = endpoints()["prayer-times.ics"].parse
+    parse = BY_NAME["prayer-times.ics"].parse
     a = parse(Query.of({"city": "london", "offsets": "isha:-5,fajr:+15", "name": " Al  Noor "}), NOW)
     b = parse(Query.of({"city": "london", "offsets": "fajr:15,isha:-5", "name": "Al Noor", "days": "60",
                         "method": "Tehran", "lang": "en"}), NOW)
@@ -431,5 +431,5 @@ def test_equivalent_queries_share_one_canonical_form():
 
 def test_last_third_rounds_to_the_nearest_minute():
     # night 600 min: ⅔ = 400 min exactly; 601 min: 400 min 40 s → 401; 602 min: 401 min 20 s → 401.
-    starts = feed_api.last_third_start_s([0, 0, 0], [36000, 36060, 36120])
+    starts = prayer.last_third_start_s([0, 0, 0], [36000, 36060, 36120])
     assert starts.tolist() == [24000, 24060, 24060]

@@ -10,9 +10,12 @@ import pytest
 
 import build
 from generator import site
-from generator.api.endpoint import endpoints, render
+from generator.api import BY_NAME, render
 from generator.query import Query
-from generator.site import coastline, index, moon_map, responses, routes, timetable, urls, words
+from generator import coastline
+from generator import moon_map_svg as moon_map
+from generator import page_words as words
+from generator.site import index, responses, routes, timetable, urls
 
 TODAY = date(2026, 3, 20)  # a fixed "today": this month March 2026, next April
 NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
@@ -20,7 +23,7 @@ CELL = re.compile(r"M(\d+) (\d+)h(\d+)v\d+h-\d+z")
 
 
 def api(name: str, **query) -> dict:
-    canonical = endpoints()[name].parse(Query.of({k: str(v) for k, v in query.items()}), responses.now_s(TODAY))
+    canonical = BY_NAME[name].parse(Query.of({k: str(v) for k, v in query.items()}), responses.now_s(TODAY))
     return orjson.loads(render(name, canonical.params))
 
 
@@ -138,13 +141,13 @@ def _decode(svg: str, res: int, rows: int, columns: int) -> list[str]:
 @pytest.mark.parametrize("res", [5, 2])
 def test_svg_endpoint_draws_one_cell_per_grid_cell(res):
     grid = api("moon-visibility", hy=1447, hm=10, evening=0, res=res)
-    canonical = endpoints()["moon-visibility.svg"].parse(Query.of({"hy": "1447", "hm": "10", "res": str(res)}), 0.0)
+    canonical = BY_NAME["moon-visibility.svg"].parse(Query.of({"hy": "1447", "hm": "10", "res": str(res)}), 0.0)
     svg = render("moon-visibility.svg", canonical.params).decode()
     assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>')
     assert _decode(svg, res, len(grid["rows"]), len(grid["rows"][0])) == grid["rows"]
     counts = _cells_per_zone(svg)
     assert {d: counts.get(d, 0) for d in "01234"} == grid["counts"]["digits"]
-    assert endpoints()["moon-visibility.svg"].media_type == "image/svg+xml"
+    assert BY_NAME["moon-visibility.svg"].media_type == "image/svg+xml"
 
 
 def test_svg_endpoint_parameters(client):

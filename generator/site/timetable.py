@@ -13,7 +13,8 @@ from __future__ import annotations
 from datetime import date
 
 from generator import hijri, hijri_names
-from generator.site import PageNotFound, responses, urls, words
+from generator import page_words as words
+from generator.site import PageNotFound, responses, urls
 from generator.site.templating import render_localised_page
 
 CALENDARS = ("moonsighting", "iran")
