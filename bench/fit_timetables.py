@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "timetables"
 CITIES = ROOT / "data" / "cities.csv"
 SECONDS_PER_DAY = 86400.0
-TIMES = ("fajr", "sunrise", "dhuhr", "sunset", "maghrib", "midnight")
+TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "sunset", "maghrib", "midnight")
 ROUNDINGS = ("nearest", "down", "up")
 
 
@@ -77,7 +77,12 @@ def _instant(date: dt.date, text: str, zone: ZoneInfo, name: str) -> tuple[float
 
 
 def load() -> dict[str, Cells]:
-    """Every fixture listed in index.csv, grouped by authority and by authority and city."""
+    """Every fixture listed in index.csv, grouped by authority and by authority and city.
+
+    Printed instants of a perpetual table are moved to the same clock time of the
+    table's astronomical year (index.csv ``astronomical_year``), so that they can be
+    compared with that year's Sun.
+    """
     coordinates = _coordinates()
     rows: dict[str, list] = {}
     with (FIXTURES / "index.csv").open(encoding="utf-8") as f:
@@ -86,6 +91,14 @@ def load() -> dict[str, Cells]:
             with (FIXTURES / entry["file"]).open(encoding="utf-8") as g:
                 for cell in csv.DictReader(g):
                     date = dt.date.fromisoformat(cell["date"])
+                    # A perpetual table (the same cells every year) is computed for one year
+                    # of the leap cycle: the Sun of that year's same date, with the printed
+                    # local clock of the printed date. Its 29 February repeats 1 March.
+                    sky_date = date
+                    if entry["astronomical_year"]:
+                        month_day = (3, 1) if (date.month, date.day) == (2, 29) else (date.month, date.day)
+                        sky_date = dt.date(int(entry["astronomical_year"]), *month_day)
+                    shift_s = (sky_date - date).days * SECONDS_PER_DAY
                     if entry["lat"]:
                         lat, lng = float(entry["lat"]), float(entry["lng"])
                     else:  # a table of several cities: the row names the city (data/cities.csv)
@@ -93,8 +106,9 @@ def load() -> dict[str, Cells]:
                     printed = {}
                     for name in TIMES:
                         text = (cell.get(name) or "").strip()
-                        printed[name] = _instant(date, text, zone, name) if text else (np.nan, False)
-                    day = (date - dt.date(1970, 1, 1)).days
+                        instant, with_seconds = _instant(date, text, zone, name) if text else (np.nan, False)
+                        printed[name] = (instant + shift_s, with_seconds)
+                    day = (sky_date - dt.date(1970, 1, 1)).days
                     row = (day, lat, lng, printed, entry["file"])
                     city = entry["city"] or "provincial capitals"
                     rows.setdefault(entry["authority"] + " (all places)", []).append(row)
@@ -229,7 +243,8 @@ def fit(authority: str, cells: Cells) -> None:
                                 (rule, angles[k], None)))
         lat_max = float(np.max(np.abs(cells.lat)))
         for lat_used in np.arange(max(30.0, lat_max - 12.0), lat_max + 0.01, 0.5):
-            lat_rows = np.full(cells.lat.shape, np.sign(cells.lat[0]) * lat_used)[:, None]
+            # every place south of lat_used keeps its own latitude
+            lat_rows = (np.sign(cells.lat) * np.minimum(np.abs(cells.lat), lat_used))[:, None]
             today = sky.fajr(angles, "nearestLatitude", lat=lat_rows)
             for mode in ROUNDINGS:
                 s = score(today, p["fajr"], sec["fajr"], mode)
@@ -253,6 +268,14 @@ def fit(authority: str, cells: Cells) -> None:
         fajr_today = sky.fajr(np.array([angle]), rule, lat=lat_rows)[:, 0]
         fajr_next = sky.fajr(np.array([angle]), rule, next_day=True, lat=lat_rows)[:, 0]
 
+    if fajr_today is not None and np.isfinite(p["imsak"]).any():
+        printed_gap = (p["fajr"] - p["imsak"]) / 60.0
+        gaps, counts = np.unique(printed_gap[np.isfinite(printed_gap)], return_counts=True)
+        print("imsak     printed fajr − imsak (min: days): " + ", ".join(f"{g:g}: {c}" for g, c in zip(gaps, counts)))
+        cands = [(f"fajr − {k} min", (fajr_today - 60.0 * k)[:, None]) for k in range(0, 31)]
+        label, mode, s = best(cands, p["imsak"], sec["imsak"])
+        print(f"imsak     {label} (fitted fajr), rounding {mode}: {_fmt(s)}")
+
     maghrib_best = None
     if np.isfinite(p["maghrib"]).any():
         cands = [(f"sunset + {k:g} min", (sky.sunset + 60.0 * k)[:, None]) for k in np.arange(0.0, 25.01, 0.5)]
@@ -263,6 +286,10 @@ def fit(authority: str, cells: Cells) -> None:
         by_angle = best(cands, p["maghrib"], sec["maghrib"])
         for label, mode, s in (by_interval, by_angle):
             print(f"maghrib   {label}, rounding {mode}: {_fmt(s)}")
+        if np.isfinite(p["sunset"]).any():
+            printed_gap = (p["maghrib"] - p["sunset"]) / 60.0
+            gaps, counts = np.unique(printed_gap[np.isfinite(printed_gap)], return_counts=True)
+            print("maghrib   printed maghrib − sunset (min: days): " + ", ".join(f"{g:g}: {c}" for g, c in zip(gaps, counts)))
         winner = max((by_interval, by_angle), key=lambda b: (float(b[2]["within1"]), float(b[2]["exact"]), -float(b[2]["rms"])))
         label = winner[0]
         if label.startswith("sunset"):
