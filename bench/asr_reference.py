@@ -44,7 +44,7 @@ SEED = 20261122
 N_PLACE_DAYS = 300
 LAT_MAX_DEG = 58.0
 FACTORS = (1, 2)
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def place_days() -> list[tuple[float, float, dt.date]]:
@@ -63,7 +63,7 @@ def _unix(t: astronomy.Time) -> float:
 def asr_astronomy_engine(lat: float, lng: float, date: dt.date, factor: int) -> float:
     """Unix seconds (UT) of asr from the physical definition (module docstring)."""
     observer = astronomy.Observer(lat, lng, 0.0)
-    midnight = dt.datetime(date.year, date.month, date.day, tzinfo=dt.timezone.utc) - dt.timedelta(days=lng / 360.0)
+    midnight = dt.datetime(date.year, date.month, date.day, tzinfo=dt.UTC) - dt.timedelta(days=lng / 360.0)
     start = astronomy.Time.Make(midnight.year, midnight.month, midnight.day, midnight.hour, midnight.minute,
                                 midnight.second + midnight.microsecond / 1e6)
     noon = astronomy.SearchHourAngle(astronomy.Body.Sun, observer, 0.0, start, +1).time

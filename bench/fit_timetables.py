@@ -225,7 +225,7 @@ def fit(authority: str, cells: Cells) -> None:
 
     if np.isfinite(p["dhuhr"]).any():
         noon_s = sky.noon * SECONDS_PER_DAY
-        cands = [(f"transit + {k} min", (noon_s + 60.0 * k)[:, None]) for k in range(0, 6)]
+        cands = [(f"transit + {k} min", (noon_s + 60.0 * k)[:, None]) for k in range(6)]
         label, mode, s = best(cands, p["dhuhr"], sec["dhuhr"])
         print(f"dhuhr     {label}, rounding {mode}: {_fmt(s)}")
 
@@ -272,7 +272,7 @@ def fit(authority: str, cells: Cells) -> None:
         printed_gap = (p["fajr"] - p["imsak"]) / 60.0
         gaps, counts = np.unique(printed_gap[np.isfinite(printed_gap)], return_counts=True)
         print("imsak     printed fajr − imsak (min: days): " + ", ".join(f"{g:g}: {c}" for g, c in zip(gaps, counts)))
-        cands = [(f"fajr − {k} min", (fajr_today - 60.0 * k)[:, None]) for k in range(0, 31)]
+        cands = [(f"fajr − {k} min", (fajr_today - 60.0 * k)[:, None]) for k in range(31)]
         label, mode, s = best(cands, p["imsak"], sec["imsak"])
         print(f"imsak     {label} (fitted fajr), rounding {mode}: {_fmt(s)}")
 
@@ -315,10 +315,9 @@ def fit(authority: str, cells: Cells) -> None:
         if np.isfinite(p["fajr"]).any():
             order = np.lexsort((cells.day, cells.lat, cells.lng))
             printed_fajr_next = np.full(cells.day.shape, np.nan)
-            for i, j in zip(order[:-1], order[1:]):
-                same_place = cells.lat[i] == cells.lat[j] and cells.lng[i] == cells.lng[j]
-                if same_place and cells.day[j] == cells.day[i] + 1:
-                    printed_fajr_next[i] = p["fajr"][j]
+            i, j = order[:-1], order[1:]  # each row and the row after it, by place then day
+            follows = (cells.lat[i] == cells.lat[j]) & (cells.lng[i] == cells.lng[j]) & (cells.day[j] == cells.day[i] + 1)
+            printed_fajr_next[i[follows]] = p["fajr"][j[follows]]
             for label, computed in (
                 ("sunsetToFajr", (sky.sunset + printed_fajr_next) / 2.0),
                 ("sunsetToSameDayFajr", (sky.sunset + p["fajr"] + SECONDS_PER_DAY) / 2.0),
