@@ -263,6 +263,21 @@ def fit(authority: str, cells: Cells) -> None:
             if family not in seen:
                 seen.add(family)
                 print(f"          best {family:16s} {label}, rounding {mode}: {_fmt(s)}")
+        # The Sun's depression at each printed dawn (the middle of its minute), by month:
+        # a constant says "an angle"; a seasonal drift says a high-latitude rule or a table.
+        grid = np.round(np.arange(6.0, 20.001, 0.02), 2)
+        times = sky._at(cells.lat, -grid, -1)  # rows × grid, later for smaller angles
+        target = p["fajr"] + np.where(sec["fajr"], 0.0, 30.0)
+        later = times <= target[:, None]  # angles whose time is not after the printed dawn
+        k = np.clip(later.argmax(axis=1), 1, grid.size - 1)
+        row = np.arange(len(target))
+        t0, t1 = times[row, k - 1], times[row, k]
+        implied = grid[k - 1] + (target - t0) / (t1 - t0) * (grid[k] - grid[k - 1])
+        implied = np.where(later.any(axis=1) & np.isfinite(t0) & np.isfinite(target), implied, np.nan)
+        month = (cells.day.astype("datetime64[D]").astype("datetime64[M]").astype(int) % 12) + 1
+        by_month = [f"{m}: {np.nanmean(implied[month == m]):.2f}°" for m in range(1, 13)
+                    if np.isfinite(implied[month == m]).any()]
+        print("fajr      depression at the printed dawn, monthly mean: " + ", ".join(by_month))
         rule, angle, lat_rows = results[0][4]
         fajr_label = results[0][1]
         fajr_today = sky.fajr(np.array([angle]), rule, lat=lat_rows)[:, 0]
