@@ -74,3 +74,24 @@ def test_tehran_preset_reproduces_the_university_of_tehran_tables(tables, name):
 def test_islamic_centre_of_england_preset_reproduces_its_london_table(tables, key, name):
     """London: the Centre's July 2026 page and the same table for a whole year (Imam Ali Foundation)."""
     _assert_cells(tables[key], "IslamicCentreOfEngland", name)
+
+
+@pytest.mark.parametrize("name", ["fajr", "sunrise", "dhuhr", "sunset", "maghrib", "midnight"])
+def test_praytime_peer_reproduces_the_university_of_tehran_tables(tables, name):
+    """praytimes.org v3 (npm praytime 3.2.0) with the Institute's published parameters
+    (fajr 17.7°, maghrib 4.5°, midnight between sunset and the next dawn) prints the same
+    times as the Institute, midnight included: the peer that the engine's sunset-based
+    midnight can be tested against.  Same exclusions as above (the agency's dawn and noon)."""
+    from peers_praytime import run_praytime
+
+    cells = tables["Tehran (all places)"]
+    seconds = cells.has_seconds[name]
+    have = np.isfinite(cells.printed[name]) & ~(seconds & (name in ("fajr", "dhuhr")))
+    days = cells.day.astype("datetime64[D]").astype(str)
+    params = {"fajr": 17.7, "isha": 14, "maghrib": 4.5, "midnight": "Jafari", "highLats": "None"}
+    cases = [{"lat": float(cells.lat[i]), "lng": float(cells.lng[i]), "date": days[i], "params": params,
+              "rounding": "none" if seconds[i] else "nearest"}  # to the minute where the table is
+             for i in np.flatnonzero(have)]
+    peer = np.array([r[name] for r in run_praytime(cases)], dtype=float)
+    diff = np.abs(peer - cells.printed[name][have])
+    assert diff.max() <= TOLERANCE_S, (name, f"{have.sum()} cells, worst {diff.max() / 60:.2f} min")
