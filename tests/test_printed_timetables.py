@@ -20,6 +20,7 @@ import pytest
 from bench.fit_timetables import Cells, load
 from generator.methods import METHODS
 from generator.prayer import compute
+from peers_praytime import run_praytime
 
 TOLERANCE_S = 60.0
 
@@ -82,8 +83,6 @@ def test_praytime_peer_reproduces_the_university_of_tehran_tables(tables, name):
     (fajr 17.7°, maghrib 4.5°, midnight between sunset and the next dawn) prints the same
     times as the Institute, midnight included: the peer that the engine's sunset-based
     midnight can be tested against.  Same exclusions as above (the agency's dawn and noon)."""
-    from peers_praytime import run_praytime
-
     cells = tables["Tehran (all places)"]
     seconds = cells.has_seconds[name]
     have = np.isfinite(cells.printed[name]) & ~(seconds & (name in ("fajr", "dhuhr")))
