@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from peers_praytime import run_praytime
 
 from bench.fit_timetables import Cells, load
 from generator.methods import METHODS
 from generator.prayer import compute
-from peers_praytime import run_praytime
 
 TOLERANCE_S = 60.0
 
