@@ -7,7 +7,7 @@ London table of the Islamic Centre of England, which is also the Imam Ali Founda
 every cell: tests/fixtures/timetables/README.md and data/SOURCES-TIMETABLES.md.
 
 Tolerance: 1 minute per cell.  A printed minute is a rounded instant and the engine's is
-another; the rules fitted in bench/fit_timetables.py reproduce 70–100% of these cells
+another; the rules fitted in bench/fit_timetables.py reproduce most of these cells
 exactly and all within 1 minute.  Only the times whose rule the engine has today are
 compared here; the London dawn, the imsak and the sunset-based midnight wait for the
 options of issue 9 (the fit prints what they need).
