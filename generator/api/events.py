@@ -57,19 +57,23 @@ def build(params: Params) -> dict:
 
 
 def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool) -> list[dict]:
+    """Return the events of ``year``; a night also gets `eveGregorian`, and its daysUntil counts to that eve."""
     days, sources = events.resolve(chosen, year, calendar)
+    begins = events.begins_on(chosen, days)
     out = []
-    for event, day, source in zip(chosen, days.tolist(), sources.tolist()):
+    for event, day, begin, source in zip(chosen, days.tolist(), begins.tolist(), sources.tolist()):
         item = events.item(event, details=details)
         exists = day >= 0
-        item.update(
-            hijriYear=year,
-            gregorian=str(np.datetime64(day, "D")) if exists else None,
-            daysUntil=day - today if exists else None,
-            source=source,
-        )
+        item.update(hijriYear=year, gregorian=_iso(day) if exists else None)
+        if event["night"]:
+            item.update(eveGregorian=_iso(begin) if exists else None)
+        item.update(daysUntil=begin - today if exists else None, source=source)
         out.append(item)
     return out
+
+
+def _iso(unix_day: int) -> str:
+    return str(np.datetime64(unix_day, "D"))
 
 
 def _unix_day(iso: str) -> int:
