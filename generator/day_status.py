@@ -4,7 +4,8 @@ Every flag comes from the rules in data/day_rules.json (with their basis in Shia
 applied to the day's Hijri date under a reckoning; nothing here names a particular day.
 The Hijri day begins at sunset, so the night of a Hijri date D is the evening of the
 civil day before it: ``nightOfWorshipEve`` on a civil day means its evening begins a
-night of worship (the next civil day's Hijri date is one).
+night of worship (the next civil day's Hijri date is one), and ``tonight`` lists the
+catalogue's night events (data/nights.csv) that begin at that evening's sunset.
 """
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ def status(civil_day: date, calendar: str) -> dict:
             {"id": e["id"], "type": e["type"], "importance": e["importance"], "title": dict(e["title"])}
             for e in todays_events
         ],
+        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in events_on(*next_hd[:3]) if e["night"]],
         "flags": {
             "mourning": (season is not None and season["kind"] == "mourning")
             or any(e["type"] in mourning_types for e in todays_events),

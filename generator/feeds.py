@@ -30,7 +30,7 @@ PRODID = "-//shia-times//ICS feeds v1//EN"
 UID_DOMAIN = "shia-times"  # the right-hand side of every UID; see docs/decisions.md
 # DTSTAMP of every event: when the data behind the feeds (events catalogue, day rules,
 # month tables, methods) was last revised.  Bump it with any change to those files.
-DATA_VERSION_UTC = datetime(2026, 11, 21, tzinfo=timezone.utc)
+DATA_VERSION_UTC = datetime(2026, 11, 22, tzinfo=timezone.utc)
 REFRESH_INTERVAL = timedelta(days=1)  # SPEC 4.10: refresh daily
 MAX_LINE_OCTETS = 75  # RFC 5545 3.1, excluding the CRLF
 IDENTITY_HEX_CHARS = 10  # 40 bits of the feed's identity in each UID: no collision in practice

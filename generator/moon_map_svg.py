@@ -15,7 +15,6 @@ grey and distinct for the common colour-vision deficiencies.
 """
 from __future__ import annotations
 
-from datetime import date
 
 from markupsafe import Markup, escape
 
@@ -138,7 +137,4 @@ def evening_label(evening_iso: str, offset: int, lang: str) -> str:
     return f"{w['evening'].format(date=when)} ({relation})"
 
 
-def date_text(iso: str, lang: str) -> str:
-    """Return a Gregorian date written out in ``lang`` ("19 March 2026")."""
-    day = date.fromisoformat(iso)
-    return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
+date_text = words.date_text  # the pages' one way of writing a Gregorian date

@@ -227,3 +227,11 @@ SOURCES = {
     "fa": {"table": "اعلام‌شده یا رسمی", "computed": "محاسبه‌شده", "tabular": "برآورد حسابی"},
     "ur": {"table": "اعلان شدہ یا سرکاری", "computed": "حساب شدہ", "tabular": "تخمینی حساب"},
 }
+
+
+def date_text(iso: str, lang: str) -> str:
+    """Return a Gregorian date written out in ``lang`` ("19 March 2026")."""
+    from datetime import date
+
+    day = date.fromisoformat(iso)
+    return f"{digits(day.day, lang)} {GREGORIAN_MONTHS[lang][day.month - 1]} {digits(day.year, lang)}"

@@ -59,6 +59,18 @@ def run_adhan(cases: list[dict]) -> list[dict]:
     return run_node_peer("adhan_times.js", "adhan", cases)
 
 
+def call(endpoint: str, now_unix_s: float, /, **query) -> bytes:
+    """Answer /v1/<endpoint>?<query> in process exactly as the runtime does: parse at ``now_unix_s``, then render.
+
+    No HTTP, no cache, no static file, no rate limit: the code itself answers.
+    """
+    from generator.api import BY_NAME
+    from generator.query import Query
+
+    endpoint_ = BY_NAME[endpoint]
+    return endpoint_.render(endpoint_.parse(Query.of({k: str(v) for k, v in query.items()}), now_unix_s).params)
+
+
 def assert_bad_request(response, parameter: str) -> None:
     """The service's 400: JSON with only `error`, whose first word names ``parameter``."""
     assert response.status_code == 400, (response.status_code, response.text[:200])

@@ -22,13 +22,14 @@ from datetime import date, datetime, timedelta, timezone
 import icalendar
 import pytest
 from conftest import assert_bad_request, run_node_peer
+from conftest import call as shared_call
 from ical.calendar_stream import IcsCalendarStream
 from ics_lint import lint
 
 from generator import feeds
 from generator import day_status, prayer
 from generator.api import city_feeds
-from generator.api import BY_NAME, render
+from generator.api import BY_NAME
 from generator.errors import QueryError
 from generator.query import Query
 
@@ -65,8 +66,7 @@ def _label(name: str, query: dict) -> str:
 
 def call(endpoint: str, now: float = NOW, /, **query) -> bytes:
     """Return the body an endpoint renders for ``query`` at instant ``now`` (no HTTP, no rate limit)."""
-    canonical = BY_NAME[endpoint].parse(Query.of({k: str(v) for k, v in query.items()}), now)
-    return render(endpoint, canonical.params)
+    return shared_call(endpoint, now, **query)
 
 
 def call_json(endpoint: str, /, **query) -> dict:
@@ -302,13 +302,16 @@ def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method, no
 
 @pytest.mark.parametrize("calendar", CALENDARS)
 def test_events_feed_dates_are_the_events_api_resolution(calendar):
-    """Compare with /v1/events?hy=…&calendar=…: same date for each (event, Hijri year), none missing."""
+    """Compare with /v1/events?hy=…&calendar=…: same date for each (event, Hijri year), none missing;
+    a night on its eveGregorian, its title followed by "begins at sunset"."""
     body = call("events.ics", calendar=calendar, lang="ar")
     expected = {}
     for hy in (1448, 1449, 1450):
         for event in call_json("events", hy=hy, calendar=calendar)["events"]:
-            if event["gregorian"] and WINDOW[0].isoformat() <= event["gregorian"] < WINDOW[1].isoformat():
-                expected[event["id"], hy] = (event["gregorian"], event["title"]["ar"])
+            shown_on = event.get("eveGregorian", event["gregorian"])
+            if shown_on and WINDOW[0].isoformat() <= shown_on < WINDOW[1].isoformat():
+                title = event["title"]["ar"] + (" · تبدأ عند غروب الشمس" if event.get("night") else "")
+                expected[event["id"], hy] = (shown_on, title)
     found = {}
     for event in vevents(body):
         event_id, hy = re.match(r"event-(.+)-(\d{4})-[0-9a-f]{10}@", str(event["UID"])).groups()
@@ -316,6 +319,70 @@ def test_events_feed_dates_are_the_events_api_resolution(calendar):
         assert event["DTEND"].dt == start + timedelta(days=1)  # all day, exclusive end
         found[event_id, int(hy)] = (start.isoformat(), str(event["SUMMARY"]))
     assert found == expected
+
+
+# Nights on their eves.  References independent of our code: Iran's official calendar
+# (shared/reference/iran_hijri_month_starts.csv: 1 Sha'ban 1448 = 2027-01-10, 1 Ramadan 1448 =
+# 2027-02-08, so the 19th night of Ramadan begins on the evening of 25 Feb 2027, the issue's
+# example), and the Sistani office's announcement of 1 Ramadan 1447 = 2026-02-19
+# (shared/reference/announced_month_starts.csv, kurdistan24.net), so its Qadr nights begin on
+# the evenings of 8, 10 and 12 March 2026.
+NIGHT_EVES = {
+    "iran": (NOW, 1448, {"night-of-mid-shaban": "2027-01-23", "night-of-qadr-19": "2027-02-25",
+                         "night-of-qadr-21": "2027-02-27", "night-of-qadr-23": "2027-03-01"}),
+    "moonsighting": (datetime(2026, 3, 1, 12, tzinfo=timezone.utc).timestamp(), 1447,
+                     {"night-of-qadr-19": "2026-03-08", "night-of-qadr-21": "2026-03-10",
+                      "night-of-qadr-23": "2026-03-12"}),
+}
+NIGHT_WORDS = {  # the summary's suffix; the description: the night's Hijri date, then when it begins
+    "en": ("begins at sunset", {"iran": "19 Ramadan 1448 AH\nBegins at sunset on 25 February 2027.",
+                                "moonsighting": "19 Ramadan 1447 AH\nBegins at sunset on 8 March 2026."}),
+    "ar": ("تبدأ عند غروب الشمس", {"iran": "١٩ رمضان ١٤٤٨ هـ\nتبدأ عند غروب الشمس مساء ٢٥ شباط ٢٠٢٧.",
+                                   "moonsighting": "١٩ رمضان ١٤٤٧ هـ\nتبدأ عند غروب الشمس مساء ٨ آذار ٢٠٢٦."}),
+    "fa": ("آغاز از غروب آفتاب", {"iran": "۱۹ رمضان ۱۴۴۸ ه\u200d.ق\nاز غروب آفتاب روز ۲۵ فوریه ۲۰۲۷ آغاز می‌شود.",
+                                  "moonsighting": "۱۹ رمضان ۱۴۴۷ ه\u200d.ق\nاز غروب آفتاب روز ۸ مارس ۲۰۲۶ آغاز می‌شود."}),
+    "ur": ("غروبِ آفتاب سے آغاز", {"iran": "۱۹ رمضان المبارک ۱۴۴۸ھ\n۲۵ فروری ۲۰۲۷ کو غروبِ آفتاب سے آغاز۔",
+                                   "moonsighting": "۱۹ رمضان المبارک ۱۴۴۷ھ\n۸ مارچ ۲۰۲۶ کو غروبِ آفتاب سے آغاز۔"}),
+}
+
+
+@pytest.mark.parametrize("calendar", CALENDARS)
+def test_nights_are_all_day_events_on_their_eves_in_three_parsers(calendar):
+    """The 19th, 21st and 23rd nights of Ramadan (and mid-Sha'ban) start on the eve, in icalendar,
+    the ical package and Mozilla ical.js alike; summary and description say "begins at sunset"."""
+    now, hy, eves = NIGHT_EVES[calendar]
+    key = re.compile(rf"event-(.+)-{hy}-[0-9a-f]{{10}}@")
+    bodies = {lang: call("events.ics", now, calendar=calendar, lang=lang) for lang in LANGS}
+    parsed_js = dict(zip(LANGS, run_icaljs(list(bodies.values()))))
+    for lang, body in bodies.items():
+        suffix, description = NIGHT_WORDS[lang]
+        starts = {key.match(str(e["UID"])).group(1): e for e in vevents(body) if key.match(str(e["UID"]))}
+        strict = {key.match(e.uid).group(1): e
+                  for e in IcsCalendarStream.calendar_from_ics(body.decode("utf-8")).events if key.match(e.uid)}
+        js = {key.match(e["uid"]).group(1): e for e in parsed_js[lang]["events"] if key.match(e["uid"])}
+        for event_id, eve in eves.items():
+            event = starts[event_id]
+            assert event["DTSTART"].dt.isoformat() == eve and event["DTEND"].dt == date.fromisoformat(eve) + timedelta(1)
+            assert strict[event_id].dtstart.isoformat() == eve
+            assert js[event_id]["start"] == eve and js[event_id]["allDay"]
+            assert str(event["SUMMARY"]).endswith(" · " + suffix), (lang, str(event["SUMMARY"]))
+            assert js[event_id]["summary"] == str(event["SUMMARY"])
+        assert str(starts["night-of-qadr-19"]["DESCRIPTION"]) == description[calendar]  # both months announced
+        assert js["night-of-qadr-19"]["description"] == description[calendar]
+        # a day event on 19 Ramadan stays on its own day
+        assert starts["imam-ali-struck"]["DTSTART"].dt == date.fromisoformat(eves["night-of-qadr-19"]) + timedelta(1)
+        assert not str(starts["imam-ali-struck"]["SUMMARY"]).endswith(suffix)
+
+
+def test_a_night_keeps_its_uid():
+    """The UID is still (event id, Hijri year, subscription), as docs/decisions.md ("Determinism") defines
+    it and as the feed wrote it before nights moved to their eves, so clients move the event."""
+    import hashlib
+
+    body = call("events.ics", calendar="iran", lang="en")
+    identity = hashlib.sha256(b"events?calendar=iran&lang=en").hexdigest()[:10]
+    expected = f"event-night-of-qadr-19-1448-{identity}@shia-times"
+    assert [str(e["UID"]) for e in vevents(body) if "night-of-qadr-19" in str(e["UID"])] == [expected]
 
 
 def test_major_events_feed_holds_only_major_events():

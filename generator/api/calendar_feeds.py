@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator import day_status, days, events, feeds, hijri, hijri_names
+from generator import day_status, days, events, feeds, hijri, hijri_names, page_words
 from generator import feed_words as words
 from generator.api import params as P
 from generator.api import schemas
@@ -49,31 +49,43 @@ def canonical_events(values, now_unix_s: float) -> Canonical:
 
 
 def build_events(params: Params) -> bytes:
-    """Return the events feed: every catalogue event (or the major ones) in the window, all day."""
+    """Return the events feed: every catalogue event (or the major ones) in the window, all day.
+
+    A night is an all-day event on its eve (the civil day on whose evening it begins, as
+    /v1/events' ``eveGregorian``), its summary and description saying it begins at sunset.
+    The feed has no place, so no maghrib instant to start a timed event from.
+    """
     lang, calendar = params["lang"], params["calendar"]
     first, end = _month_window(params["month"])
     chosen = events.select(importance=params.get("importance"))
-    found = []  # (unix day, hijri year, event, source)
+    found = []  # (unix day it falls on, unix day it begins on, hijri year, event, source)
     for year in _hijri_years(first, end, calendar):
-        days, sources = events.resolve(chosen, year, calendar)
-        found += [(day, year, e, s) for e, day, s in zip(chosen, days.tolist(), sources.tolist()) if first <= day < end]
+        event_days, sources = events.resolve(chosen, year, calendar)
+        begins = events.begins_on(chosen, event_days)
+        found += [(day, begin, year, e, s)
+                  for e, day, begin, s in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist())
+                  if day >= 0 and first <= begin < end]
     dates = hijri.to_hijri(np.array([f[0] for f in found], dtype=np.int64), calendar)
     identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang"))
     out = []
-    for (day, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
+    for (_, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
+        summary, night_line = event["title"][lang], None
+        if event["night"]:
+            summary = words.titled(summary, words.NIGHT_BEGINS[lang])
+            night_line = words.NIGHT_BEGINS_ON[lang].format(date=page_words.date_text(days.iso(begin), lang))
         vevent = feeds.all_day_event(
-            event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),
-            unix_day=day,
-            summary=event["title"][lang],
-            description=_hijri_description(year, hm, hd, source, lang),
+            event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
+            unix_day=begin,
+            summary=summary,
+            description=_hijri_description(year, hm, hd, source, lang, night_line),
             lang=lang,
         )
-        out.append(((day, event["hijriMonth"], event["hijriDay"], event["id"]), vevent))
+        out.append(((begin, event["hijriMonth"], event["hijriDay"], event["id"]), vevent))
     base = words.MAJOR_EVENTS_CALENDAR if params.get("importance") == "major" else words.EVENTS_CALENDAR
     cal = feeds.calendar(
         lang=lang,
         name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang]),
-        description=_dates_follow(calendar, lang) + " " + words.SUNSET_NOTE[lang],
+        description=_dates_follow(calendar, lang) + " " + words.SUNSET_NOTE[lang] + " " + words.NIGHTS_NOTE[lang],
     )
     return feeds.serialize(cal, out)
 
@@ -83,9 +95,12 @@ def _hijri_years(first: int, end: int, calendar: str) -> range:
     return range(int(years[0]), int(years[1]) + 1)
 
 
-def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str) -> str:
-    """Return the Hijri date written out, with a warning when the month start is only predicted."""
+def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_line: str | None = None) -> str:
+    """Return the Hijri date written out (then, for a night, when it begins), with a warning
+    when the month start is only predicted."""
     text = hijri_names.formatted(hy, hm, hd)[lang]
+    if night_line is not None:
+        text += "\n" + night_line
     if source != "table":  # computed or tabular: no announcement or official table yet
         text += "\n" + words.PREDICTED_NOTE[lang]
     return text

@@ -31,6 +31,7 @@ def build(params: Params) -> dict:
         "source": facts["source"],
         "hijri": hijri_date,
         "events": facts["events"],
+        "tonight": facts["tonight"],
         "flags": facts["flags"],
     }
 

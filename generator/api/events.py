@@ -1,7 +1,6 @@
 """GET /v1/events: list the catalogue, resolve it to a Hijri year, or the next N from today."""
 from __future__ import annotations
 
-import numpy as np
 
 from generator import days, events, hijri
 from generator.api import params as P
@@ -54,17 +53,17 @@ def build(params: Params) -> dict:
 
 
 def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool) -> list[dict]:
-    days, sources = events.resolve(chosen, year, calendar)
+    """Return the events of ``year``; a night also gets `eveGregorian`, and its daysUntil counts to that eve."""
+    event_days, sources = events.resolve(chosen, year, calendar)
+    begins = events.begins_on(chosen, event_days)
     out = []
-    for event, day, source in zip(chosen, days.tolist(), sources.tolist()):
+    for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):
         item = events.item(event, details=details)
         exists = day >= 0
-        item.update(
-            hijriYear=year,
-            gregorian=str(np.datetime64(day, "D")) if exists else None,
-            daysUntil=day - today if exists else None,
-            source=source,
-        )
+        item.update(hijriYear=year, gregorian=days.iso(day) if exists else None)
+        if event["night"]:
+            item.update(eveGregorian=days.iso(begin) if exists else None)
+        item.update(daysUntil=begin - today if exists else None, source=source)
         out.append(item)
     return out
 

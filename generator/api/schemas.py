@@ -96,7 +96,9 @@ EVENT_ITEM = obj(
     {"id": {"type": "string"}, "hijriMonth": _integer(1, 12), "hijriDay": _integer(1, 30),
      "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES3,
      "lastDayOfMonth": {"type": "boolean"}, "hijriYear": {"type": "integer"}, "gregorian": {"type": ["string", "null"]},
-     "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular")},
+     "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular"),
+     # nights only (docs/decisions.md, "Nights"): daysUntil then counts to the eve
+     "night": {"const": True}, "eveGregorian": {"type": ["string", "null"], "format": "date"}},
 )
 ECLIPSE_ITEM = obj(
     ["kind", "type", "utc", "gamma", "magnitude", "penumbralMag", "durationsMin", "greatest", "hijri"],
@@ -110,12 +112,14 @@ ECLIPSE_ITEM = obj(
      "daysUntil": {"type": "integer"}},
 )
 DAY_STATUS = obj(
-    ["date", "weekday", "calendarUsed", "source", "hijri", "events", "flags"],
+    ["date", "weekday", "calendarUsed", "source", "hijri", "events", "tonight", "flags"],
     {"date": DATE, "weekday": {"type": "string"}, "calendarUsed": _enum(*CALENDARS),
      "source": _enum("table", "computed", "tabular"),
      "hijri": obj(["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12),
                                                     "hd": _integer(1, 30), "monthName": NAMES4}),
      "events": {"type": "array", "items": obj(["id", "type", "importance", "title"], {"title": NAMES4})},
+     "tonight": {"type": "array", "items": obj(["id", "title"], {"id": {"type": "string"}, "title": NAMES4},
+                                                additionalProperties=False)},
      "flags": obj(
          ["mourning", "season", "eid", "fastingRecommended", "fastingForbidden", "ashuraImsak", "nightOfWorshipEve"],
          {"mourning": {"type": "boolean"}, "eid": {"type": "boolean"}, "fastingRecommended": {"type": "boolean"},
