@@ -10,7 +10,8 @@ function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "ir
 * ``month_start(hy, hm, calendar)``, ``month_length(hy, hm, calendar)``,
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
-* ``computed_start(hy, hm)``: the `computed` rule alone, month by month (for validation).
+* ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
+  month (for validation).
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
 
@@ -22,9 +23,13 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
 * ``moonsighting``: month starts announced by the office of Grand Ayatollah Sistani
   (Najaf), ``data/announced_month_starts.csv`` rows with ``authority_id = sistani``,
   then ``computed``, then ``tabular``.  Other authorities in that file are kept for
-  reference only (docs/decisions.md says why).
-* ``computed``, "crescent-visibility calculation with Tehran reference" read as Iran's
-  reckoning (DESIGN.md): for the month's conjunction, evenings are tried from the
+  reference only (docs/decisions.md says why).  Its ``computed`` rule (`SISTANI_RULE`) is
+  calibrated on the office's own announcements (`generator.hijri_calibration`): day 1 is
+  the day after the first evening, from the conjunction's date in Iraq (UTC+3), on which
+  the crescent reaches Yallop zone A (q > +0.216, easily visible to the naked eye) at any
+  point of a 1° grid over Iraq and Iran (25–40° N, 39–63° E; 400 points).
+* ``iran``'s ``computed`` rule (`IRAN_RULE`), "crescent-visibility calculation with Tehran
+  reference" read as Iran's reckoning (DESIGN.md): for the month's conjunction, evenings are tried from the
   conjunction's date in Iran (UTC+3:30) on; day 1 is the day after the first evening on
   which the crescent reaches Yallop zone C or better (q > −0.160) at any point of a 1°
   grid over Iran's bounding box (25–40° N, 44–63° E; 320 points, `generator.crescent`
@@ -70,15 +75,45 @@ IRAN_TABLE_PATH = DATA_DIR / "iran_hijri_month_starts.csv"
 ANNOUNCED_PATH = DATA_DIR / "announced_month_starts.csv"
 MOONSIGHTING_AUTHORITIES = ("sistani",)
 TABLE_PATH = tables.TABLES_DIR / "hijri_months.parquet"
-TABLE_VERSION = "1"
+TABLE_VERSION = "2"  # 2: a computed rule per reckoning
 
-# The computed rule (see the module docstring and docs/decisions.md).
+TABLE_AUTHORITY = {"moonsighting": "sistani", "iran": "iran-calendar-center"}  # who stands behind `table` rows
+
+
+class CrescentRule(NamedTuple):
+    """A `computed` rule: day 1 follows the first evening the crescent clears ``q_above`` on a grid.
+
+    Evenings are tried from the conjunction's civil date at ``utc_offset_days``; the crescent
+    counts as seen when Yallop's q exceeds ``q_above`` at any point of the 1° grid
+    ``lat_deg`` × ``lng_deg`` (degrees, east positive) at that point's best time.
+    """
+
+    lat_deg: np.ndarray
+    lng_deg: np.ndarray
+    q_above: float
+    utc_offset_days: float
+
+    def key(self) -> str:
+        return f"{self.lat_deg.tolist()}|{self.lng_deg.tolist()}|{self.q_above}|{self.utc_offset_days}"
+
+
+# The computed rules (see the module docstring and docs/decisions.md).
 IRAN_UTC_OFFSET_DAYS = 3.5 / 24.0  # Iran Standard Time, the date of the conjunction in Iran
 IRAN_GRID_LAT_DEG = np.arange(25.0, 40.0 + 0.5, 1.0)
 IRAN_GRID_LNG_DEG = np.arange(44.0, 63.0 + 0.5, 1.0)
-COMPUTED_Q_ABOVE = crescent.YALLOP_Q_ABOVE[2]  # −0.160: Yallop zone C or better
-EVENINGS_TRIED = 4  # from the conjunction's date; the crescent is always seen by the 3rd
-_LUNATIONS_PER_CHUNK = 150  # 150 × 320 points per numpy evaluation
+COMPUTED_Q_ABOVE = crescent.YALLOP_Q_ABOVE[2]  # −0.160: Yallop zone C or better (Iran accepts optical aid)
+IRAN_RULE = CrescentRule(IRAN_GRID_LAT_DEG, IRAN_GRID_LNG_DEG, COMPUTED_Q_ABOVE, IRAN_UTC_OFFSET_DAYS)
+# Sistani: a naked-eye sighting in Iraq or the lands sharing its horizon.  Calibrated on the
+# office's own announcements (generator/hijri_calibration.py, docs/hijri.md): Yallop zone A
+# ("easily visible to the naked eye") anywhere over Iraq and Iran, 25–40° N, 39–63° E.
+IRAQ_UTC_OFFSET_DAYS = 3.0 / 24.0  # Arabia Standard Time, the date of the conjunction in Najaf
+SISTANI_GRID_LAT_DEG = np.arange(25.0, 40.0 + 0.5, 1.0)
+SISTANI_GRID_LNG_DEG = np.arange(39.0, 63.0 + 0.5, 1.0)
+SISTANI_Q_ABOVE = crescent.YALLOP_Q_ABOVE[0]  # +0.216: Yallop zone A
+SISTANI_RULE = CrescentRule(SISTANI_GRID_LAT_DEG, SISTANI_GRID_LNG_DEG, SISTANI_Q_ABOVE, IRAQ_UTC_OFFSET_DAYS)
+COMPUTED_RULES = {"moonsighting": SISTANI_RULE, "iran": IRAN_RULE}
+EVENINGS_TRIED = 4  # from the conjunction's date; the crescent is always seen by the 3rd (zone C) / 4th (zone A)
+_LUNATIONS_PER_CHUNK = 150  # 150 × 400 points per numpy evaluation
 
 MIN_MONTH_DAYS, MAX_MONTH_DAYS = 29, 30
 NO_DAY = np.iinfo(np.int32).min  # "no computed start" (day numbers before 1970 are negative)
@@ -160,9 +195,14 @@ def conjunction_day(hy, hm) -> np.ndarray:
     return _months()["conjunction_day"][_index(hy, hm)]
 
 
-def computed_start(hy, hm) -> np.ndarray:
-    """Return the `computed` rule's month start for ``hy``/``hm``, month by month (no seams)."""
-    return _months()["computed_start"][_index(hy, hm)]
+def computed_start(hy, hm, calendar: str = "iran") -> np.ndarray:
+    """Return ``calendar``'s `computed` rule's month start for ``hy``/``hm``, month by month (no seams).
+
+    The default is the `iran` rule (the one validated against Iran's official table).
+    """
+    if calendar not in CALENDARS:
+        raise ValueError(f"unknown calendar {calendar!r}; one of {', '.join(CALENDARS)}")
+    return _months()[f"{calendar}_computed_start"][_index(hy, hm)]
 
 
 def month_count() -> int:
@@ -221,10 +261,8 @@ def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path = ANNOUNCED_
 
 def _data_hash() -> str:
     """Return a key of everything the month table depends on: versions, the rule, the data files."""
-    rule = (
-        f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{COMPUTED_Q_ABOVE}|{IRAN_GRID_LAT_DEG.tolist()}|"
-        f"{IRAN_GRID_LNG_DEG.tolist()}|{EVENINGS_TRIED}|{IRAN_UTC_OFFSET_DAYS}|{MOONSIGHTING_AUTHORITIES}"
-    )
+    rules = "|".join(rule.key() for rule in COMPUTED_RULES.values())
+    rule = f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}|{MOONSIGHTING_AUTHORITIES}"
     digest = hashlib.sha256(rule.encode())
     for path in (IRAN_TABLE_PATH, ANNOUNCED_PATH):
         digest.update(path.read_bytes())
@@ -247,26 +285,26 @@ def lunation_conjunctions() -> np.ndarray:
     return np.where(inside, conj, np.nan)
 
 
-def visible_over_iran(evening_day: np.ndarray, conjunction: np.ndarray) -> np.ndarray:
-    """Return, per evening, whether Yallop q > −0.160 at any point of the Iran grid (bool)."""
-    lat, lng = np.meshgrid(IRAN_GRID_LAT_DEG, IRAN_GRID_LNG_DEG, indexing="ij")
+def visible(evening_day: np.ndarray, conjunction: np.ndarray, rule: CrescentRule = IRAN_RULE) -> np.ndarray:
+    """Return, per evening, whether Yallop q > ``rule.q_above`` at any point of ``rule``'s grid (bool)."""
+    lat, lng = np.meshgrid(rule.lat_deg, rule.lng_deg, indexing="ij")
     evening = crescent.evening(
         lat.ravel()[None, :], lng.ravel()[None, :], np.asarray(evening_day)[:, None], np.asarray(conjunction)[:, None]
     )
-    seen = (evening.status == crescent.OK) & (evening.q > COMPUTED_Q_ABOVE)
+    seen = (evening.status == crescent.OK) & (evening.q > rule.q_above)
     return seen.any(axis=1)
 
 
-def computed_starts(conjunction: np.ndarray) -> np.ndarray:
-    """Return the computed month start (unix day) after each conjunction (`NO_DAY` where NaN).
+def computed_starts(conjunction: np.ndarray, rule: CrescentRule = IRAN_RULE) -> np.ndarray:
+    """Return ``rule``'s month start (unix day) after each conjunction (`NO_DAY` where NaN).
 
-    Evenings are tried from the conjunction's date in Iran; the month starts the day after
-    the first evening the crescent is seen over the Iran grid (staged: later evenings are
-    evaluated only for lunations still unseen).
+    Evenings are tried from the conjunction's date at the rule's UTC offset; the month
+    starts the day after the first evening the crescent is seen over the rule's grid
+    (staged: later evenings are evaluated only for lunations still unseen).
     """
     conjunction = np.asarray(conjunction, dtype=float)
     known = np.isfinite(conjunction)
-    first_evening = np.floor(np.where(known, conjunction, 0.0) + IRAN_UTC_OFFSET_DAYS).astype(np.int64)
+    first_evening = np.floor(np.where(known, conjunction, 0.0) + rule.utc_offset_days).astype(np.int64)
     start = np.where(known, first_evening + EVENINGS_TRIED, NO_DAY)
     pending = known.copy()
     for offset in range(EVENINGS_TRIED):
@@ -274,7 +312,7 @@ def computed_starts(conjunction: np.ndarray) -> np.ndarray:
         for chunk in np.array_split(todo, max(1, -(-len(todo) // _LUNATIONS_PER_CHUNK))):
             if not len(chunk):
                 continue
-            seen = chunk[visible_over_iran(first_evening[chunk] + offset, conjunction[chunk])]
+            seen = chunk[visible(first_evening[chunk] + offset, conjunction[chunk], rule)]
             start[seen] = first_evening[seen] + offset + 1
             pending[seen] = False
     return start
@@ -334,16 +372,17 @@ def build(path: Path = TABLE_PATH) -> Path:
     """Compute the month table of both reckonings and write it atomically to ``path``."""
     hy, hm = _all_months()
     conjunction = lunation_conjunctions()
-    computed = computed_starts(conjunction)
+    computed = {calendar: computed_starts(conjunction, rule) for calendar, rule in COMPUTED_RULES.items()}
     tabular = hijri_tabular.month_start(hy, hm).astype(np.int64)
-    iran = _assemble(_iran_fixed(), computed, tabular)
-    moonsighting = _assemble(read_announced(), computed, tabular)
+    iran = _assemble(_iran_fixed(), computed["iran"], tabular)
+    moonsighting = _assemble(read_announced(), computed["moonsighting"], tabular)
     no_source = np.full(1, -1, dtype=np.int8)  # the row after the last month has no source
     columns = {
         "hy": hy.astype(np.int16),
         "hm": hm.astype(np.int8),
         "conjunction_day": conjunction,
-        "computed_start": computed.astype(np.int32),
+        "iran_computed_start": computed["iran"].astype(np.int32),
+        "moonsighting_computed_start": computed["moonsighting"].astype(np.int32),
         "tabular_start": tabular.astype(np.int32),
         "iran_start": iran.start.astype(np.int32),
         "iran_source": np.concatenate([iran.source, no_source]),
