@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow.parquet as pq
 
 from generator import crescent, hijri_tabular, lunar, tables
 
@@ -237,19 +238,19 @@ def _unix_day(iso_date: str) -> int:
 # --- the data files -----------------------------------------------------------------------
 
 
-def read_iran_table(path: Path = IRAN_TABLE_PATH) -> dict[tuple[int, int], tuple[int, int]]:
+def read_iran_table(path: Path | None = None) -> dict[tuple[int, int], tuple[int, int]]:
     """Return {(hy, hm): (start day, month length)} of Iran's official table."""
-    with path.open(encoding="utf-8", newline="") as handle:
+    with (path or IRAN_TABLE_PATH).open(encoding="utf-8", newline="") as handle:
         return {
             (int(r["hy"]), int(r["hm"])): (_unix_day(r["gregorian_start"]), int(r["month_length"]))
             for r in csv.DictReader(handle)
         }
 
 
-def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path = ANNOUNCED_PATH) -> dict[tuple[int, int], int]:
+def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path | None = None) -> dict[tuple[int, int], int]:
     """Return {(hy, hm): start day} of the announced month starts of ``authorities``."""
     found: dict[tuple[int, int], int] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
+    with (path or ANNOUNCED_PATH).open(encoding="utf-8", newline="") as handle:
         for r in csv.DictReader(handle):
             if r["authority_id"] not in authorities:
                 continue
@@ -259,11 +260,15 @@ def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path = ANNOUNCED_
     return found
 
 
-def _data_hash() -> str:
-    """Return a key of everything the month table depends on: versions, the rule, the data files."""
+def _rules_hash() -> str:
+    """Return a key of what the computed starts depend on: versions and the rules (not the data files)."""
     rules = "|".join(rule.key() for rule in COMPUTED_RULES.values())
-    rule = f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}|{MOONSIGHTING_AUTHORITIES}"
-    digest = hashlib.sha256(rule.encode())
+    return hashlib.sha256(f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}".encode()).hexdigest()[:16]
+
+
+def _data_hash() -> str:
+    """Return a key of everything the month table depends on: versions, the rules, the data files."""
+    digest = hashlib.sha256(f"{_rules_hash()}|{MOONSIGHTING_AUTHORITIES}".encode())
     for path in (IRAN_TABLE_PATH, ANNOUNCED_PATH):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -368,11 +373,13 @@ def _iran_fixed() -> dict[tuple[int, int], int]:
     return fixed
 
 
-def build(path: Path = TABLE_PATH) -> Path:
-    """Compute the month table of both reckonings and write it atomically to ``path``."""
+def build(path: Path | None = None) -> Path:
+    """Compute the month table of both reckonings and write it atomically to ``path`` (`TABLE_PATH`)."""
     hy, hm = _all_months()
-    conjunction = lunation_conjunctions()
-    computed = {calendar: computed_starts(conjunction, rule) for calendar, rule in COMPUTED_RULES.items()}
+    conjunction, computed = _reusable_computed(path or TABLE_PATH)
+    if computed is None:  # the rules changed (or no table yet): evaluate every lunation (~20 s)
+        conjunction = lunation_conjunctions()
+        computed = {calendar: computed_starts(conjunction, rule) for calendar, rule in COMPUTED_RULES.items()}
     tabular = hijri_tabular.month_start(hy, hm).astype(np.int64)
     iran = _assemble(_iran_fixed(), computed["iran"], tabular)
     moonsighting = _assemble(read_announced(), computed["moonsighting"], tabular)
@@ -389,17 +396,39 @@ def build(path: Path = TABLE_PATH) -> Path:
         "moonsighting_start": moonsighting.start.astype(np.int32),
         "moonsighting_source": np.concatenate([moonsighting.source, no_source]),
     }
-    return tables.write_parquet(path, columns, _stamp())
+    return tables.write_parquet(path or TABLE_PATH, columns, _stamp())
+
+
+def _reusable_computed(path: Path) -> tuple[np.ndarray | None, dict[str, np.ndarray] | None]:
+    """Return the conjunctions and computed starts of the table at ``path`` if built with the same rules.
+
+    Only the data files changed (e.g. a new announcement): the crescent evaluations stand.
+    """
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError):
+        return None, None
+    if (table.schema.metadata or {}).get(b"rules") != _rules_hash().encode():
+        return None, None
+    computed = {calendar: table.column(f"{calendar}_computed_start").to_numpy().astype(np.int64)
+                for calendar in COMPUTED_RULES}
+    return table.column("conjunction_day").to_numpy(), computed
 
 
 def _stamp() -> dict[str, str]:
-    return {"version": TABLE_VERSION, "data": _data_hash()}
+    return {"version": TABLE_VERSION, "rules": _rules_hash(), "data": _data_hash()}
+
+
+def reload() -> None:
+    """Forget the month table read by this process (after a data file changed; rebuilt on next use)."""
+    _months.cache_clear()
+    _reckoning.cache_clear()
 
 
 @functools.cache
-def _months(path: Path = TABLE_PATH) -> dict[str, np.ndarray]:
+def _months() -> dict[str, np.ndarray]:
     """Return the month table's columns, building the table first if missing or stale."""
-    table = tables.read_parquet(path, _stamp(), build)
+    table = tables.read_parquet(TABLE_PATH, _stamp(), build)
     return {name: table.column(name).to_numpy() for name in table.column_names}
 
 
