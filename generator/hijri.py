@@ -46,8 +46,9 @@ Gregorian 1900-01-01 is 1317/8 and 2100-12-31 is 1524/10: forward conversion cov
 whole Gregorian range even where the Hijri year passes SPEC's ``hy`` limit (1523).
 
 The whole month table (1316/1 to 1524/12) is built once from the new moons and the
-crescent criteria (~8 s), written to ``data/tables/hijri_months.parquet`` (keyed by a
-hash of the rule and the two CSV files) and read once per process.
+crescent criteria (~20 s), written to ``data/tables/hijri_months.parquet`` (keyed by a
+hash of the rules and the two CSV files; when only the files changed, the computed starts
+of the previous table are reused) and read once per process.
 """
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def test_the_table_uses_the_calibrated_rule(calibration):
 
 
 def test_the_iran_rule_would_miss_the_months_sistani_waited_for():
-    """The Iran-calibrated rule (optical aid, Iran's horizon) is a day early on 11 announcements
+    """The Iran-calibrated rule (optical aid, Iran's horizon) is a day early on 12 announcements
     (1438/2, 1438/9, 1439/2, 1439/10, 1440/7, 1441/10, 1442/10, 1443/8, 1444/1, 1445/1, 1446/1,
     1447/2): why `moonsighting` needs its own rule."""
     data = hijri_calibration.announcements()
