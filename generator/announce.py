@@ -108,7 +108,7 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
     conjunction = float(hijri.conjunction_day(hy, hm))
     if conjunction >= start - 1 + LATEST_IRAQ_SUNSET_UTC_DAYS:
         raise Refused(f"date: the evening before {_iso(start)} is before the conjunction "
-                      f"({np.datetime64(int(round(conjunction * 86400)), 's')} UT): no crescent can be seen")
+                      f"({np.datetime64(round(conjunction * 86400), 's')} UT): no crescent can be seen")
     computed = int(hijri.computed_start(hy, hm, calendar))
     if abs(start - computed) > MAX_DAYS_FROM_COMPUTED:
         raise Refused(f"date: {_iso(start)} is {start - computed:+d} days from what astronomy allows "
@@ -211,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     for y, m, old, new in changed_months(before, after):
         print(f"  {y}/{m:02d} starts {_iso(old)} -> {_iso(new)}")
     years = affected_years(before, after, int(hijri._index(args.hy, args.hm)), today)
-    print(f"  static answers to re-render: {', '.join(AFFECTED_ENDPOINTS)} for "
-          f"{'%d-%d' % years if years else 'no year of the kept window'}")
+    window = f"{years[0]}-{years[1]}" if years else "no year of the kept window"
+    print(f"  static answers to re-render: {', '.join(AFFECTED_ENDPOINTS)} for {window}")
     if args.dry_run:
         print("dry run: nothing written")
         return 0

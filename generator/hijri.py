@@ -114,7 +114,7 @@ SISTANI_GRID_LNG_DEG = np.arange(39.0, 63.0 + 0.5, 1.0)
 SISTANI_Q_ABOVE = crescent.YALLOP_Q_ABOVE[0]  # +0.216: Yallop zone A
 SISTANI_RULE = CrescentRule(SISTANI_GRID_LAT_DEG, SISTANI_GRID_LNG_DEG, SISTANI_Q_ABOVE, IRAQ_UTC_OFFSET_DAYS)
 COMPUTED_RULES = {"moonsighting": SISTANI_RULE, "iran": IRAN_RULE}
-EVENINGS_TRIED = 4  # from the conjunction's date; the crescent is always seen by the 3rd (zone C) / 4th (zone A)
+EVENINGS_TRIED = 4  # from the conjunction's date; under both rules the crescent is seen by the 3rd (measured)
 _LUNATIONS_PER_CHUNK = 150  # 150 × 400 points per numpy evaluation
 
 MIN_MONTH_DAYS, MAX_MONTH_DAYS = 29, 30

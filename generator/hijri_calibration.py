@@ -63,9 +63,9 @@ class Calibration(NamedTuple):
     split_hits: np.ndarray  # (announcements,) bool: reproduced by the split's chosen rule
 
 
-def announcements(path: Path = hijri.ANNOUNCED_PATH, authority: str = "sistani") -> Announcements:
+def announcements(path: Path | None = None, authority: str = "sistani") -> Announcements:
     """Return the announced (not forecast) month starts of ``authority``, in file order."""
-    with path.open(encoding="utf-8", newline="") as handle:
+    with (path or hijri.ANNOUNCED_PATH).open(encoding="utf-8", newline="") as handle:
         rows = [r for r in csv.DictReader(handle) if r["authority_id"] == authority and r["kind"] == "announcement"]
     return Announcements(
         hy=np.array([int(r["hy"]) for r in rows]),
