@@ -118,7 +118,7 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
     for month, neighbour, length in ((previous, previous, start - recorded.get(previous, start - 29)),
                                      ((hy, hm), following, recorded.get(following, start + 29) - start)):
         if not hijri.MIN_MONTH_DAYS <= length <= hijri.MAX_MONTH_DAYS:
-            raise Refused(f"date: {month[0]}/{month[1]} would last {length} days against the announced "
+            raise Refused(f"date: {month[0]}/{month[1]} would last {length} days, given the announced "
                           f"{neighbour[0]}/{neighbour[1]} = {_iso(recorded[neighbour])} (a gap or an overlap)")
     try:
         after_starts({**recorded, (hy, hm): start})
