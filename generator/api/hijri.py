@@ -19,6 +19,11 @@ Map shapes (SPEC says "not shown"; docs/decisions.md):
 * reverse month map: ``{calendarUsed, hijri {year, month}, monthName, monthLength, start,
   end, source, days}`` where ``days`` maps each Hijri day "1".."29"/"30" to its
   Gregorian date.
+
+Every answer about a `table` month (the day object, each ``months`` item, the reverse month
+map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsighting`) or
+``iran-calendar-center`` (Iran's official calendar, `iran`); `computed` and `tabular`
+months have none.
 """
 from __future__ import annotations
 
@@ -110,6 +115,7 @@ def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
         "monthLength": int(h.month_length),
         "calendarUsed": calendar,
         "source": str(h.source),
+        **_authority(calendar, h.source),
     }
     if offset is not None:
         body["offset"] = offset
@@ -138,6 +144,7 @@ def forward_map(first: int, count: int, calendar: str, offset: int) -> dict:
                 "start": days.iso(start),
                 "end": days.iso(start + length - 1),
                 "source": str(h.source[i]),
+                **_authority(calendar, h.source[i]),
             }
         )
     return {
@@ -162,8 +169,14 @@ def reverse_month(hy: int, hm: int, calendar: str) -> dict:
         "start": days.iso(start),
         "end": days.iso(start + length - 1),
         "source": str(hijri.month_source(hy, hm, calendar)),
+        **_authority(calendar, hijri.month_source(hy, hm, calendar)),
         "days": {str(d + 1): days.iso(start + d) for d in range(length)},
     }
+
+
+def _authority(calendar: str, source) -> dict:
+    """Return ``{"authority": ...}`` for a `table` month (who announced or published it), else {}."""
+    return {"authority": hijri.TABLE_AUTHORITY[calendar]} if str(source) == "table" else {}
 
 
 def _gregorian_span(year: int, month: int | None) -> tuple[int, int]:

@@ -71,7 +71,8 @@ HIJRI_DAY = obj(
     {"gregorian": DATE, "weekday": {"type": "string"},
      "hijri": obj(["year", "month", "day"], {k: {"type": "integer"} for k in ("year", "month", "day")}),
      "monthName": NAMES4, "formatted": NAMES4, "monthLength": _integer(29, 30),
-     "calendarUsed": _enum(*CALENDARS), "source": _enum("table", "computed", "tabular")},
+     "calendarUsed": _enum(*CALENDARS), "source": _enum("table", "computed", "tabular"),
+     "authority": _enum("sistani", "iran-calendar-center")},  # only on `table` answers
 )
 HIJRI_RESULT = {"oneOf": [
     HIJRI_DAY,
