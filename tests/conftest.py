@@ -6,12 +6,18 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 os.environ.setdefault("RATE_LIMIT_PER_MINUTE", "0")  # the limit has its own test; read when runtime.app is imported
+# The app under test serves from an empty static root: every answer is rendered by the code being
+# tested, never read from a stale static_out/ of an earlier `make build` (tests/test_static.py
+# compares pre-rendered files with the code on purpose, on a build of its own).
+EMPTY_STATIC_ROOT = tempfile.mkdtemp(prefix="empty-static-")
+os.environ["STATIC_ROOT"] = EMPTY_STATIC_ROOT
 
 PEERS = Path(__file__).resolve().parent / "peers"
 _real_connect = socket.socket.connect
@@ -31,7 +37,10 @@ socket.socket.connect = _loopback_only
 
 @pytest.fixture(scope="session")
 def client():
+    from runtime import app as runtime_app
     from runtime.app import app
+
+    assert runtime_app.static_root == Path(EMPTY_STATIC_ROOT).resolve() and not any(runtime_app.static_root.iterdir())
 
     with TestClient(app) as test_client:
         yield test_client

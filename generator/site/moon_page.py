@@ -11,7 +11,8 @@ from datetime import date
 from generator import hijri, hijri_names
 from generator import moon_map_svg as moon_map
 from generator import page_words as words
-from generator.site import PageNotFound, responses, urls
+from generator.site import responses, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 EVENINGS = (-2, -1, 0, 1, 2)

@@ -14,7 +14,8 @@ from datetime import date
 
 from generator import feed_words, hijri, hijri_names
 from generator import page_words as words
-from generator.site import PageNotFound, responses, urls
+from generator.site import responses, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 CALENDARS = ("moonsighting", "iran")
