@@ -1,4 +1,4 @@
-"""Hijri month names, weekday names and formatted dates in en, ar, fa and ur.
+"""Hijri month names, weekday names and formatted dates in en, ar, fa and ur (from the glossary).
 
 Written by us, as a reader of each language expects them (docs/decisions.md):
 
@@ -14,34 +14,12 @@ Written by us, as a reader of each language expects them (docs/decisions.md):
 """
 from __future__ import annotations
 
-LANGUAGES = ("en", "ar", "fa", "ur")
+from generator import glossary
 
-MONTHS = {
-    "en": (
-        "Muharram", "Safar", "Rabi' al-Awwal", "Rabi' al-Thani", "Jumada al-Ula", "Jumada al-Thaniyah",
-        "Rajab", "Sha'ban", "Ramadan", "Shawwal", "Dhu al-Qa'dah", "Dhu al-Hijjah",
-    ),
-    "ar": (
-        "محرم", "صفر", "ربيع الأول", "ربيع الثاني", "جمادى الأولى", "جمادى الثانية",
-        "رجب", "شعبان", "رمضان", "شوال", "ذو القعدة", "ذو الحجة",
-    ),
-    "fa": (
-        "محرم", "صفر", "ربیع‌الاول", "ربیع‌الثانی", "جمادی‌الاول", "جمادی‌الثانی",
-        "رجب", "شعبان", "رمضان", "شوال", "ذی‌القعده", "ذی‌الحجه",
-    ),
-    "ur": (
-        "محرم الحرام", "صفر المظفر", "ربیع الاول", "ربیع الثانی", "جمادی الاول", "جمادی الثانی",
-        "رجب المرجب", "شعبان المعظم", "رمضان المبارک", "شوال المکرم", "ذوالقعدہ", "ذوالحجہ",
-    ),
-}
-
+LANGUAGES = glossary.LANGUAGES
+MONTHS = glossary.sequence("hijri_month")
 # Monday first, as Python's date.weekday() (0 = Monday).
-WEEKDAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "ar": ("الاثنين", "الثلاثاء", "الأربعاء", "الخميس", "الجمعة", "السبت", "الأحد"),
-    "fa": ("دوشنبه", "سه‌شنبه", "چهارشنبه", "پنجشنبه", "جمعه", "شنبه", "یکشنبه"),
-    "ur": ("پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ", "اتوار"),
-}
+WEEKDAYS = glossary.sequence("weekday")
 
 DIGITS = {
     "en": "0123456789",
@@ -50,7 +28,7 @@ DIGITS = {
     "ur": "۰۱۲۳۴۵۶۷۸۹",
 }
 
-_ERA = {"en": "{d} {m} {y} AH", "ar": "{d} {m} {y} هـ", "fa": "{d} {m} {y} ه\u200d.ق", "ur": "{d} {m} {y}ھ"}
+_ERA = glossary.term("hijri_date")
 _TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in DIGITS.items()}
 
 

@@ -174,7 +174,7 @@ def build_events(params: Params) -> bytes:
     base = words.MAJOR_EVENTS_CALENDAR if params.get("importance") == "major" else words.EVENTS_CALENDAR
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang]),
+        name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang], lang),
         description=_dates_follow(calendar, lang) + " " + words.SUNSET_NOTE[lang],
     )
     return feeds.serialize(cal, out)
@@ -251,7 +251,7 @@ def build_fasting(params: Params) -> bytes:
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("fast", f"{hy}-{hm:02d}-{hd:02d}", identity),
             unix_day=day,
-            summary=words.SEPARATOR.join(summaries),
+            summary=words.SEPARATOR[lang].join(summaries),
             description=_hijri_description(hy, hm, hd, source, lang),
             lang=lang,
         )
@@ -260,7 +260,7 @@ def build_fasting(params: Params) -> bytes:
     description = words.FASTING_CALENDAR_DESCRIPTION[lang].format(days=words.join_list(emphasised, lang))
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(words.FASTING_CALENDAR[lang], words.RECKONING_TITLE[calendar][lang]),
+        name=words.titled(words.FASTING_CALENDAR[lang], words.RECKONING_TITLE[calendar][lang], lang),
         description=description + " " + _dates_follow(calendar, lang),
     )
     return feeds.serialize(cal, out)
@@ -330,7 +330,7 @@ def build_prayer_times(params: Params) -> bytes:
         template = words.JAMAAT_SUMMARY if prayer_id in offsets else words.PRAYER_SUMMARY
         summary = template[lang].format(prayer=prayer_name)
         if name is not None:
-            summary = words.titled(summary, name)
+            summary = words.titled(summary, name, lang)
         for i in range(n_days):
             lines = [words.LOCAL_TIME[lang].format(time=start_clock[i], city=city_name)]
             if prayer_id in offsets:
@@ -351,9 +351,9 @@ def build_prayer_times(params: Params) -> bytes:
             )
             out.append(((int(starts[i]), first + i, order), vevent))
     title = (
-        words.titled(name, words.PRAYER_CALENDAR[lang])
+        words.titled(name, words.PRAYER_CALENDAR[lang], lang)
         if name is not None
-        else words.titled(words.PRAYER_CALENDAR[lang], city_name)
+        else words.titled(words.PRAYER_CALENDAR[lang], city_name, lang)
     )
     description = words.PRAYER_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line
     cal = feeds.calendar(lang=lang, name=title, description=description, zone=zone)
@@ -404,7 +404,7 @@ def build_night(params: Params) -> bytes:
     method_line = words.METHOD_LINE[lang].format(method=method_label)
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(words.NIGHT_CALENDAR[lang], city_name),
+        name=words.titled(words.NIGHT_CALENDAR[lang], city_name, lang),
         description=words.NIGHT_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line,
         zone=zone,
     )
