@@ -26,6 +26,14 @@ DEFAULT_LANGUAGE = "en"
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 
+# Times of day in descriptions: 12-hour in Arabic and Urdu, as printed timetables in Iraq and
+# Pakistan write them; 24-hour in Persian (Iran's official timetables) and English.  The
+# feeds' ``clock`` parameter overrides it; the API's JSON always keeps HH:mm.
+CLOCKS = ("12", "24")
+DEFAULT_CLOCK = {"en": "24", "ar": "12", "fa": "24", "ur": "12"}
+DAY_HALF = glossary.group("clock")  # {lang: {"am": …, "pm": …}}
+DECIMAL_SEPARATOR = {"en": ".", "ar": "\u066b", "fa": "\u066b", "ur": "\u066b"}  # ٫ in Arabic script
+
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 PRAYER_NAMES = glossary.group("prayer")
 PRAYER_SUMMARY = glossary.term("feed.prayer_summary")
@@ -66,6 +74,26 @@ _TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in hijr
 def native(text: str, lang: str) -> str:
     """Return ``text`` with its ASCII digits written in the digits of ``lang``."""
     return text.translate(_TO_NATIVE[lang])
+
+
+def clock_text(hhmm: str, lang: str, clock: str, *, marked: bool = True) -> str:
+    """Return a local "HH:mm" as ``lang`` writes it on a ``clock`` of "12" or "24" hours.
+
+    24-hour: "04:35" in the language's digits.  12-hour: "4:35" (12 for the hours 0 and 12),
+    followed by the language's before/after-noon word when ``marked`` ("٤:٣٥ ص",
+    "۴:۳۵ قبل دوپہر"); a timetable column leaves the word out, as printed timetables do.
+    Anything that is not HH:mm (an absent time) is only written in the language's digits.
+    """
+    if clock == "24" or len(hhmm) != 5 or hhmm[2] != ":":
+        return native(hhmm, lang)
+    hours = int(hhmm[:2])
+    text = native(f"{(hours + 11) % 12 + 1}:{hhmm[3:]}", lang)
+    return f"{text} {DAY_HALF[lang]['am' if hours < 12 else 'pm']}" if marked else text
+
+
+def decimal(value: float, lang: str, places: int = 1) -> str:
+    """Return ``value`` with ``places`` decimals in the digits and decimal separator of ``lang``."""
+    return native(f"{value:.{places}f}".replace(".", DECIMAL_SEPARATOR[lang]), lang)
 
 
 def join_list(items: list[str], lang: str) -> str:

@@ -38,7 +38,6 @@ DATE = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
 INSTANT = {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"}
 CLOCK = {"type": "string", "pattern": r"^\d{2}:\d{2}$"}
 NAMES4 = {"type": "object", "required": LANGUAGES, "properties": {lang: {"type": "string"} for lang in LANGUAGES}}
-NAMES3 = {"type": "object", "required": ["en", "ar", "fa"], "properties": {lang: {"type": "string"} for lang in LANGUAGES[:3]}}
 NULLABLE_NUMBER = {"type": ["number", "null"]}
 TIMES = ["imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight"]
 
@@ -53,6 +52,8 @@ METHOD = _param("method", {"type": "string", "maxLength": 400},
                 f"A method id ({', '.join(METHODS)}), a comma list of them, all, or custom. Default Tehran.",
                 example="Jafari")
 FEED_METHOD = _param("method", _enum(*METHODS), "A method id (default Tehran).")
+FEED_CLOCK = _param("clock", _enum("12", "24"), "Times in descriptions on a 12- or 24-hour clock (default: 12 for "
+                    "ar and ur, 24 for en and fa).")
 DAYS = _param("days", _integer(7, 90), "Rolling window in days from today (default 60).")
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}},
@@ -132,7 +133,7 @@ MOON_VISIBILITY = {"oneOf": [
 EVENT_ITEM = _obj(
     ["id", "hijriMonth", "hijriDay", "type", "importance", "title"],
     {"id": {"type": "string"}, "hijriMonth": _integer(1, 12), "hijriDay": _integer(1, 30),
-     "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES3,
+     "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES4,
      "lastDayOfMonth": {"type": "boolean"}, "hijriYear": {"type": "integer"}, "gregorian": {"type": ["string", "null"]},
      "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular")},
 )
@@ -216,7 +217,7 @@ def document(feeds: bool = True) -> dict:
             [CALENDAR, HM, HY, _param("upcoming", _integer(1, 73), "The next N events from today."),
              _param("importance", _enum("major"), "Only major events."),
              _param("type", _enum(*events.TYPES), "Only this type."),
-             _param("details", _enum("0", "1"), "1: include detail paragraphs (en, ar, fa).")],
+             _param("details", _enum("0", "1"), "1: include detail paragraphs (en, ar, fa, ur).")],
             _json(_obj(["events"], {"events": {"type": "array", "items": EVENT_ITEM}}))),
         "/eclipses": _operation(
             "Solar and lunar eclipses 2020–2040",
@@ -240,7 +241,7 @@ def document(feeds: bool = True) -> dict:
                                       _calendar_feed("iCalendar feed")),
             "/prayer-times.ics": _operation(
                 "The five daily prayers for a city as timed events (UTC)",
-                [{**CITY, "required": True}, FEED_METHOD, LANG, DAYS,
+                [{**CITY, "required": True}, FEED_METHOD, LANG, DAYS, FEED_CLOCK,
                  _param("offsets", {"type": "string", "maxLength": 200},
                         "Jamaat offsets: prayer:minutes pairs, comma-separated, minutes -60..180.", example="fajr:15,maghrib:5"),
                  _param("name", {"type": "string", "maxLength": 60}, "Masjid name for the calendar title and summaries.")],
@@ -248,7 +249,7 @@ def document(feeds: bool = True) -> dict:
             "/fasting.ics": _operation("Ayyam al-Bid and the emphasised recommended fasts", [LANG, CALENDAR],
                                        _calendar_feed("iCalendar feed")),
             "/night.ics": _operation("The start of the last third of each night for a city",
-                                     [{**CITY, "required": True}, FEED_METHOD, LANG, DAYS],
+                                     [{**CITY, "required": True}, FEED_METHOD, LANG, DAYS, FEED_CLOCK],
                                      _calendar_feed("iCalendar feed")),
         }
     return {

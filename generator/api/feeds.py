@@ -53,6 +53,10 @@ def _read_days(query: Query) -> int:
     return query.integer("days", MIN_DAYS, MAX_DAYS, default=DEFAULT_DAYS)
 
 
+def _read_clock(query: Query) -> str | None:
+    return query.choice("clock", words.CLOCKS)
+
+
 def _read_city(query: Query) -> str:
     city_id = query.string("city", max_chars=64)
     if city_id is None:
@@ -276,6 +280,9 @@ def _parse_city_feed(query: Query, now_unix_s: float, *, jamaat: bool) -> Canoni
         "lang": _read_lang(query),
         "days": _read_days(query),
     }
+    clock = _read_clock(query)
+    if clock is not None:  # absent: the language's own clock, and the canonical query of earlier feeds
+        params["clock"] = clock
     if jamaat:
         offsets = read_offsets(query.string("offsets", max_chars=MAX_OFFSETS_CHARS))
         name = read_name(query.raw("name"))
@@ -307,8 +314,11 @@ def _place(params: Params) -> tuple[str, str, str]:
     return city["names"][lang], str(city["tz"]), METHODS[params["method"]].label[lang]
 
 
-def _clock(zone: str, unix_s: np.ndarray, lang: str) -> list[str]:
-    return [words.native(hhmm, lang) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
+def _clock(zone: str, unix_s: np.ndarray, params: Params) -> list[str]:
+    """Return local times of ``unix_s`` as the feed's language writes them (`feed_words.clock_text`)."""
+    lang = params["lang"]
+    clock = params.get("clock", words.DEFAULT_CLOCK[lang])
+    return [words.clock_text(hhmm, lang, clock) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
 
 
 def build_prayer_times(params: Params) -> bytes:
@@ -325,7 +335,7 @@ def build_prayer_times(params: Params) -> bytes:
     for order, prayer_id in enumerate(words.PRAYERS):
         calculated = result.times[prayer_id][0]
         starts = calculated + offsets.get(prayer_id, 0) * 60
-        start_clock, calculated_clock = _clock(zone, starts, lang), _clock(zone, calculated, lang)
+        start_clock, calculated_clock = _clock(zone, starts, params), _clock(zone, calculated, params)
         prayer_name = words.PRAYER_NAMES[lang][prayer_id]
         template = words.JAMAAT_SUMMARY if prayer_id in offsets else words.PRAYER_SUMMARY
         summary = template[lang].format(prayer=prayer_name)
@@ -338,7 +348,7 @@ def build_prayer_times(params: Params) -> bytes:
             lines.append(method_line)
             used_lat = float(result.latitude_used_deg[i])
             if used_lat != requested_lat:
-                lines.append(words.POLAR_LINE[lang].format(lat=_decimal(used_lat, lang)))
+                lines.append(words.POLAR_LINE[lang].format(lat=words.decimal(used_lat, lang)))
             day_key = feeds.unix_day_to_date(first + i).strftime("%Y%m%d")
             vevent = feeds.timed_event(
                 event_uid=feeds.uid("prayer", f"{params['city']}-{day_key}-{prayer_id}", identity),
@@ -358,11 +368,6 @@ def build_prayer_times(params: Params) -> bytes:
     description = words.PRAYER_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line
     cal = feeds.calendar(lang=lang, name=title, description=description, zone=zone)
     return feeds.serialize(cal, out)
-
-
-def _decimal(value: float, lang: str) -> str:
-    separator = {"ar": "\u066b", "fa": "\u066b"}.get(lang, ".")  # the Arabic decimal separator
-    return words.native(f"{value:.1f}".replace(".", separator), lang)
 
 
 def last_third_start_s(maghrib_s: np.ndarray, next_fajr_s: np.ndarray) -> np.ndarray:
@@ -385,7 +390,7 @@ def build_night(params: Params) -> bytes:
     result = _times(params, n_days + 1)  # + the next day, whose fajr ends the last night
     maghrib, next_fajr = result.times["maghrib"][0, :n_days], result.times["fajr"][0, 1:]
     starts = last_third_start_s(maghrib, next_fajr)
-    start_clock, fajr_clock = _clock(zone, starts, lang), _clock(zone, next_fajr, lang)
+    start_clock, fajr_clock = _clock(zone, starts, params), _clock(zone, next_fajr, params)
     identity = feeds.feed_identity("night", params, ("city", "method", "lang"))
     first = _unix_day(params["date"])
     out = []

@@ -14,7 +14,7 @@ written as a reader of each language expects it (docs/site.md):
 """
 from __future__ import annotations
 
-from generator import glossary, hijri_names
+from generator import feed_words, glossary, hijri_names
 
 LANGUAGES = hijri_names.LANGUAGES
 DEFAULT_LANGUAGE = "en"
@@ -48,6 +48,41 @@ def number(value: float | int, lang: str, *, signed: bool = False) -> str:
     text = f"{value:+}" if signed else str(value)
     text = digits(text.replace(".", _DECIMAL_SEPARATOR[lang]), lang)
     return f"\u2066{text}\u2069" if lang in RTL and text[0] in "+-" else text
+
+
+LRI, PDI = glossary.LRI, glossary.PDI
+# Times in the timetable: the feeds' clock of each language (12-hour for ar and ur, as printed
+# timetables in Iraq and Pakistan; 24-hour for fa and en), without the before/after-noon word:
+# the column names the prayer, as on printed timetables.
+DEFAULT_CLOCK = feed_words.DEFAULT_CLOCK
+
+
+def clock(hhmm: str, lang: str) -> str:
+    """Return a local "HH:mm" as a timetable cell of ``lang`` shows it (see `DEFAULT_CLOCK`)."""
+    return feed_words.clock_text(hhmm, lang, DEFAULT_CLOCK[lang], marked=False)
+
+
+def isolate(text: str, lang: str) -> str:
+    """Return left-to-right ``text`` (an id such as "Asia/Tehran") isolated inside right-to-left text."""
+    return f"{LRI}{text}{PDI}" if lang in RTL else text
+
+
+COORDINATE_WORDS = glossary.group("coordinate")
+
+
+def coordinate(value_deg: float, axis: str, lang: str) -> str:
+    """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً"."""
+    hemisphere = {"lat": ("north", "south"), "lng": ("east", "west")}[axis][value_deg < 0]
+    return COORDINATE_WORDS[lang][hemisphere].format(deg=number(abs(value_deg), lang))
+
+
+def zone(tz: str, city_name: str, lang: str) -> str:
+    """Return a time zone as a reader names it: "Baghdad time (Asia/Baghdad)", "توقيت بغداد (Asia/Baghdad)".
+
+    ``city_name`` is the name, in ``lang``, of the city the zone is named after when it is in
+    the catalogue, else of the page's own city: both keep the zone's clock.
+    """
+    return WORDS[lang]["zone"].format(city=city_name, tz=isolate(tz, lang))
 
 
 TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
