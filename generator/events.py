@@ -22,7 +22,7 @@ EVENTS_PATH = Path(__file__).resolve().parent.parent / "data" / "events.csv"
 TYPES = ("occasion", "birth", "martyrdom", "death", "holy")
 IMPORTANCE = ("major", "minor")
 TITLE_LANGUAGES = ("en", "ar", "fa", "ur")
-DETAIL_LANGUAGES = ("en", "ar", "fa")
+DETAIL_LANGUAGES = ("en", "ar", "fa", "ur")
 
 
 @functools.cache
@@ -43,6 +43,9 @@ def catalogue() -> tuple[Mapping, ...]:
                     "type": row["type"],
                     "importance": row["importance"],
                     "title": MappingProxyType({lang: row[f"title_{lang}"] for lang in TITLE_LANGUAGES}),
+                    # Persian as Iran's official calendar prints it (with Iran's civic days or
+                    # holiday wording), used under the ``iran`` reckoning only (docs/site.md)
+                    "titleIran": MappingProxyType({"fa": row["title_fa_iran"]} if row["title_fa_iran"] else {}),
                     "details": MappingProxyType({lang: row[f"details_{lang}"] for lang in DETAIL_LANGUAGES}),
                 }
             )
@@ -77,15 +80,27 @@ def resolve(events: list[Mapping], hijri_year: int, calendar: str) -> tuple[np.n
     return np.where(exists, start + day - 1, -1), hijri.month_source(years, months, calendar)
 
 
-def item(event: Mapping, *, details: bool) -> dict:
-    """Return the public JSON shape of an event (SPEC 2.7)."""
+def title(event: Mapping, calendar: str) -> dict[str, str]:
+    """Return an event's titles under ``calendar``.
+
+    Under ``iran`` the Persian title is the one of Iran's official calendar, which names the
+    Iranian civic day of the date ("… و روز پدر") and its public holidays; under any other
+    reckoning a reader outside Iran gets the religious occasion alone.
+    """
+    if calendar == "iran":
+        return {**event["title"], **event["titleIran"]}
+    return dict(event["title"])
+
+
+def item(event: Mapping, *, details: bool, calendar: str = hijri.DEFAULT_CALENDAR) -> dict:
+    """Return the public JSON shape of an event (SPEC 2.7), titled as under ``calendar``."""
     out = {
         "id": event["id"],
         "hijriMonth": event["hijriMonth"],
         "hijriDay": event["hijriDay"],
         "type": event["type"],
         "importance": event["importance"],
-        "title": dict(event["title"]),
+        "title": title(event, calendar),
     }
     if event["lastDayOfMonth"]:
         out["lastDayOfMonth"] = True

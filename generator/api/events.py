@@ -40,7 +40,7 @@ def build(params: Params) -> dict:
     chosen = events.select(month=params.get("hm"), importance=params.get("importance"), kind=params.get("type"))
     details = bool(params["details"])
     if "hy" not in params and "upcoming" not in params:
-        return {"events": [events.item(e, details=details) for e in chosen]}
+        return {"events": [events.item(e, details=details, calendar=params["calendar"]) for e in chosen]}
     today = _unix_day(params["today"])
     calendar = params["calendar"]
     if "hy" in params:
@@ -60,7 +60,7 @@ def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool)
     days, sources = events.resolve(chosen, year, calendar)
     out = []
     for event, day, source in zip(chosen, days.tolist(), sources.tolist()):
-        item = events.item(event, details=details)
+        item = events.item(event, details=details, calendar=calendar)
         exists = day >= 0
         item.update(
             hijriYear=year,

@@ -170,7 +170,7 @@ def build_events(params: Params) -> bytes:
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),
             unix_day=day,
-            summary=event["title"][lang],
+            summary=events.title(event, calendar)[lang],
             description=_hijri_description(year, hm, hd, source, lang),
             lang=lang,
         )
@@ -241,7 +241,7 @@ def build_fasting(params: Params) -> bytes:
     """Return the fasting feed: all-day events on Ayyam al-Bid and the emphasised fasts."""
     lang, calendar = params["lang"], params["calendar"]
     first, end = _month_window(params["month"])
-    titles = {e["id"]: e["title"] for e in events.catalogue()}
+    titles = {e["id"]: events.title(e, calendar) for e in events.catalogue()}
     identity = feeds.feed_identity("fasting", params, ("calendar", "lang"))
     listed = fasting_days(first, end, calendar)
     dates = hijri.to_hijri(np.array([day for day, _ in listed], dtype=np.int64), calendar)
