@@ -66,7 +66,7 @@ FASTING_CALENDAR = glossary.term("feed.fasting_calendar")
 AYYAM_AL_BID_SUMMARY = glossary.term("feed.ayyam_al_bid_summary")
 EMPHASISED_FAST_SUMMARY = glossary.term("feed.emphasised_fast_summary")
 FASTING_CALENDAR_DESCRIPTION = glossary.term("feed.fasting_calendar_description")
-_LIST_JOIN = {"en": (", ", " and "), "ar": ("، ", " و"), "fa": ("، ", " و "), "ur": ("، ", " اور ")}
+_LIST_JOIN = {lang: (glossary.term("list.comma")[lang], glossary.term("list.and")[lang]) for lang in LANGUAGES}
 
 _TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in hijri_names.DIGITS.items()}
 

@@ -54,7 +54,7 @@ def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method
         canonical=urls.city_url(city_id, lang, method),
         alternates=[{"lang": other, "href": urls.city_url(city_id, other, method)} for other in words.LANGUAGES],
         languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.city_url(city_id, other, method),
-                    "current": other == lang} for other in words.LANGUAGES],
+                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),
                   "current": m["id"] == method} for m in methods],
         method_label=next(m["label"][lang] for m in methods if m["id"] == method),
