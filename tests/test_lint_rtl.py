@@ -152,3 +152,84 @@ def test_every_event_city_and_method_name_passes_the_lint():
 def test_urdu_has_details_for_every_event():
     assert len(events.catalogue()) == 73
     assert all(event["details"]["ur"] for event in events.catalogue())
+
+
+# --- the words behind the lint: clock, reckoning titles, glossary checks, coordinates -------------
+
+
+def _descriptions(body: bytes) -> list[str]:
+    from rtl_lint import ics_texts
+
+    return [value for prop, value in ics_texts(body) if prop == "DESCRIPTION"][1:]  # [0] is the calendar's
+
+
+NATIVE = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+
+
+@pytest.mark.parametrize("lang, clock, marks", [("ar", None, ("ص", "م")), ("ur", None, ("قبل دوپہر", "بعد دوپہر")),
+                                                ("ar", "24", None), ("fa", None, None), ("fa", "12", ("ق.ظ.", "ب.ظ."))])
+def test_feed_times_follow_the_language_clock(client, lang, clock, marks):
+    """Feed times against the JSON API's local HH:mm, turned into 12-hour by Python's own strftime("%I:%M %p").
+
+    Oracle: /v1/prayer-times `local` (HH:mm) and the C library's 12-hour conversion; the words
+    are CLDR's (ar ص/م, fa ق.ظ./ب.ظ.) and the Urdu Wiktionary's (data/SOURCES-FEEDS.md).
+    """
+    from datetime import datetime
+
+    query = f"city=karachi&lang={lang}&days=7" + (f"&clock={clock}" if clock else "")
+    feed = client.get(f"/v1/prayer-times.ics?{query}")
+    assert feed.status_code == 200
+    first = feed.text.split("DTSTART:")[1][:8]  # the window's first day, from the feed itself
+    day = f"{first[:4]}-{first[4:6]}-{first[6:]}"
+    local = client.get(f"/v1/prayer-times?city=karachi&date={day}").json()["days"][0]["local"]
+    descriptions = [d.translate(NATIVE) for d in _descriptions(feed.content)]
+    for prayer in ("fajr", "dhuhr", "asr", "maghrib", "isha"):
+        hhmm = local[prayer]
+        if marks is None:
+            expected = hhmm
+        else:
+            twelve = datetime.strptime(hhmm, "%H:%M").strftime("%I:%M %p")
+            expected = f"{twelve[:5].lstrip('0')} {marks[0] if twelve.endswith('AM') else marks[1]}"
+        assert any(expected in d for d in descriptions), (prayer, expected)
+
+
+def test_an_unknown_clock_is_a_400(client):
+    response = client.get("/v1/night.ics?city=london&clock=13")
+    assert response.status_code == 400 and response.json()["error"].startswith("clock:")
+
+
+def test_iranian_civic_days_only_under_the_iran_reckoning():
+    """Iran's official calendar prints "ولادت امام علی (ع) و روز پدر" (data/SOURCES-EVENTS.md); elsewhere: the occasion."""
+    by_id = {e["id"]: e for e in events.catalogue()}
+    assert events.title(by_id["birth-imam-ali"], "iran")["fa"] == "ولادت امام علی (ع) و روز پدر"
+    assert events.title(by_id["birth-imam-ali"], "moonsighting")["fa"] == "ولادت امام علی (ع)"
+    assert events.title(by_id["eid-al-fitr-second-day"], "moonsighting")["fa"] == "روز دوم عید سعید فطر"
+    for event in events.catalogue():
+        assert "تعطیل" not in events.title(event, "moonsighting")["fa"]
+        assert {k: v for k, v in events.title(event, "iran").items() if k != "fa"} == \
+            {k: v for k, v in events.title(event, "moonsighting").items() if k != "fa"}
+
+
+def test_the_glossary_refuses_a_bad_row(tmp_path, monkeypatch):
+    good = "id,en,ar,fa,ur,note\nx.y,Fajr,الفجر,صبح,فجر,a note\n"
+    for bad, message in (
+        ("x.y,Fajr,الفجر,صبح,,a note", "no ur text"),
+        ("x.y,Fajr,الفجر,صبح,فجر,", "no note"),
+        ("x.y,{city} time,توقيت {city},وقت {shahr},{city} کا وقت,a note", "placeholders differ"),
+        ("x.y,Fajr,الفجر,صبح,فجر ي,a note", "Arabic yeh"),
+        ("x.y,at 5,في 5,ساعت ۵,۵ بجے,a note", "ASCII digits"),
+    ):
+        path = tmp_path / "glossary.csv"
+        path.write_text(good.splitlines()[0] + "\n" + bad + "\n", encoding="utf-8")
+        monkeypatch.setattr(glossary, "GLOSSARY_PATH", path)
+        with pytest.raises(glossary.GlossaryError, match=message):
+            glossary.terms.__wrapped__()
+    path.write_text(good, encoding="utf-8")
+    assert glossary.terms.__wrapped__()["x.y"]["ar"] == "الفجر"
+
+
+def test_coordinates_name_the_hemisphere():
+    from generator.site import words
+
+    assert words.coordinate(-33.87, "lat", "en") == "33.87° S" and words.coordinate(-0.13, "lng", "en") == "0.13° W"
+    assert words.coordinate(33.32, "lat", "ar") == "٣٣٫٣٢° شمالاً" and words.coordinate(44.37, "lng", "ur") == "۴۴٫۳۷° مشرقی"
