@@ -31,7 +31,17 @@ SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 # feeds' ``clock`` parameter overrides it; the API's JSON always keeps HH:mm.
 CLOCKS = ("12", "24")
 DEFAULT_CLOCK = {"en": "24", "ar": "12", "fa": "24", "ur": "12"}
-DAY_HALF = glossary.group("clock")  # {lang: {"am": …, "pm": …}}
+CLOCK_WORDS = glossary.group("clock")
+# The word after a 12-hour time, from the hour it starts at: before/after noon in en, ar and
+# fa; in Urdu the part of the day, with the bounds of Unicode CLDR's Urdu day periods
+# (صبح 04–12, دوپہر 12–16, سہ پہر 16–18, شام 18–20, رات 20–04; data/SOURCES-FEEDS.md), since
+# Urdu has no AM/PM word of its own and "before noon" would be wrong for 01:44 at night.
+DAY_PERIODS = {
+    "en": ((0, "am"), (12, "pm")),
+    "ar": ((0, "am"), (12, "pm")),
+    "fa": ((0, "am"), (12, "pm")),
+    "ur": ((0, "night"), (4, "morning"), (12, "noon"), (16, "afternoon"), (18, "evening"), (20, "night")),
+}
 DECIMAL_SEPARATOR = {"en": ".", "ar": "\u066b", "fa": "\u066b", "ur": "\u066b"}  # ٫ in Arabic script
 
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
@@ -80,15 +90,18 @@ def clock_text(hhmm: str, lang: str, clock: str, *, marked: bool = True) -> str:
     """Return a local "HH:mm" as ``lang`` writes it on a ``clock`` of "12" or "24" hours.
 
     24-hour: "04:35" in the language's digits.  12-hour: "4:35" (12 for the hours 0 and 12),
-    followed by the language's before/after-noon word when ``marked`` ("٤:٣٥ ص",
-    "۴:۳۵ قبل دوپہر"); a timetable column leaves the word out, as printed timetables do.
+    followed by the language's word for the part of the day when ``marked`` ("٤:٣٥ ص",
+    "۴:۳۵ صبح", `DAY_PERIODS`); a timetable column leaves the word out, as printed timetables do.
     Anything that is not HH:mm (an absent time) is only written in the language's digits.
     """
     if clock == "24" or len(hhmm) != 5 or hhmm[2] != ":":
         return native(hhmm, lang)
     hours = int(hhmm[:2])
     text = native(f"{(hours + 11) % 12 + 1}:{hhmm[3:]}", lang)
-    return f"{text} {DAY_HALF[lang]['am' if hours < 12 else 'pm']}" if marked else text
+    if not marked:
+        return text
+    period = [key for start_hour, key in DAY_PERIODS[lang] if hours >= start_hour][-1]
+    return f"{text} {CLOCK_WORDS[lang][period]}"
 
 
 def decimal(value: float, lang: str, places: int = 1) -> str:

@@ -59,7 +59,7 @@ def test_the_lint_refuses_each_kind_of_error(lang, text, problem):
 def test_the_lint_accepts_isolated_ids_and_native_numbers():
     assert lint_text("توقيت بغداد (\u2066Asia/Baghdad\u2069)؛ ٣٣٫٣٢° شمالاً", "ar") == []
     assert lint_text("شب رؤیت \u2066-۱\u2069", "fa") == []
-    assert lint_text("نمازِ فجر — لندن، ۵:۱۲ قبل دوپہر", "ur") == []
+    assert lint_text("نمازِ فجر — لندن، ۵:۱۲ صبح", "ur") == []
 
 
 def test_the_page_lint_refuses_bare_file_names_and_foreign_text_without_direction():
@@ -166,13 +166,25 @@ def _descriptions(body: bytes) -> list[str]:
 NATIVE = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
 
-@pytest.mark.parametrize("lang, clock, marks", [("ar", None, ("ص", "م")), ("ur", None, ("قبل دوپہر", "بعد دوپہر")),
-                                                ("ar", "24", None), ("fa", None, None), ("fa", "12", ("ق.ظ.", "ب.ظ."))])
+AR_HALVES = {"AM": "ص", "PM": "م"}  # CLDR ar dayPeriods am/pm
+FA_HALVES = {"AM": "ق.ظ.", "PM": "ب.ظ."}  # CLDR fa dayPeriods am/pm
+
+
+def ur_period(hour: int) -> str:
+    """CLDR ur day periods: morning1 04–12, afternoon1 12–16, afternoon2 16–18, evening1 18–20, night1 20–04."""
+    for start, end, word in ((4, 12, "صبح"), (12, 16, "دوپہر"), (16, 18, "سہ پہر"), (18, 20, "شام")):
+        if start <= hour < end:
+            return word
+    return "رات"
+
+
+@pytest.mark.parametrize("lang, clock, marks", [("ar", None, AR_HALVES), ("ur", None, ur_period),
+                                                ("ar", "24", None), ("fa", None, None), ("fa", "12", FA_HALVES)])
 def test_feed_times_follow_the_language_clock(client, lang, clock, marks):
     """Feed times against the JSON API's local HH:mm, turned into 12-hour by Python's own strftime("%I:%M %p").
 
     Oracle: /v1/prayer-times `local` (HH:mm) and the C library's 12-hour conversion; the words
-    are CLDR's (ar ص/م, fa ق.ظ./ب.ظ.) and the Urdu Wiktionary's (data/SOURCES-FEEDS.md).
+    are Unicode CLDR's (ar ص/م, fa ق.ظ./ب.ظ., the Urdu day periods; data/SOURCES-FEEDS.md).
     """
     from datetime import datetime
 
@@ -189,7 +201,8 @@ def test_feed_times_follow_the_language_clock(client, lang, clock, marks):
             expected = hhmm
         else:
             twelve = datetime.strptime(hhmm, "%H:%M").strftime("%I:%M %p")
-            expected = f"{twelve[:5].lstrip('0')} {marks[0] if twelve.endswith('AM') else marks[1]}"
+            word = marks(int(hhmm[:2])) if callable(marks) else marks[twelve[-2:]]
+            expected = f"{twelve[:5].lstrip('0')} {word}"
         assert any(expected in d for d in descriptions), (prayer, expected)
 
 
