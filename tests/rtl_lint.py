@@ -16,6 +16,7 @@ Rules, with the reasons in docs/site.md ("The right-to-left lint"):
    has its PDI.
 6. An element in another language (``lang`` attribute) is linted as that language, and
    when that language runs the other way it must say so with ``dir``.
+7. Quotations are marked « … », as Arabic, Persian and Urdu print them, not with ASCII ' or ".
 """
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ def lint_text(text: str, lang: str) -> list[str]:
         problems.append("middle dot · as a separator (use ' — ')")
     if _SIGNED_NUMBER.search(bare):
         problems.append("signed number not isolated")
+    if re.search("['\"]", bare):
+        problems.append("ASCII quotation mark (quote with « »)")
     return problems
 
 

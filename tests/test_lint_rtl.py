@@ -49,6 +49,7 @@ MOON_MONTH = (1448, 1)
     ("ar", "أوقات الصلاة · لندن", "middle dot"),
     ("fa", "شب رؤیت -۱", "signed number"),
     ("ar", "الأوقات (\u2066Asia/Baghdad)", "unbalanced"),
+    ("ur", "اعلان فرمایا: 'جس کا میں مولا ہوں'", "quotation mark"),
 ])
 def test_the_lint_refuses_each_kind_of_error(lang, text, problem):
     """Each rule fails on a known-bad string (the rules: tests/rtl_lint.py)."""
