@@ -116,6 +116,7 @@ FEEDS = (
     "/v1/prayer-times.ics?city=karachi", "/v1/prayer-times.ics?city=karbala&offsets=fajr:15,maghrib:0",
     "/v1/prayer-times.ics?city=tromso&days=90", "/v1/prayer-times.ics?city=tehran&clock=12",
     "/v1/night.ics?city=london", "/v1/night.ics?city=tehran&clock=24",
+    "/v1/prayer-times.ics?city=london&name=Al-Noor%20Mosque%202&offsets=isha:5",  # a Latin masjid name, isolated
 )
 
 

@@ -324,6 +324,8 @@ def _clock(zone: str, unix_s: np.ndarray, params: Params) -> list[str]:
 def build_prayer_times(params: Params) -> bytes:
     """Return the prayer feed: fajr, dhuhr, asr, maghrib and isha of each day, plus any jamaat offset."""
     lang, n_days, name = params["lang"], params["days"], params.get("name")
+    if name is not None and lang in words.RTL:  # a masjid name in either direction keeps its own inside RTL text
+        name = words.FSI + name + words.PDI
     city_name, zone, method_label = _place(params)
     result = _times(params, n_days)
     offsets = offsets_min(params.get("offsets"))
