@@ -23,8 +23,8 @@ from generator import glossary, hijri_names
 
 LANGUAGES = hijri_names.LANGUAGES
 DEFAULT_LANGUAGE = "en"
-RTL = ("ar", "fa", "ur")
-FSI, PDI = "\u2068", "\u2069"  # first-strong isolate and its end (Unicode bidi, UAX #9)
+RTL = glossary.RTL_LANGUAGES
+FSI, PDI = glossary.FSI, glossary.PDI
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 

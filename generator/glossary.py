@@ -29,7 +29,8 @@ from typing import Mapping
 GLOSSARY_PATH = Path(__file__).resolve().parent.parent / "data" / "glossary.csv"
 LANGUAGES = ("en", "ar", "fa", "ur")
 RTL_LANGUAGES = ("ar", "fa", "ur")
-LRI, PDI = "\u2066", "\u2069"  # left-to-right isolate and its end (Unicode bidi, UAX #9)
+# Unicode bidi isolates (UAX #9): left-to-right, first-strong, and their end
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 
 # Characters a language's text must not contain, with the reason (docs/site.md, "Glossary").
 LETTER_RULES: dict[str, dict[str, str]] = {

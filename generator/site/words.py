@@ -18,7 +18,8 @@ from generator import feed_words, glossary, hijri_names
 
 LANGUAGES = hijri_names.LANGUAGES
 DEFAULT_LANGUAGE = "en"
-RTL = frozenset({"ar", "fa", "ur"})
+RTL = frozenset(glossary.RTL_LANGUAGES)
+LRI, PDI = glossary.LRI, glossary.PDI
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی", "ur": "اردو"}
@@ -36,7 +37,7 @@ def digits(text: object, lang: str) -> str:
     return str(text).translate(_TO_NATIVE[lang])
 
 
-_DECIMAL_SEPARATOR = {"en": ".", "ar": "\u066b", "fa": "\u066b", "ur": "\u066b"}  # ٫ in Arabic script
+_DECIMAL_SEPARATOR = feed_words.DECIMAL_SEPARATOR  # ٫ in Arabic script
 
 
 def number(value: float | int, lang: str, *, signed: bool = False) -> str:
@@ -47,10 +48,9 @@ def number(value: float | int, lang: str, *, signed: bool = False) -> str:
     """
     text = f"{value:+}" if signed else str(value)
     text = digits(text.replace(".", _DECIMAL_SEPARATOR[lang]), lang)
-    return f"\u2066{text}\u2069" if lang in RTL and text[0] in "+-" else text
+    return f"{LRI}{text}{PDI}" if lang in RTL and text[0] in "+-" else text
 
 
-LRI, PDI = glossary.LRI, glossary.PDI
 # Times in the timetable: the feeds' clock of each language (12-hour for ar and ur, as printed
 # timetables in Iraq and Pakistan; 24-hour for fa and en), without the before/after-noon word:
 # the column names the prayer, as on printed timetables.
