@@ -56,18 +56,22 @@ def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method
         canonical=urls.city_url(city_id, lang, method),
         alternates=[{"lang": other, "href": urls.city_url(city_id, other, method)} for other in words.LANGUAGES],
         languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.city_url(city_id, other, method),
-                    "current": other == lang} for other in words.LANGUAGES],
+                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),
                   "current": m["id"] == method} for m in methods],
         method_label=next(m["label"][lang] for m in methods if m["id"] == method),
-        place=w["place"].format(lat=words.number(meta["lat"], lang), lng=words.number(meta["lng"], lang),
-                                tz=meta["tz"], qibla=words.number(meta["qibla"], lang)),
+        place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang),
+                                lng=words.coordinate(meta["lng"], "lng", lang),
+                                zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, catalogue, lang), lang),
+                                qibla=words.number(meta["qibla"], lang)),
+        times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
         calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
         months=months,
-        feeds=[{"name": feed, "href": responses.api_url(feed, {"city": city_id, "lang": lang, "method": method})}
-               for feed in ("prayer-times.ics", "night.ics")],
+        feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"city": city_id, "lang": lang,
+                                                                                    "method": method})}
+               for feed in ("prayer-times", "night")],
     )
 
 
@@ -89,21 +93,40 @@ def month_table(today: date, city: dict, lang: str, method: str, calendar: str, 
             "friday": gregorian.weekday() == 4,
             "today": gregorian == today,
             "hijri": [{"calendar": c, **hijri_cells[c]} for c in CALENDARS],
-            "times": [{"id": t, "text": words.digits(day["local"][t], lang)} for t in words.TIMES],
-            "polar": day.get("polar"),
+            "times": [{"id": t, "text": words.clock(day["local"][t], lang)} for t in words.TIMES],
+            "polar": polar_text(day["polar"], lang) if "polar" in day else None,
             "events": events_by_day.get(iso, []),
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(
         month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang))
+    polar_days = [day["polar"] for day in prayer["days"] if "polar" in day]
     return {
         "id": f"{year:04d}-{month:02d}",
+        "polar_note": words.WORDS[lang]["polar_note"].format(lat=polar_latitude(polar_days[0], lang))
+        if polar_days else None,
         "caption": caption,
         "hijri_caption": " – ".join(hijri_months),
         "rows": rows,
         "meta": prayer["meta"],
         "api": responses.api_url("prayer-times", query),
     }
+
+
+def zone_city_name(tz: str, city: dict, catalogue: dict, lang: str) -> str:
+    """Return the name in ``lang`` of the city a zone is named after ("Asia/Baghdad": Baghdad), else of ``city``."""
+    named = catalogue.get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
+    return (named or city)["names"][lang]
+
+
+def polar_latitude(polar: dict, lang: str) -> str:
+    """Return the latitude a polar day was computed at, one decimal, in the digits of ``lang``."""
+    return feed_words.decimal(polar["latitude"], lang)
+
+
+def polar_text(polar: dict, lang: str) -> str:
+    """Return the sentence saying at which latitude a polar day was computed (the feeds' wording)."""
+    return feed_words.POLAR_LINE[lang].format(lat=polar_latitude(polar, lang))
 
 
 def hijri_cell(hijri: dict, *, first_row: bool, lang: str) -> dict:
