@@ -244,7 +244,7 @@ def test_the_glossary_refuses_a_bad_row(tmp_path, monkeypatch):
 
 
 def test_coordinates_name_the_hemisphere():
-    from generator.site import words
+    from generator import page_words as words
 
     assert words.coordinate(-33.87, "lat", "en") == "33.87° S" and words.coordinate(-0.13, "lng", "en") == "0.13° W"
     assert words.coordinate(33.32, "lat", "ar") == "٣٣٫٣٢° شمالاً" and words.coordinate(44.37, "lng", "ur") == "۴۴٫۳۷° مشرقی"
