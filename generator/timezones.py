@@ -25,6 +25,24 @@ def available() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+@functools.cache
+def _finder():
+    """The one TimezoneFinder of the process, made on first use (loading its polygons takes ~0.3 s)."""
+    from timezonefinder import TimezoneFinder  # offline: its boundary data ships in timezonefinder-data
+
+    return TimezoneFinder()
+
+
+def zone_at(lat_deg: float, lng_deg: float) -> str | None:
+    """Return the IANA zone at a point (timezone-boundary-builder polygons via timezonefinder), or None.
+
+    Open sea gets its nautical zone (``Etc/GMT±N``); None only where the data has no zone
+    at all, or a zone the pinned tzdata does not know.
+    """
+    name = _finder().timezone_at(lng=float(lng_deg), lat=float(lat_deg))
+    return name if name is not None and is_valid(name) else None
+
+
 def is_valid(name: str) -> bool:
     """True for a known IANA key (this is also what keeps keys out of file paths)."""
     return name in available()

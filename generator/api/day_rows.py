@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import orjson
 
 _DATE_DIGITS = (0, 1, 2, 3, 5, 6, 8, 9)  # YYYY MM DD in "0000-00-00"
 _CLOCK_DIGITS = (0, 1, 3, 4)  # hh mm in "00:00"
@@ -134,3 +135,21 @@ def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
         out[:, clock_cols] = _clock_digits((instants_s + utc_offsets_s) % 86400).reshape(rows, -1)
     blob, width = out.tobytes(), out.shape[1]
     return [blob[i : i + width] for i in range(0, len(blob), width)]
+
+
+def mark_unreached(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray) -> None:
+    """Rewrite, in place, the rows with a time that is never reached (``highLatitudeRule=none``).
+
+    ``unreached``: (rows, len(names)) bool.  Such a time becomes null (and null in ``local``),
+    and the row gains ``"unreached": [names]`` in output order.  Only these rows go through
+    a dict, so the fixed-width path above stays the one every other row takes.
+    """
+    for r in np.flatnonzero(unreached.any(axis=1)):
+        row = orjson.loads(rows[r])
+        missing = [name for name, flag in zip(names, unreached[r].tolist()) if flag]
+        for name in missing:
+            row[name] = None
+            if "local" in row:
+                row["local"][name] = None
+        row["unreached"] = missing
+        rows[r] = orjson.dumps(row)
