@@ -17,7 +17,7 @@ catalogue text, and the feed builder escapes the result (`generator.feeds.Text`)
 from __future__ import annotations
 
 from generator import hijri_names
-from generator.locale import DEFAULT_LANGUAGE, LANGUAGES, native  # noqa: F401  (re-exported for callers)
+from generator.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, decimal, native  # noqa: F401  (re-exported for callers)
 SEPARATOR = " · "
 
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
@@ -210,3 +210,48 @@ NIGHTS_NOTE = {  # the events calendar's DESCRIPTION, after SUNSET_NOTE
     "fa": "شب‌هایی مانند شب‌های قدر در روزی آمده‌اند که از غروبِ آن آغاز می‌شوند.",
     "ur": "شبِ قدر جیسی راتیں اس دن درج ہیں جس کی شام کو وہ شروع ہوتی ہیں۔",
 }
+
+
+# --- Feeds for any place (issue 9) ---------------------------------------------------------------
+# A feed for lat+lng names its place by the coordinates (signed decimal degrees, the language's
+# digits) and its local times by the IANA zone id, which has no translation.  A custom method is
+# described by its own numbers: angles in degrees, intervals with the minute sign ′, so nothing is
+# counted in words.
+def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
+    """Return "35.69°, 51.39°" in the digits and list comma of ``lang``."""
+    comma, _ = _LIST_JOIN[lang]
+    return f"{decimal(lat_deg, 2, lang)}°{comma}{decimal(lng_deg, 2, lang)}°"
+
+
+SUNSET = {"en": "sunset", "ar": "الغروب", "fa": "غروب", "ur": "غروب"}
+CUSTOM_METHOD = {
+    "en": "custom ({rules})",
+    "ar": "مخصّصة ({rules})",
+    "fa": "دلخواه ({rules})",
+    "ur": "حسبِ منشا ({rules})",
+}
+OPTIONS_LINE = {  # the query's options, as written in the URL (their names are the API's own)
+    "en": "Options: {options}",
+    "ar": "الخيارات: {options}",
+    "fa": "تنظیمات: {options}",
+    "ur": "ترتیبات: {options}",
+}
+
+
+def custom_rules(params: dict, lang: str) -> str:
+    """Return a custom method's rules, e.g. "Fajr 16°, Isha 14°, Maghrib 4°" or "Isha = Maghrib + 90′"."""
+    names = PRAYER_NAMES[lang]
+
+    def number(value: float) -> str:  # as given (the query's own precision), e.g. 17.7 -> "۱۷٫۷"
+        return native(f"{value:g}".replace(".", DECIMAL_SEPARATOR[lang]), lang)
+
+    rules = [f"{names['fajr']} {number(params['fajrAngle'])}°"]
+    if "maghribAngle" in params:
+        rules.append(f"{names['maghrib']} {number(params['maghribAngle'])}°")
+    if "maghribInterval" in params:
+        rules.append(f"{names['maghrib']} = {SUNSET[lang]} + {number(params['maghribInterval'])}′")
+    if "ishaAngle" in params:
+        rules.append(f"{names['isha']} {number(params['ishaAngle'])}°")
+    if "ishaInterval" in params:
+        rules.append(f"{names['isha']} = {names['maghrib']} + {number(params['ishaInterval'])}′")
+    return _LIST_JOIN[lang][0].join(rules)

@@ -453,10 +453,10 @@ BAD_REQUESTS = [
     ("prayer-times.ics", {"city": "london", "lang": "de"}, "lang"),
     ("prayer-times.ics", {}, "city"),
     ("prayer-times.ics", {"city": "atlantis"}, "city"),
-    ("prayer-times.ics", {"lat": "51.5", "lng": "0"}, "city"),
+    ("prayer-times.ics", {"lat": "51.5", "lng": "0"}, "tz"),  # a place feed needs the zone of its days
     ("prayer-times.ics", {"city": "london", "method": "Nope"}, "method"),
     ("prayer-times.ics", {"city": "london", "method": "Tehran,Jafari"}, "method"),
-    ("prayer-times.ics", {"city": "london", "method": "custom"}, "method"),
+    ("prayer-times.ics", {"city": "london", "method": "custom"}, "fajrAngle"),  # custom needs its angles
     ("prayer-times.ics", {"city": "london", "name": "x" * 61}, "name"),
     ("prayer-times.ics", {"city": "london", "name": "a\x00b"}, "name"),
     ("night.ics", {"city": "london", "days": "6"}, "days"),

@@ -103,10 +103,11 @@ IMSAK = P.integer("imsak", 0, MAX_IMSAK_MIN, "Imsak: minutes before fajr.", defa
 OPTION_PARAMETERS = (MIDNIGHT, ASR, HIGH_LATITUDE_RULE, TUNE, ELEVATION, IMSAK)
 
 
-def read_options(values) -> dict:
-    """Return the canonical options of checked values (defaults included; `Endpoint.parse` drops them)."""
-    options = {p.name: values[p.name] for p in OPTION_PARAMETERS if values[p.name] is not None}
-    options["elevation"] = math.floor(options["elevation"] + 0.5)  # whole metres, half up
+def read_options(values, parameters: tuple[P.Param, ...] = OPTION_PARAMETERS) -> dict:
+    """Return the canonical options among ``parameters`` (defaults included; `Endpoint.parse` drops them)."""
+    options = {p.name: values[p.name] for p in parameters if values.get(p.name) is not None}
+    if "elevation" in options:
+        options["elevation"] = math.floor(options["elevation"] + 0.5)  # whole metres, half up
     return options
 
 
@@ -133,12 +134,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
     params = place(values, with_tz=True)
     params["method"] = read_methods(values["method"])
     params.update(read_options(values))
-    custom = {p.name: values[p.name] for p in CUSTOM_PARAMETERS if values[p.name] is not None}
-    if params["method"] == CUSTOM:
-        _check_custom(custom)
-        params.update(custom)
-    elif custom:
-        raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
+    params.update(custom_angles(values, params["method"]))
 
     span, today_dependent = gregorian_range(
         values["date"], values["year"], values["month"], lambda: days.today(now_unix_s, params.get("tz", "UTC")))
@@ -168,6 +164,16 @@ def read_methods(raw: str | None) -> str:
         if method_id not in METHODS:
             raise QueryError("method", f"unknown method {method_id[:40]!r}; one of {', '.join(METHODS)}, all, custom")
     return ",".join(sorted(set(ids)))
+
+
+def custom_angles(values, method: str) -> dict:
+    """Return the canonical custom angles and intervals (only with ``method=custom``, where fajrAngle is required)."""
+    custom = {p.name: values[p.name] for p in CUSTOM_PARAMETERS if values[p.name] is not None}
+    if method == CUSTOM:
+        _check_custom(custom)
+    elif custom:
+        raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
+    return custom
 
 
 def _check_custom(custom: dict) -> None:
