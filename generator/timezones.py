@@ -8,6 +8,7 @@ seen as not changing; tzdata has no such pair in 1900..2100 for the zones we che
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import zoneinfo
 from datetime import datetime, timezone
@@ -30,7 +31,9 @@ def _finder():
     """The one TimezoneFinder of the process, made on first use (loading its polygons takes ~0.3 s)."""
     from timezonefinder import TimezoneFinder  # offline: its boundary data ships in timezonefinder-data
 
-    return TimezoneFinder()
+    finder = TimezoneFinder()
+    atexit.register(finder.cleanup)  # release its mapped polygon files before exit (else a ResourceWarning)
+    return finder
 
 
 def zone_at(lat_deg: float, lng_deg: float) -> str | None:

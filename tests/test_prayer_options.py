@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 from datetime import date, datetime, timedelta, timezone
 
@@ -276,7 +275,8 @@ def test_tz_auto_is_the_zone_timezonefinder_finds_and_equals_the_explicit_zone(l
     """timezonefinder (its own instance here): tz=auto answers exactly as the zone it names."""
     from timezonefinder import TimezoneFinder
 
-    zone = TimezoneFinder().timezone_at(lng=lng, lat=lat)
+    with TimezoneFinder() as finder:
+        zone = finder.timezone_at(lng=lng, lat=lat)
     auto = _canonical("prayer-times", lat=lat, lng=lng, date="2026-03-20", tz="auto")
     explicit = _canonical("prayer-times", lat=lat, lng=lng, date="2026-03-20", tz=zone)
     assert auto == explicit and auto.params["tz"] == zone
