@@ -5,7 +5,8 @@ For endpoint ``name`` and canonical parameters ``params``::
     v1/<name>.json                                  no parameters (e.g. v1/methods.json)
     v1/<name>/<k1>=<v1>&<k2>=<v2>&….json            keys sorted, values percent-encoded
     v1/<base>/<…>.ics                               a name with its own extension ("events.ics",
-                                                    "openapi.json") keeps it: base "events", "openapi"
+                                                    "openapi.json", "prayer-times.csv") keeps it:
+                                                    base "events", "openapi", "prayer-times"
 
 The file name is the canonical query string itself, so a front (nginx, a CDN) serves a
 URL whose query is already canonical with ``try_files /v1/<name>/$args.json`` and passes
@@ -34,7 +35,7 @@ def canonical_query(params: Mapping[str, Any]) -> str:
 def relative_path(name: str, params: Mapping[str, Any]) -> str:
     """Return the path of a response under ``static_out/`` (always inside it)."""
     base, extension = name, "json"
-    for suffix in (".ics", ".json", ".svg"):
+    for suffix in (".ics", ".json", ".svg", ".csv"):
         if name.endswith(suffix):
             base, extension = name[: -len(suffix)], suffix[1:]
     if not params:

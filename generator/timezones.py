@@ -8,6 +8,7 @@ seen as not changing; tzdata has no such pair in 1900..2100 for the zones we che
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import zoneinfo
 from datetime import datetime, timezone
@@ -23,6 +24,26 @@ _YEAR_MAX = 2101
 def available() -> frozenset[str]:
     """Return every zone key the installed tzdata knows."""
     return frozenset(zoneinfo.available_timezones())
+
+
+@functools.cache
+def _finder():
+    """The one TimezoneFinder of the process, made on first use (loading its polygons takes ~0.3 s)."""
+    from timezonefinder import TimezoneFinder  # offline: its boundary data ships in timezonefinder-data
+
+    finder = TimezoneFinder()
+    atexit.register(finder.cleanup)  # release its mapped polygon files before exit (else a ResourceWarning)
+    return finder
+
+
+def zone_at(lat_deg: float, lng_deg: float) -> str | None:
+    """Return the IANA zone at a point (timezone-boundary-builder polygons via timezonefinder), or None.
+
+    Open sea gets its nautical zone (``Etc/GMT±N``); None only where the data has no zone
+    at all, or a zone the pinned tzdata does not know.
+    """
+    name = _finder().timezone_at(lng=float(lng_deg), lat=float(lat_deg))
+    return name if name is not None and is_valid(name) else None
 
 
 def is_valid(name: str) -> bool:

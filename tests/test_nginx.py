@@ -102,3 +102,26 @@ def test_errors_are_json(front):
     assert status == 405 and headers["Allow"] == "GET, HEAD" and b"error" in body
     status, headers, body = _get(f"{base}/v1/methods?../../etc/passwd")
     assert status == 400 and b"error" in body
+
+
+def test_csv_is_served_from_its_static_file_as_text_csv(front):
+    """A pre-rendered CSV (written here as build.py writes it: the canonical path) is a static hit."""
+    from generator import static_paths
+    from generator.api import BY_NAME
+    from generator.query import Query
+
+    base, static = front
+    endpoint = BY_NAME["prayer-times.csv"]
+    canonical = endpoint.parse(Query.of({"city": "karbala", "year": "2026"}), 0.0)
+    path = static / static_paths.relative_path(endpoint.name, canonical.params)
+    query = static_paths.canonical_query(canonical.params)
+    assert path.name == query + ".csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.chmod(0o755)
+    path.write_bytes(endpoint.render(canonical.params))
+    path.chmod(0o644)
+    status, headers, body = _get(f"{base}/v1/prayer-times.csv?{query}")
+    assert status == 200 and body == path.read_bytes() and "Last-Modified" in headers
+    assert headers["Content-Type"] == "text/csv; charset=utf-8"
+    status, headers, body = _get(f"{base}/v1/prayer-times.csv?city=karbala&date=2026-03-20")  # not a file: the app
+    assert status == 200 and "Last-Modified" not in headers and headers["Content-Type"] == "text/csv; charset=utf-8"
