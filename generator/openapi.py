@@ -214,7 +214,7 @@ def document(feeds: bool = True) -> dict:
         "/events": _operation(
             "The 73 events of the Shia year: list, resolve to a Hijri year, or the next N",
             [CALENDAR, HM, HY, _param("upcoming", _integer(1, 73), "The next N events from today."),
-             _param("importance", _enum("major"), "Only major events."),
+             _param("importance", _enum("major", "minor"), "Only major (or only minor) events."),
              _param("type", _enum(*events.TYPES), "Only this type."),
              _param("details", _enum("0", "1"), "1: include detail paragraphs (en, ar, fa).")],
             _json(_obj(["events"], {"events": {"type": "array", "items": EVENT_ITEM}}))),

@@ -18,7 +18,7 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
     params["calendar"] = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
     for name, value in (
         ("hm", query.integer("hm", 1, 12)),
-        ("importance", query.choice("importance", ("major",))),
+        ("importance", query.choice("importance", events.IMPORTANCE)),
         ("type", query.choice("type", events.TYPES)),
         ("hy", query.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR)),
         ("upcoming", query.integer("upcoming", 1, MAX_UPCOMING)),

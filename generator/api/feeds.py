@@ -21,7 +21,7 @@ from generator.api.endpoint import Canonical, Endpoint, Params, register
 from generator.api.location import coordinates, known_city
 from generator.api.prayer_times import times_for
 from generator.errors import QueryError
-from generator.methods import DEFAULT_METHOD, METHODS
+from generator.methods import DEFAULT_METHOD, METHODS, resolve as resolve_method
 from generator.query import Query
 
 MEDIA_TYPE = "text/calendar"
@@ -57,13 +57,12 @@ def _read_city(query: Query) -> str:
     city_id = query.string("city", max_chars=64)
     if city_id is None:
         raise QueryError("city", "required: a city id from /v1/cities (e.g. london, tehran, karbala)")
-    known_city(city_id)
-    return city_id
+    return str(known_city(city_id)["id"])
 
 
 def _read_method(query: Query) -> str:
-    method_id = query.string("method", max_chars=64, default=DEFAULT_METHOD)
-    if method_id not in METHODS:
+    method_id = resolve_method(query.string("method", max_chars=64, default=DEFAULT_METHOD))
+    if method_id is None:
         raise QueryError("method", f"must be one method id, one of {', '.join(METHODS)}")
     return method_id
 

@@ -25,7 +25,7 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
         if lat is not None or lng is not None:
             raise QueryError("city", "give either city or lat+lng, not both")
         city = known_city(city_id)
-        place: dict = {"city": city_id}
+        place: dict = {"city": city["id"]}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
@@ -36,15 +36,15 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
             raise QueryError("lng", "required with lat (a number from -180 to 180)")
         place = {"lat": _round(lat), "lng": _round(lng)}
     if tz is not None:
-        if not timezones.is_valid(tz):
+        place["tz"] = timezones.canonical_zone(tz)
+        if place["tz"] is None:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-        place["tz"] = tz
     return place
 
 
 def known_city(city_id: str) -> Mapping:
     """Return the catalogue city ``city_id``, or a QueryError on ``city`` suggesting close ids."""
-    city = cities.by_id().get(city_id)
+    city = cities.by_id().get(cities.resolve(city_id))
     if city is None:
         close = cities.suggest(city_id)
         hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="

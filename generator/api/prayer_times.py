@@ -12,7 +12,7 @@ from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, dumps, register
 from generator.api.location import coordinates, read_place
 from generator.errors import QueryError
-from generator.methods import METHODS, DEFAULT_METHOD, custom_method
+from generator.methods import METHODS, DEFAULT_METHOD, custom_method, resolve as resolve_method
 from generator.query import Query
 
 MAX_DAY_METHODS = 496  # SPEC 8
@@ -61,7 +61,7 @@ def _read_methods(query: Query) -> str:
         return ",".join(sorted(METHODS))
     if raw == CUSTOM:
         return CUSTOM
-    ids = [part.strip() for part in raw.split(",")]
+    ids = [resolve_method(part.strip()) or part.strip() for part in raw.split(",")]
     for method_id in ids:
         if method_id == CUSTOM:
             raise QueryError("method", "custom cannot be combined with other methods")
