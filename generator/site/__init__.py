@@ -54,6 +54,13 @@ def not_found_page(path: str) -> bytes:
     return routes.not_found_page(path)
 
 
+def error_page(path: str, status: int) -> bytes:
+    """Return the HTML of the site's 404, 429 or 503 page, in the language the path names."""
+    from generator.site import routes
+
+    return routes.error_page(path, status)
+
+
 def file_path(route: str, parameters: dict) -> str:
     """Return the static file path (relative to static_out/) of a page."""
     path = route.format(**parameters).lstrip("/")
