@@ -165,13 +165,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
-    parser.add_argument("--if-missing", action="store_true", help="render only when static_out/v1 does not exist yet")
+    parser.add_argument("--if-missing", action="store_true",
+                        help="render only when no full build has completed into --out yet")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     build_tables()
     print(f"tables ready ({time.perf_counter() - started:.1f} s)")
-    if args.tables_only or (args.if_missing and (Path(args.out) / "v1").is_dir()):
+    complete = Path(args.out) / static_paths.COMPLETE_MARKER
+    if args.tables_only or (args.if_missing and complete.is_file()):
         return
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     first_year, last_year = default_years(today)
@@ -199,14 +201,25 @@ def main(argv: list[str] | None = None) -> None:
             written += changed
             produced.update(relatives)
             progress.step()
-    (Path(args.out) / static_paths.HEADERS_FILE).write_text(static_paths.headers_file())
+    _write_front_files(Path(args.out))
     removed = 0 if args.only else _prune(Path(args.out), produced)
+    if not args.only:  # --if-missing resumes an interrupted first build, not a finished one
+        complete.write_text(f"{today.isoformat()}\n")
     elapsed = time.perf_counter() - started
     print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "
           f"({written} written, {sum(counts.values()) - written} unchanged, {removed} stale removed) "
           f"in {elapsed:.1f} s with {args.jobs} jobs")
     for name in sorted(counts):
         print(f"  {name:18} {counts[name]:6} files {sizes[name] / 1e6:9.1f} MB")
+
+
+def _write_front_files(root: Path) -> None:
+    """The `_headers` file for static hosts, and the pages nginx answers 429 with (deploy/nginx.conf)."""
+    (root / static_paths.HEADERS_FILE).write_text(static_paths.headers_file())
+    errors = root / static_paths.ERRORS_DIR
+    errors.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        _write_atomic(errors / f"429-{lang}.html", site.error_page("", 429, lang))
 
 
 class _Progress:

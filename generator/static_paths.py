@@ -50,6 +50,8 @@ CACHE_TODAY = "public, max-age=300"  # answers and pages that follow "today"
 CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a month's crescent maps)
 EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
 HEADERS_FILE = "_headers"
+COMPLETE_MARKER = ".build-complete"  # written by a full build.py run (make serve's --if-missing)
+ERRORS_DIR = "_errors"  # the site's 429 pages, which nginx answers with
 
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9._,/-]*", re.ASCII)
 _FILE_NAME = re.compile(r"[A-Za-z0-9=&._,~-]{1,200}", re.ASCII)

@@ -54,11 +54,11 @@ def not_found_page(path: str) -> bytes:
     return routes.not_found_page(path)
 
 
-def error_page(path: str, status: int) -> bytes:
-    """Return the HTML of the site's 404, 429 or 503 page, in the language the path names."""
+def error_page(path: str, status: int, lang: str | None = None) -> bytes:
+    """Return the HTML of the site's 404, 429 or 503 page, in ``lang`` or the language the path names."""
     from generator.site import routes
 
-    return routes.error_page(path, status)
+    return routes.error_page(path, status, lang)
 
 
 def file_path(route: str, parameters: dict) -> str:

@@ -70,9 +70,9 @@ _ERROR_WORDS = {404: ("not_found", "not_found_text"), 429: ("too_many", "too_man
                 503: ("busy", "busy_text")}
 
 
-def error_page(path: str, status: int = 404) -> bytes:
-    """Return the HTML of the 404, 429 or 503 page, in the language the path names (else English)."""
-    lang = next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
+def error_page(path: str, status: int = 404, lang: str | None = None) -> bytes:
+    """Return the HTML of the 404, 429 or 503 page, in ``lang`` or the language the path names (else English)."""
+    lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
     title, text = _ERROR_WORDS[status]
     w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
     return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w, title=w["not_found"],
