@@ -91,7 +91,7 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, 
     """Render one job and write it (and its compressed siblings) if its bytes changed.
 
     An answer or page that follows "today" goes under ``_today/`` (static_paths), and its
-    stable public name becomes a relative symbolic link to it.  Returns (job kind, paths
+    stable public name becomes a hard link to it (re-made every build: a rewrite replaces the inode).  Returns (job kind, paths
     written or kept, bytes, changed)."""
     name, query, now_s, root = job
     today = datetime.fromtimestamp(now_s, timezone.utc).date()
@@ -122,14 +122,13 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, 
 
 
 def _link(link: Path, target: Path) -> None:
-    """Point ``link`` at ``target`` with a relative symbolic link (replaced atomically if it differs)."""
-    pointer = os.path.relpath(target, link.parent)
-    if link.is_symlink() and os.readlink(link) == pointer:
+    """Make ``link`` a hard link to ``target`` (atomically; nothing to do when it already is one)."""
+    if link.exists() and os.path.samefile(link, target):
         return
     link.parent.mkdir(parents=True, exist_ok=True)
     tmp = link.with_name(f".{link.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
-    tmp.symlink_to(pointer)
+    os.link(target, tmp)
     os.replace(tmp, link)
     for sibling in (".gz", ".br"):  # a regular file's old siblings would outlive it
         link.with_name(link.name + sibling).unlink(missing_ok=True)
@@ -242,9 +241,9 @@ class _Progress:
 def _prune(root: Path, produced: set[str]) -> int:
     removed = 0
     page_folders = {route.strip("/").split("/")[0] for route in (page.route for page in site.pages())} - {""}
-    folders = ("v1", static_paths.TODAY_DIR, *sorted(page_folders))
+    folders = ("v1", static_paths.TODAY_DIR, static_paths.STABLE_DIR, *sorted(page_folders))
     for path in (p for folder in folders for p in (root / folder).rglob("*")):
-        if not (path.is_file() or path.is_symlink()):  # a link whose target went is pruned too
+        if not path.is_file():
             continue
         relative = path.relative_to(root).as_posix()
         base = relative[: -len(".gz")] if relative.endswith(".gz") else relative[: -len(".br")] if relative.endswith(".br") else relative

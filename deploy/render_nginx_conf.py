@@ -32,7 +32,7 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
         .replace("@PREFIX@", str(prefix))
         .replace("@LISTEN@", listen)
         .replace("@STATIC_ROOT@", str(static_root))
-        .replace("@APP@", servers)
+        .replace("@APP_SERVERS@", servers)
         .replace("@LOAD_BROTLI@", f"load_module {brotli};" if brotli else "")
         .replace("@ACCESS_LOG@", f"{access_log} front" if access_log else "off")
         .replace("@FEED_RATE@", str(int(feed_rate_per_minute)))

@@ -25,11 +25,12 @@ canonical parameters (``date=``, ``today=``), which no request may give; they li
 The runtime finds them by their full canonical name, so a day-old file is never served
 as today's.  Pages that follow today live in ``_today/<YYYY-MM-DD>/<route>index.html``
 and are used only on that UTC day.  For hosts that only serve files, every build also
-writes a *stable* name for each such answer it pre-renders: the feed
-``v1/prayer-times/city=karbala.ics`` (the request's own parameters) and the page
-``city/karbala/index.html``, as relative symbolic links into ``_today/``.  nginx
-refuses symbolic links (``disable_symlinks on``), so at the nginx front those URLs go
-to the app, which checks the date; a copy on a CDN is as current as the last upload.
+writes a *stable* name for each such answer it pre-renders, refreshed by every build:
+``today/v1/<name>/<the request's own parameters>.<ext>`` (`STABLE_DIR`; e.g. the feed
+``today/v1/prayer-times/city=karbala.ics``) and the page ``city/karbala/index.html``
+(hard links to the ``_today/`` files).  nginx and the app never read those: at the app
+(and so behind nginx) ``/today/v1/…`` is answered like the path URL ``/v1/…``, with the
+date checked; a copy on a CDN is as current as the last upload.
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from urllib.parse import quote
 STATIC_ROOT = Path(__file__).resolve().parent.parent / "static_out"
 MAX_NAME_CHARS = 200  # file names must stay under the usual 255-byte limit
 TODAY_DIR = "_today"  # answers and pages that follow "today": never a public URL
+STABLE_DIR = "today"  # the stable public names of answers that follow "today", for file hosts
 HASHED_DIR = "_"  # names only the app resolves
 
 # Cache lifetimes (Cache-Control), the same at the app, nginx and the `_headers` file.
@@ -103,9 +105,9 @@ def relative_path(name: str, params: Mapping[str, Any], today_dependent: bool = 
 
 def stable_path(name: str, request_params: Mapping[str, Any]) -> str | None:
     """Return the stable public name of a today-following answer, from the parameters the
-    request itself gave (canonical values; e.g. ``v1/prayer-times/city=karbala.ics``)."""
+    request itself gave (canonical values; e.g. ``today/v1/prayer-times/city=karbala.ics``)."""
     path = relative_path(name, request_params)
-    return None if f"/{HASHED_DIR}/" in path else path
+    return None if f"/{HASHED_DIR}/" in path else f"{STABLE_DIR}/{path}"
 
 
 def page_path(relative: str, today_iso: str | None) -> str:
@@ -140,13 +142,15 @@ def headers_file() -> str:
     Netlify and Cloudflare Pages read (other hosts: set the same headers by these patterns).
 
     Patterns do not overlap for any header, since such hosts join the values of every
-    matching rule: feeds (``.ics``, stable names refreshed by every build) and pages that
-    follow today get 5 minutes, other answers a week, crescent pages a day."""
+    matching rule: stable names of answers that follow today (``today/v1/…``, refreshed by
+    every build) and pages that follow today get 5 minutes, other answers a week,
+    crescent pages a day."""
     rules = [
         ("/*", {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED_HEADERS,
                 "X-Content-Type-Options": "nosniff"}),
         ("/v1/*.json", {"Content-Type": "application/json; charset=utf-8", "Cache-Control": CACHE_STABLE}),
-        ("/v1/*.ics", {"Content-Type": "text/calendar; charset=utf-8", "Cache-Control": CACHE_TODAY}),
+        (f"/{STABLE_DIR}/v1/*.json", {"Content-Type": "application/json; charset=utf-8", "Cache-Control": CACHE_TODAY}),
+        (f"/{STABLE_DIR}/v1/*.ics", {"Content-Type": "text/calendar; charset=utf-8", "Cache-Control": CACHE_TODAY}),
         ("/", {"Cache-Control": CACHE_TODAY}),
         ("/index.html", {"Cache-Control": CACHE_TODAY}),
         ("/city/*", {"Cache-Control": CACHE_TODAY}),

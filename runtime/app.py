@@ -174,7 +174,8 @@ def handler(endpoint: Endpoint):
 
 
 async def path_url(request: Request) -> Response:
-    """``/v1/<base>/<file name>``: the path URL of an answer (static_paths), read back into its query."""
+    """``/v1/<base>/<file name>`` (and the stable ``/today/v1/…`` of an answer that follows today):
+    the path URL of an answer (static_paths), read back into its query."""
     base, file_name = request.path_params["base"], request.path_params["file"]
     stem, dot, extension = file_name.rpartition(".")
     name = static_paths.endpoint_of_file(base, extension, endpoints()) if dot else None
@@ -284,7 +285,8 @@ async def lifespan(app):
 routes = [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
     Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
     for name, endpoint in endpoints().items()
-] + [Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
+] + [Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
+      Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
 starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
