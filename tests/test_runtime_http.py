@@ -259,3 +259,38 @@ def test_over_budget_is_503_and_the_pool_is_bounded(static_root):
             thread.join(30)
         assert statuses.count(503) >= 4 and set(statuses) <= {200, 503}, statuses
         assert get(base, "/v1/methods")[0] == 200
+
+
+def test_a_browser_page_on_another_origin_reads_answers_and_limits(served, tmp_path):
+    """Headless Chromium (Debian's, driven by playwright-core: tests/peers/cors_check.js) on a page
+    served from another loopback origin: a simple fetch, one with a custom header (so a preflight),
+    and fetches until a 429; the Fetch standard lets the page read ETag, Retry-After and the
+    rate-limit fields only when they are exposed."""
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import run_node_peer
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip("chromium is not installed (Debian package `chromium`: run `make system-packages`)")
+    (tmp_path / "index.html").write_text("<!doctype html><title>another origin</title>")
+    port = local_stack.free_port()
+    page_server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                                    "--directory", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/", seconds=20)
+        seen = run_node_peer("cors_check.js", "playwright-core",
+                             {"chromium": chromium, "page": f"http://127.0.0.1:{port}/", "api": served, "limitTries": 120})
+    finally:
+        page_server.terminate()
+        page_server.wait(10)
+    assert seen["origin"] == f"http://127.0.0.1:{port}" and seen["origin"] != served and seen["errors"] == []
+    for answer in (seen["plain"], seen["custom"]):
+        assert answer["status"] == 200 and answer["etag"].startswith('"'), answer
+        assert answer["rateLimitPolicy"] == '"renders";q=60;w=60' and answer["rateLimit"].startswith('"renders";r=')
+    # the page read the real answer: London to the Kaaba is an initial great-circle bearing of 119°
+    assert json.loads(seen["custom"]["body"])["qibla"] == pytest.approx(119.0, abs=0.5)
+    limited = seen["limited"]
+    assert limited["status"] == 429 and int(limited["retryAfter"]) >= 1 and limited["rateLimit"].startswith('"renders";r=0;')
