@@ -18,7 +18,7 @@ Environment: ``RATE_LIMIT_PER_MINUTE`` (default 100 cost units, 0 = off), ``TRUS
 (comma-separated addresses/networks whose X-Forwarded-For is believed; default none; run
 uvicorn with ``--no-proxy-headers`` so it does not rewrite the client address itself),
 ``STATIC_ROOT`` (default ./static_out), ``RENDER_THREADS`` (default 2), ``RENDER_QUEUE``
-(renders admitted at once, default 32), ``RENDER_BUDGET_S`` (default 10).
+(renders admitted at once, default 64), ``RENDER_BUDGET_S`` (default 10).
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
 renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
-                     max_pending=int(os.environ.get("RENDER_QUEUE", "32")),
+                     max_pending=int(os.environ.get("RENDER_QUEUE", "64")),
                      budget_s=float(os.environ.get("RENDER_BUDGET_S", "10")))
 
 
