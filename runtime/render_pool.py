@@ -29,7 +29,7 @@ class Busy(Exception):
 class RenderPool:
     def __init__(self, threads: int = 2, max_pending: int = 32, budget_s: float = 10.0):
         self.threads, self.max_pending, self.budget_s = threads, max_pending, budget_s
-        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="render")
+        self._executor: ThreadPoolExecutor | None = None  # made on first use, again after `shutdown`
         self._pending = 0  # touched only on the event loop's thread
         self._in_flight: dict[Hashable, asyncio.Future] = {}
 
@@ -44,6 +44,8 @@ class RenderPool:
             if self._pending >= self.max_pending:
                 raise Busy(f"the server is rendering {self._pending} answers; retry shortly",
                            max(1, math.ceil(self.budget_s / 2)))
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="render")
             self._pending += 1
             future = asyncio.get_running_loop().run_in_executor(self._executor, job)
             self._in_flight[key] = future
@@ -59,4 +61,7 @@ class RenderPool:
         self._in_flight.pop(key, None)
 
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the threads (the app's lifespan ends); a later `run` starts new ones."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor, self._pending, self._in_flight = None, 0, {}
