@@ -155,9 +155,9 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
     return Response(body, media_type=media_type, headers=headers)
 
 
-async def respond_api(request: Request, endpoint: Endpoint, query: Query) -> Response:
+async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
-        canonical: Canonical = endpoint.parse(query, time.time())
+        canonical: Canonical = endpoint.parse(Query(items), time.time())
     except QueryError as error:
         return error_response(400, str(error))
     return await answer(request, (endpoint.name, tuple(canonical.params.items())),
@@ -168,7 +168,7 @@ async def respond_api(request: Request, endpoint: Endpoint, query: Query) -> Res
 
 def handler(endpoint: Endpoint):
     async def respond(request: Request) -> Response:
-        return await respond_api(request, endpoint, Query(request.query_params.multi_items()))
+        return await respond_api(request, endpoint, request.query_params.multi_items())
 
     return respond
 
@@ -182,7 +182,7 @@ async def path_url(request: Request) -> Response:
     items = static_paths.query_items(stem) if name else None
     if items is None:
         return error_response(404, f"no such path: {request.url.path[:200]}")
-    return await respond_api(request, endpoints()[name], Query(items))
+    return await respond_api(request, endpoints()[name], items)
 
 
 def page_handler(page: site.Page):
