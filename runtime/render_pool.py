@@ -49,16 +49,18 @@ class RenderPool:
             self._pending += 1
             future = asyncio.get_running_loop().run_in_executor(self._executor, job)
             self._in_flight[key] = future
-            future.add_done_callback(lambda _: self._finished(key))
+            future.add_done_callback(lambda done: self._finished(key, done))
         try:
             return await asyncio.wait_for(asyncio.shield(future), self.budget_s)
         except asyncio.TimeoutError:
             raise Busy(f"rendering took longer than {self.budget_s:g} s; the answer will be ready shortly, retry",
                        max(1, math.ceil(self.budget_s / 2))) from None
 
-    def _finished(self, key: Hashable) -> None:
+    def _finished(self, key: Hashable, done: asyncio.Future) -> None:
         self._pending -= 1
         self._in_flight.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: an abandoned render's error is not reported as never retrieved
 
     def shutdown(self) -> None:
         """Stop the threads (the app's lifespan ends); a later `run` starts new ones."""
