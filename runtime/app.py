@@ -41,7 +41,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from generator import site, static_paths
-from generator.api.endpoint import Canonical, Endpoint, dumps, endpoints, render
+from generator.api import BY_NAME, ENDPOINTS
+from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
@@ -93,12 +94,14 @@ def etag_of(body: bytes) -> str:
 
 def read_static(relative_path: str) -> tuple[bytes, str] | None:
     """Return a pre-rendered file under static_root (build.py's output) and its ETag, if there is one.
-    Runs in a worker thread: a read and a hash never hold up the event loop."""
-    path = (static_root / relative_path).resolve()
-    if not path.is_relative_to(static_root):  # cannot happen with the path schemes; never serve outside
+    Runs in a worker thread: a read and a hash never hold up the event loop.  The path schemes
+    never produce ``..`` or an absolute path (static_paths); the check below keeps that true
+    without a filesystem round trip."""
+    if relative_path.startswith("/") or ".." in relative_path.split("/"):
         return None
     try:
-        body = path.read_bytes()
+        with open(os.path.join(static_root, relative_path), "rb") as file:
+            body = file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
     return body, etag_of(body)
@@ -162,7 +165,7 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
         return error_response(400, str(error))
     return await answer(request, (endpoint.name, tuple(canonical.params.items())),
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
-                        lambda: render(endpoint.name, canonical.params), f"{endpoint.media_type}; charset=utf-8",
+                        lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
                         CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
 
 
@@ -178,11 +181,11 @@ async def path_url(request: Request) -> Response:
     the path URL of an answer (static_paths), read back into its query."""
     base, file_name = request.path_params["base"], request.path_params["file"]
     stem, dot, extension = file_name.rpartition(".")
-    name = static_paths.endpoint_of_file(base, extension, endpoints()) if dot else None
+    name = static_paths.endpoint_of_file(base, extension, BY_NAME) if dot else None
     items = static_paths.query_items(stem) if name else None
     if items is None:
         return error_response(404, f"no such path: {request.url.path[:200]}")
-    return await respond_api(request, endpoints()[name], items)
+    return await respond_api(request, BY_NAME[name], items)
 
 
 def page_handler(page: site.Page):
@@ -271,8 +274,9 @@ def warm_up() -> None:
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
-    render("prayer-times", endpoints()["prayer-times"].parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01",
-                                                                        "tz": "UTC"}), 0.0).params)
+    prayer_times = BY_NAME["prayer-times"]
+    prayer_times.render(prayer_times.parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01", "tz": "UTC"}),
+                                           0.0).params)
 
 
 @contextlib.asynccontextmanager
@@ -282,10 +286,11 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
-    Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
-    for name, endpoint in endpoints().items()
-] + [Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
+routes = [  # the API first: most requests are API requests, and routes are matched in order
+    Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
+    for endpoint in ENDPOINTS
+] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
+      Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
       Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
