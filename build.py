@@ -29,7 +29,7 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
-from generator import coastline, eclipses, hijri, site, static_paths, sun_table
+from generator import coastline, eclipses, hijri, locale, site, static_paths, sun_table
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
 from generator.query import Query
@@ -180,7 +180,7 @@ def _write_front_files(root: Path) -> None:
     (root / static_paths.HEADERS_FILE).write_text(static_paths.headers_file())
     errors = root / static_paths.ERRORS_DIR
     errors.mkdir(parents=True, exist_ok=True)
-    for lang in LANGUAGES:
+    for lang in locale.LANGUAGES:
         _write_atomic(errors / f"429-{lang}.html", site.error_page("", 429, lang))
 
 
