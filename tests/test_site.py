@@ -265,8 +265,9 @@ def test_static_pages_and_their_files():
 def test_build_writes_pages_incrementally(tmp_path):
     job = (build.PAGES, ("/moon/{hy}-{hm}/{lang}/", {"hy": "1447", "hm": "9", "lang": "ar"}),
            responses.now_s(TODAY), str(tmp_path))
-    name, relative, size, changed = build.render_one(job)
-    assert (name, relative, changed) == ("pages", "moon/1447-9/ar/index.html", True)
+    name, relatives, size, changed = build.render_one(job)
+    assert (name, relatives, changed) == ("pages", ["moon/1447-9/ar/index.html"], True)  # fixed by its month
+    relative = relatives[0]
     assert (tmp_path / relative).read_bytes() == routes.moon(TODAY, "1447", "9", "ar")
     assert (tmp_path / (relative + ".gz")).is_file() and (tmp_path / (relative + ".br")).is_file()
     assert build.render_one(job)[3] is False
@@ -292,9 +293,15 @@ def test_pages_are_served_with_headers_and_404s(pages_client):
 
 
 def test_pre_rendered_page_is_served_first(pages_client, tmp_path):
-    page = tmp_path / "city" / "najaf" / "index.html"
-    page.parent.mkdir(parents=True)
-    page.write_bytes(b"<!doctype html><title>pre-rendered</title>")
+    """A page that follows today is read only from today's (UTC) folder of _today/, never from its
+    stable name, which a late build may have left from an earlier day (issue 11)."""
+    from datetime import datetime, timezone
+
+    today = datetime.now(timezone.utc).date().isoformat()
+    for relative, body in ((f"_today/{today}/city/najaf/index.html", b"<!doctype html><title>pre-rendered</title>"),
+                           ("city/najaf/index.html", b"<!doctype html><title>an earlier day</title>")):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes(body)
     assert pages_client.get("/city/najaf/").content == b"<!doctype html><title>pre-rendered</title>"
 
 

@@ -95,7 +95,8 @@ FEED_CITY = CITY.but(description="A city id from /v1/cities (e.g. london, tehran
 FEED_TZ = TZ.but(description="With lat+lng (required there): the IANA zone whose days the feed follows and whose "
                              "local times it writes, or auto (the zone at the coordinates). A city sets its own.")
 FEED_METHOD = P.choice("method", (*METHODS, PT.CUSTOM), f"A method id, or custom with fajrAngle and ishaAngle or "
-                       f"ishaInterval (default {DEFAULT_METHOD}).", default=DEFAULT_METHOD)
+                       f"ishaInterval (default {DEFAULT_METHOD}).", default=DEFAULT_METHOD,
+                       fold_case=True)
 DAYS = P.integer("days", MIN_DAYS, MAX_DAYS, f"Rolling window in days from today (default {DEFAULT_DAYS}).",
                  default=DEFAULT_DAYS)
 OFFSETS = P.custom("offsets", {"type": "string", "maxLength": MAX_OFFSETS_CHARS},

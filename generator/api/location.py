@@ -35,7 +35,7 @@ def place(values: Mapping, *, with_tz: bool) -> dict:
         if lat is not None or lng is not None:
             raise QueryError("city", "give either city or lat+lng, not both")
         city = known_city(city_id)
-        found: dict = {"city": city_id}
+        found: dict = {"city": city["id"]}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
@@ -50,15 +50,15 @@ def place(values: Mapping, *, with_tz: bool) -> dict:
         if tz is None:
             raise QueryError("tz", "no zone is known at these coordinates; give an IANA zone such as Etc/GMT-3")
     if tz is not None:
-        if not timezones.is_valid(tz):
+        found["tz"] = timezones.canonical_zone(tz)
+        if found["tz"] is None:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-        found["tz"] = tz
     return found
 
 
 def known_city(city_id: str) -> Mapping:
     """Return the catalogue city ``city_id``, or a QueryError on ``city`` suggesting close ids."""
-    city = cities.by_id().get(city_id)
+    city = cities.by_id().get(cities.resolve(city_id))
     if city is None:
         close = cities.suggest(city_id)
         hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="

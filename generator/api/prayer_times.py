@@ -16,7 +16,7 @@ from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, Window, dumps
 from generator.api.location import LAT, LNG, CITY, TZ, coordinates, place
 from generator.errors import QueryError
-from generator.methods import METHODS, DEFAULT_METHOD, HighLatitudeRule, custom_method
+from generator.methods import METHODS, DEFAULT_METHOD, HighLatitudeRule, custom_method, resolve as resolve_method
 from generator.prayer import Midnight
 
 MAX_DAY_METHODS = 496  # SPEC 8
@@ -157,7 +157,7 @@ def read_methods(raw: str | None) -> str:
         return ",".join(sorted(METHODS))
     if raw == CUSTOM:
         return CUSTOM
-    ids = [part.strip() for part in raw.split(",")]
+    ids = [resolve_method(part.strip()) or part.strip() for part in raw.split(",")]
     for method_id in ids:
         if method_id == CUSTOM:
             raise QueryError("method", "custom cannot be combined with other methods")
