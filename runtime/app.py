@@ -39,6 +39,7 @@ API_PREFIX = "/v1"
 CACHE_STABLE = "public, max-age=604800"  # a given date's answer does not change
 CACHE_TODAY = "public, max-age=300"  # answers that follow "today"
 ALLOWED = "GET, HEAD"
+CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone offset is whole quarters)
 CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a month's crescent maps)
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
 
@@ -134,11 +135,14 @@ def page_handler(page: site.Page):
         params = dict(request.path_params)
         if not all(_PAGE_PART.fullmatch(value) for value in params.values()):
             return page_not_found(request)
-        today = datetime.now(timezone.utc).date()
-        key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None)
+        now_s = time.time()
+        today = datetime.fromtimestamp(now_s, timezone.utc).date()
+        clock = {"now_s": now_s} if page.clock_dependent else {}
+        key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None,
+               int(now_s // CLOCK_STEP_S) if page.clock_dependent else None)
         try:
             return answer(request, key, site.file_path(page.route, params),
-                          lambda: page.render(today=today, **params), media_type,
+                          lambda: page.render(today=today, **params, **clock), media_type,
                           CACHE_TODAY if page.today_dependent else CACHE_PAGE)
         except site.PageNotFound:
             return page_not_found(request)
