@@ -119,6 +119,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
     previous = month_offset(*first_shown, -1)
     following = month_offset(*last_shown, 1)
     ramadan = ramadan_year(today, local_today, calendar)
+    crescent = crescent_links(today, local_today, city, lang)
     return render_localised_page(
         "city.html.j2",
         lang,
@@ -151,6 +152,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
                for feed in FEEDS],
         imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
+        crescent=crescent,
         main_href=urls.city_url(city_id, lang, method) if month_page is not None else None,
         previous={"href": urls.month_url(city_id, lang, method, *previous), "text": w["previous_month"]}
         if previous in window else None,
@@ -164,6 +166,19 @@ def ramadan_year(today: date, local_today: date, calendar: str) -> int | None:
     now = responses.api_json("hijri", {"date": local_today.isoformat(), "calendar": calendar}, today)["hijri"]
     year = now["year"] if now["month"] <= 9 else now["year"] + 1
     return year if year <= hijri.API_LAST_YEAR else None
+
+
+def crescent_links(today: date, local_today: date, city: dict, lang: str) -> dict | None:
+    """Return the links to the coming Hijri month's crescent maps and to this city's point answer."""
+    now = responses.api_json("hijri", {"date": local_today.isoformat()}, today)["hijri"]
+    hy, hm = (now["year"], now["month"] + 1) if now["month"] < 12 else (now["year"] + 1, 1)
+    if hy > hijri.API_LAST_YEAR:
+        return None
+    p = words.PAGE_WORDS[lang]
+    month = f"{hijri_names.MONTHS[lang][hm - 1]} {words.digits(hy, lang)}"
+    return {"href": urls.moon_url(hy, hm, lang), "text": p["crescent_link"].format(month=month),
+            "json": responses.api_url("moon-visibility", {"hy": hy, "hm": hm, "city": city["id"]}),
+            "json_text": p["point_answer"].format(city=city["names"][lang])}
 
 
 def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,

@@ -250,6 +250,7 @@ SOURCES = {
 
 PAGE_WORDS = {
     "en": {
+        "crescent_link": "The crescent of {month}: world maps",
         "today_card": "Today",
         "next_prayer": "Next",
         "next_in": "in {hours}:{minutes}",
@@ -289,6 +290,7 @@ PAGE_WORDS = {
         "point_answer": "The crescent for {city} evening by evening (JSON)",
     },
     "ar": {
+        "crescent_link": "هلال {month}: خرائط العالم",
         "today_card": "اليوم",
         "next_prayer": "التالي",
         "next_in": "بعد {hours}:{minutes}",
@@ -327,6 +329,7 @@ PAGE_WORDS = {
         "point_answer": "الهلال في {city} مساءً بعد مساء (JSON)",
     },
     "fa": {
+        "crescent_link": "هلال {month}: نقشه‌های جهان",
         "today_card": "امروز",
         "next_prayer": "وقت بعدی",
         "next_in": "{hours}:{minutes} دیگر",
@@ -365,6 +368,7 @@ PAGE_WORDS = {
         "point_answer": "هلال در {city}، شب به شب (JSON)",
     },
     "ur": {
+        "crescent_link": "{month} کا ہلال: دنیا کے نقشے",
         "today_card": "آج",
         "next_prayer": "اگلا وقت",
         "next_in": "{hours}:{minutes} میں",
