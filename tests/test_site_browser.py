@@ -66,7 +66,9 @@ PAGES = [
     {"name": "moon-ar", "path": "/moon/1447-9/ar/", "kind": "moon"},
     {"name": "moon-fa", "path": "/moon/1447-9/fa/", "kind": "moon"},
     {"name": "moon-ur", "path": "/moon/1447-9/ur/", "kind": "moon"},
-    {"name": "moon-svg", "path": "/v1/moon-visibility.svg?hy=1447&hm=10&evening=0&lang=ur", "kind": "svg"},
+    # an image, not a page: photographed at the desktop size only, 1080 px wide by design
+    {"name": "moon-svg", "path": "/v1/moon-visibility.svg?hy=1447&hm=10&evening=0&lang=ur", "kind": "svg",
+     "viewports": [DESKTOP]},
     *({"name": f"home-{lang}", "path": f"/{lang}/", "kind": "home"} for lang in LANGS if lang != "en"),
     *({"name": f"imsakiya-{lang}", "path": f"/city/{city}/{lang}/imsakiya/", "kind": "imsakiya", "pdf": True,
        "city": city} for lang, city in (("en", "london"), ("ar", "karbala"), ("fa", "mashhad"), ("ur", "lahore"))),
@@ -156,6 +158,8 @@ def test_no_page_scrolls_sideways_on_a_phone_or_a_desktop(seen):
     for kind in ("city", "month", "imsakiya", "moon"):
         assert {lang for k, lang in kinds if k == kind} == set(LANGS), kind
     for name, page in seen.items():
+        if page["kind"] == "svg":
+            continue
         for layout in page.get("layout", []):
             assert layout["scrollWidth"] <= layout["clientWidth"], (name, layout["width"], layout["scrollWidth"])
         if page.get("layout"):

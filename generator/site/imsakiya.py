@@ -51,7 +51,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         rows.append({
             "iso": gregorian.isoformat(),
             "ramadan_day": words.digits(ramadan_day, lang),
-            "day": timetable.date_text(gregorian, lang),
+            "day": f"{words.digits(gregorian.day, lang)} {words.GREGORIAN_MONTHS[lang][gregorian.month - 1]}",
             "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
             "shamsi": timetable.shamsi_text(shamsi.from_gregorian(gregorian), lang) if lang == "fa" else None,
             "today": gregorian == local_today,
@@ -82,6 +82,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
         calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+        span=f"{timetable.date_text(days[1], lang)} – {timetable.date_text(days[max(days)], lang)}",
         other_calendar={"href": urls.imsakiya_url(city_id, lang, other, own_calendar, method,
                                                   shared["default_method"]),
                         "text": p["imsakiya_other_calendar"].format(calendar=words.CALENDAR_LABELS[lang][other])},

@@ -153,7 +153,10 @@ async function main() {
         await page.setViewportSize({ width, height });
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
         result.layout.push(await readLayout(page));
-        await page.screenshot({ path: path.join(config.artifacts, `${spec.name}-${width}.png`), fullPage: width > 800 });
+        const started = Date.now();
+        await page.screenshot({ path: path.join(config.artifacts, `${spec.name}-${width}.png`), fullPage: width > 800 && spec.kind !== "svg",
+                                timeout: 120000 });
+        if (process.env.SITE_CHECK_TRACE) process.stderr.write(`${spec.name} ${width}: ${Date.now() - started} ms\n`);
       }
       if (spec.pdf) {
         await page.setViewportSize({ width: 1280, height: 900 });
