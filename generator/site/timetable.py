@@ -28,7 +28,10 @@ from generator.site.templating import render_localised_page
 
 CALENDARS = ("moonsighting", "iran")
 MONTHS_SHOWN = 2  # this month and the next
-MONTH_PAGES_BEHIND, MONTH_PAGES_AHEAD = 1, 6  # the window of one-month pages around the city's month
+# One-month pages linked from a city's page, as offsets from the city's month: the month before
+# and the month after the two shown (pre-rendered; any other month is rendered on request).
+# The two shown months link to the city's page itself.
+MONTH_PAGES = (-1, MONTHS_SHOWN)
 FIRST_YEAR, LAST_YEAR = 1900, 2100  # the API's Gregorian years (SPEC 8)
 FEEDS = ("prayer-times.ics", "night.ics")
 _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
@@ -56,10 +59,17 @@ def month_offset(year: int, month: int, months: int) -> tuple[int, int]:
 
 
 def month_window(local_today: date) -> list[tuple[int, int]]:
-    """Return the months that have one-month pages linked (and pre-rendered) around the city's month."""
-    months = [month_offset(local_today.year, local_today.month, k)
-              for k in range(-MONTH_PAGES_BEHIND, MONTH_PAGES_AHEAD + 1)]
+    """Return the months with a one-month page linked (and pre-rendered) around the city's month."""
+    months = [month_offset(local_today.year, local_today.month, k) for k in MONTH_PAGES]
     return [ym for ym in months if FIRST_YEAR <= ym[0] <= LAST_YEAR]
+
+
+def month_link(city_id: str, lang: str, method: str, local_today: date, target: tuple[int, int]) -> str | None:
+    """Return where a link to month ``target`` goes: the city's page for the months it shows, a one-month
+    page inside the window, else nowhere (None)."""
+    if target in months_from(local_today):
+        return urls.city_url(city_id, lang, method)
+    return urls.month_url(city_id, lang, method, *target) if target in month_window(local_today) else None
 
 
 def page_context(today: date, city_id: str, lang: str, method: str | None) -> dict:
@@ -114,10 +124,8 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         href = lambda other: urls.month_url(city_id, other, method, *month_page)  # noqa: E731
     today_row = next((row for m in months for row in m["rows"] if row["today"]), None)
     qibla = responses.api_json("qibla", {"city": city_id}, today)["qibla"]
-    window = month_window(local_today)
-    first_shown, last_shown = shown[0], shown[-1]
-    previous = month_offset(*first_shown, -1)
-    following = month_offset(*last_shown, 1)
+    previous = month_link(city_id, lang, method, local_today, month_offset(*shown[0], -1))
+    following = month_link(city_id, lang, method, local_today, month_offset(*shown[-1], 1))
     ramadan = ramadan_year(today, local_today, calendar)
     crescent = crescent_links(today, local_today, city, lang)
     return render_localised_page(
@@ -154,10 +162,8 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
         crescent=crescent,
         main_href=urls.city_url(city_id, lang, method) if month_page is not None else None,
-        previous={"href": urls.month_url(city_id, lang, method, *previous), "text": w["previous_month"]}
-        if previous in window else None,
-        next={"href": urls.month_url(city_id, lang, method, *following), "text": w["next_month"]}
-        if following in window else None,
+        previous={"href": previous, "text": w["previous_month"]} if previous else None,
+        next={"href": following, "text": w["next_month"]} if following else None,
     )
 
 
