@@ -10,7 +10,7 @@ shows; this file compares that with the JSON API of the same server:
 * every crescent map's cells decode to exactly the API's grid (so the cells per zone equal
   ``counts.digits``), on the page and in /v1/moon-visibility.svg;
 * a city month printed by Chromium to PDF fits one A4 page (a page count of one per month),
-  for the pages opened and for every month of 2026 in English and Urdu;
+  for the pages opened and for every month of 2026 in English, Urdu and Persian;
 * the city search finds Karbala from its Persian/Arabic name (English and ar/fa/ur home pages);
 * at a phone size (390×844) and a desktop size (1280×800), no page of any kind in any of the four
   languages scrolls sideways; on city pages the row marked today (aria-current="date") is the
@@ -102,11 +102,12 @@ def server(tmp_path_factory):
 
 def _print_sweep(folder: Path) -> list[dict]:
     """Save the timetables of every month of 2026 (English: the longest event titles; Urdu: the tallest
-    script) as files for the browser to print: each must print as one A4 page per month."""
+    script; Persian: one column more, the Solar Hijri date) as files for the browser to print: each must
+    print as one A4 page per month."""
     from generator.site import timetable
 
     specs = []
-    for city, lang in (("london", "en"), ("karachi", "ur")):
+    for city, lang in (("london", "en"), ("karachi", "ur"), ("tehran", "fa")):
         for month in range(1, 13):
             file = folder / f"print-{city}-{lang}-{month:02d}.html"
             file.write_bytes(timetable.render(date(2026, month, 1), city, lang))
@@ -303,7 +304,7 @@ def test_printed_timetable_is_one_a4_page_per_month(seen, name):
 
 def test_every_month_of_a_year_prints_on_one_page_per_month(seen):
     printed = {name: page for name, page in seen.items() if name.startswith("print-")}
-    assert len(printed) == 24
+    assert len(printed) == 36
     pages = {name: _pdf_pages(page["pdf"]) for name, page in printed.items()}
     assert pages == {name: 2 for name in printed}  # this month and the next, one A4 page each
     assert all(page["errors"] == [] for page in printed.values())

@@ -226,15 +226,17 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(
         month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang))
-    if lang == "fa":
+    hijri_caption = " – ".join(hijri_months)
+    if lang == "fa":  # the Solar Hijri months first, as Iran's calendars print them
         ends = (shamsi.from_gregorian(date.fromisoformat(prayer["days"][0]["date"])),
                 shamsi.from_gregorian(date.fromisoformat(prayer["days"][-1]["date"])))
-        hijri_months = [" – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
-                                                 for y, m, _ in ends))] + hijri_months
+        shamsi_months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
+                                                 for y, m, _ in ends))
+        hijri_caption = f"{shamsi_months}{sep}{hijri_caption}"
     return {
         "id": f"{year:04d}-{month:02d}",
         "caption": caption,
-        "hijri_caption": " – ".join(hijri_months),
+        "hijri_caption": hijri_caption,
         "rows": rows,
         "meta": prayer["meta"],
         "api": responses.api_url("prayer-times", query),
