@@ -29,53 +29,22 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
-from generator import cities, hijri, site, static_paths
-from generator.api.endpoint import endpoints, render
+from generator import coastline, eclipses, hijri, site, static_paths, sun_table
+from generator.api import BY_NAME, ENDPOINTS
+from generator.api.endpoint import Window
 from generator.query import Query
 
-CALENDARS = ("moonsighting", "iran")
 PAGES = "pages"  # the job kind of a site page (generator/site): query = (route, path parameters)
-LANGUAGES = ("en", "ar", "fa", "ur")
 
 
 def default_years(today: date) -> tuple[int, int]:
     return today.year - 1, today.year + 1
 
 
-def hijri_years(first_year: int, last_year: int) -> range:
-    """Hijri years overlapping the Gregorian years (inclusive)."""
-    first = int(hijri.to_hijri(date(first_year, 1, 1).toordinal() - 719163).year)
-    last = int(hijri.to_hijri(date(last_year, 12, 31).toordinal() - 719163).year)
-    return range(first, last + 1)
-
-
 def plan(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
-    """Return every (endpoint name, query) to pre-render for the window."""
-    years = range(first_year, last_year + 1)
-    hys = hijri_years(first_year, last_year)
-    city_ids = sorted(cities.by_id())
-    jobs: list[tuple[str, dict]] = [("methods", {}), ("cities", {"all": "1"})]
-    for calendar in CALENDARS:
-        jobs.append(("events", {"calendar": calendar}))
-        jobs += [("events", {"calendar": calendar, "hy": str(hy)}) for hy in hys]
-        jobs.append(("eclipses", {"calendar": calendar}))
-        for year in years:
-            jobs.append(("hijri", {"calendar": calendar, "year": str(year)}))
-            jobs += [("hijri", {"calendar": calendar, "year": str(year), "month": str(m)}) for m in range(1, 13)]
-        jobs += [("hijri", {"calendar": calendar, "hy": str(hy), "hm": str(m)}) for hy in hys for m in range(1, 13)]
-        first_day, last_day = date(first_year, 1, 1).toordinal(), date(last_year, 12, 31).toordinal()
-        jobs += [("day-status", {"calendar": calendar, "date": date.fromordinal(d).isoformat()})
-                 for d in range(first_day, last_day + 1)]
-    jobs += [("prayer-times", {"city": city, "year": str(year)}) for city in city_ids for year in years]
-    jobs += [("moon-visibility", {"hy": str(hy), "hm": str(m), "evening": str(e)})
-             for hy in hys for m in range(1, 13) for e in range(-2, 3)]
-    feeds = [name for name in ("events.ics", "fasting.ics") if name in endpoints()]
-    for name in feeds:
-        jobs += [(name, {"lang": lang, "calendar": calendar}) for lang in LANGUAGES for calendar in CALENDARS]
-    for name in ("prayer-times.ics", "night.ics"):
-        if name in endpoints():
-            jobs += [(name, {"city": city}) for city in city_ids]
-    return [(name, query) for name, query in jobs if name in endpoints()]
+    """Return every (endpoint name, query) to pre-render for the window: each endpoint's own plan."""
+    window = Window(first_year, last_year, today)
+    return [(endpoint.name, query) for endpoint in ENDPOINTS for query in endpoint.plan(window)]
 
 
 def _now_s(today: date) -> float:
@@ -96,9 +65,10 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, str, int, bool]:
         page = {page.route: page for page in site.pages()}[route]
         body = page.render(today=datetime.fromtimestamp(now_s, timezone.utc).date(), **parameters)
     else:
-        canonical = endpoints()[name].parse(Query.of(query), now_s)
+        endpoint = BY_NAME[name]
+        canonical = endpoint.parse(Query.of(query), now_s)
         relative = static_paths.relative_path(name, canonical.params)
-        body = render(name, canonical.params)
+        body = endpoint.render(canonical.params)
     path = Path(root) / relative
     changed = not path.is_file() or path.read_bytes() != body
     if changed:
@@ -117,17 +87,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def build_tables() -> None:
     """Build the generated tables once, before workers fork (each would otherwise build them)."""
-    from generator import sun_table
-
     sun_table.load()
-    for calendar in CALENDARS:
+    for calendar in hijri.CALENDARS:
         hijri.to_hijri(0, calendar)
-    if "eclipses" in endpoints():
-        from generator import eclipses
-
-        getattr(eclipses, "load", lambda: None)()
-    from generator.site import coastline
-
+    eclipses.load()
     coastline.polygons()  # the crescent maps' coastlines (data/tables/coastline.json)
 
 
@@ -156,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     jobs = plan(first_year, last_year, today) + page_jobs(first_year, last_year, today)
     if args.only:
         wanted = set(args.only.split(","))
-        unknown = wanted - set(endpoints()) - {PAGES}
+        unknown = wanted - set(BY_NAME) - {PAGES}
         if unknown:
             parser.error(f"unknown endpoints: {', '.join(sorted(unknown))}")
         jobs = [job for job in jobs if job[0] in wanted]

@@ -7,7 +7,10 @@
    cell, sharing one ephemeris sampling), and the ratio loop / vectorised.
 2. The `computed` rule against Iran's official table (1423/1–1448/12, and since 1438):
    agreement rate and every mismatching month; alternative zone thresholds on the same
-   grid for comparison (none tuned to the data); the computed rule against the Sistani rows.
+   grid for comparison (none tuned to the data).
+3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
+   (`generator.hijri_calibration`): held-out agreement (leave-one-out and a year split),
+   printed next to the Iran-table figure, every candidate's score and every mismatch.
 
 Run: ``python -m bench.hijri`` (or ``make bench``).
 """
@@ -19,7 +22,7 @@ import time
 import numpy as np
 from starlette.testclient import TestClient
 
-from generator import crescent, hijri
+from generator import crescent, hijri, hijri_calibration
 from generator.api import moon_visibility
 from runtime import app as runtime_app
 
@@ -108,12 +111,35 @@ def agreement_report() -> None:
             side = "early" if c < o else "late"
             print(f"    {y}/{m:02d} {np.datetime64(int(o), 'D')} -> {np.datetime64(int(c), 'D')} ({side})")
     alternatives_report(hy, hm, official)
-    sistani = hijri.read_announced(("sistani",))
-    keys = sorted(sistani)
-    computed = hijri.computed_start(*np.array(keys).T)
-    same = sum(int(c) == sistani[k] for k, c in zip(keys, computed))
-    print(f"  computed rule alone vs the {len(keys)} Sistani rows: {same} equal "
-          f"(moonsighting uses the rows themselves; all {len(keys)} reproduced)")
+    sistani_report()
+
+
+def sistani_report() -> None:
+    """Print the Sistani calibration: held-out agreement, the candidates, every mismatch."""
+    data = hijri_calibration.announcements()
+    cal = hijri_calibration.calibrate(data)
+    n, test = len(data.start), cal.split_test
+    print()
+    print("moonsighting computed rule calibrated on the Sistani office's announcements (generator/hijri_calibration.py)")
+    print(f"  chosen on all {n} announcements: {cal.chosen[1]} over {cal.chosen[0]}")
+    print(f"  held-out, leave-one-out:  {cal.loo_hits.mean() * 100:5.1f} % ({cal.loo_hits.sum()}/{n})"
+          f"   [Iran rule vs Iran's table: see above, 1423-1448]")
+    print(f"  held-out, year split (calibrate on AH <= {hijri_calibration.SPLIT_LAST_CALIBRATION_YEAR}, {(~test).sum()} "
+          f"months; score the {test.sum()} later): {cal.split_hits[test].mean() * 100:5.1f} % "
+          f"({cal.split_hits[test].sum()}/{test.sum()}), chosen {cal.split_chosen[1]} over {cal.split_chosen[0]}")
+    for (y, m, a), held in zip(zip(data.hy, data.hm, data.start), cal.loo_hits):
+        if not held:
+            print(f"    leave-one-out miss: {y}/{m:02d} announced {np.datetime64(int(a), 'D')}")
+    iran_rule = hijri.computed_start(data.hy, data.hm, "iran")
+    table_rule = hijri.computed_start(data.hy, data.hm, "moonsighting")
+    print(f"  the table's moonsighting rule reproduces {(table_rule == data.start).sum()}/{n}; "
+          f"the Iran rule would reproduce {(iran_rule == data.start).sum()}/{n} "
+          f"(early on {', '.join(f'{y}/{m:02d}' for y, m, i, a in zip(data.hy, data.hm, iran_rule, data.start) if i < a)})")
+    print("  every candidate on all announcements (ties go to the first listed):")
+    for (region, criterion), hits in zip(cal.candidates, cal.hits):
+        misses = [f"{y}/{m:02d}{int(c - a):+d}" for y, m, c, a, h in
+                  zip(data.hy, data.hm, cal.starts[cal.candidates.index((region, criterion))], data.start, hits) if not h]
+        print(f"    {region:32} {criterion:12} {hits.sum():3}/{n}  {' '.join(misses)}")
 
 
 def alternatives_report(hy: np.ndarray, hm: np.ndarray, official: np.ndarray) -> None:

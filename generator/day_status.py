@@ -4,7 +4,8 @@ Every flag comes from the rules in data/day_rules.json (with their basis in Shia
 applied to the day's Hijri date under a reckoning; nothing here names a particular day.
 The Hijri day begins at sunset, so the night of a Hijri date D is the evening of the
 civil day before it: ``nightOfWorshipEve`` on a civil day means its evening begins a
-night of worship (the next civil day's Hijri date is one).
+night of worship (the next civil day's Hijri date is one), and ``tonight`` lists the
+catalogue's night events (data/nights.csv) that begin at that evening's sunset.
 """
 from __future__ import annotations
 
@@ -14,9 +15,13 @@ from datetime import date
 from pathlib import Path
 from typing import Mapping
 
-from generator import events, hijri
+import numpy as np
+
+from generator import days, events, hijri
 
 RULES_PATH = Path(__file__).resolve().parent.parent / "data" / "day_rules.json"
+AYYAM_AL_BID_DAYS = (13, 14, 15)
+RAMADAN = 9  # its days are obligatory fasts, so Ayyam al-Bid is not listed in it
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -58,7 +63,7 @@ def events_on(month: int, day: int, month_length: int) -> list[Mapping]:
 
 def status(civil_day: date, calendar: str) -> dict:
     """Return the flags and Hijri facts of a civil day (SPEC 2.9) under ``calendar``."""
-    unix_day = civil_day.toordinal() - 719163
+    unix_day = days.unix_day(civil_day)
     today = hijri.to_hijri(unix_day, calendar)
     tomorrow = hijri.to_hijri(unix_day + 1, calendar)
     weekday = civil_day.weekday()
@@ -76,6 +81,7 @@ def status(civil_day: date, calendar: str) -> dict:
             {"id": e["id"], "type": e["type"], "importance": e["importance"], "title": dict(e["title"])}
             for e in todays_events
         ],
+        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in events_on(*next_hd[:3]) if e["night"]],
         "flags": {
             "mourning": (season is not None and season["kind"] == "mourning")
             or any(e["type"] in mourning_types for e in todays_events),
@@ -89,3 +95,30 @@ def status(civil_day: date, calendar: str) -> dict:
             "nightOfWorshipEve": _any("nights_of_worship", *next_hd),
         },
     }
+
+
+def emphasised_fasts() -> list[Mapping]:
+    """Return the rules of the four emphasised fasts (data/day_rules.json ``fasting_emphasised``)."""
+    rules_found = rules()["fasting_emphasised"]
+    if not all(set(rule["when"]) == {"month", "day"} for rule in rules_found):
+        raise ValueError("data/day_rules.json: an emphasised fast must name a Hijri month and day only")
+    return rules_found
+
+
+def fasting_days(first: int, end: int, calendar: str) -> list[tuple[int, list[Mapping]]]:
+    """Return (unix day, emphasised rules matched) of every fast listed in [first, end).
+
+    Candidates are Ayyam al-Bid outside Ramadan and the emphasised days; each is kept
+    only when /v1/day-status says fasting is recommended and not forbidden that day.
+    """
+    day_numbers = np.arange(first, end, dtype=np.int64)
+    dates = hijri.to_hijri(day_numbers, calendar)
+    ayyam_al_bid = np.isin(dates.day, AYYAM_AL_BID_DAYS) & (dates.month != RAMADAN)
+    matched = [(dates.month == r["when"]["month"]) & (dates.day == r["when"]["day"]) for r in emphasised_fasts()]
+    candidates = np.flatnonzero(ayyam_al_bid | np.logical_or.reduce(matched))
+    out = []
+    for i in candidates.tolist():
+        flags = status(days.to_date(day_numbers[i]), calendar)["flags"]
+        if flags["fastingRecommended"] and not flags["fastingForbidden"]:
+            out.append((int(day_numbers[i]), [r for r, m in zip(emphasised_fasts(), matched) if m[i]]))
+    return out

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 from skyfield import eclipselib
 
-from generator import besselian, ephemeris, tables
+from generator import besselian, days, ephemeris, tables
 
 TABLE_PATH = tables.TABLES_DIR / "eclipses.json"
 TABLE_VERSION = "3"  # bump when a field or its definition changes
@@ -93,8 +93,8 @@ def _instants(tt_jd: np.ndarray) -> tuple[list[str], list[str], np.ndarray]:
     t = ephemeris.timescale().tt_jd(np.atleast_1d(np.asarray(tt_jd, dtype=float)))
     utc = list(t.utc_strftime("%Y-%m-%dT%H:%M:%SZ"))
     tt = list(t.tt_strftime("%Y-%m-%dT%H:%M:%S"))
-    days = np.array([date.fromisoformat(s[:10]).toordinal() - 719163 for s in utc], dtype=np.int64)
-    return utc, tt, days
+    unix_days = np.array([days.unix_day(s[:10]) for s in utc], dtype=np.int64)
+    return utc, tt, unix_days
 
 
 # --------------------------------------------------------------------------- solar

@@ -5,6 +5,11 @@ month (``day_rule = last``: Imam al-Rida's martyrdom at the end of Safar and Ima
 al-Jawad's at the end of Dhu al-Qa'da, as Iran's official calendar keeps them): they
 fall on the 29th in a 29-day month.  Any other event on day 30 has no date in a
 29-day month (SPEC 2.7).
+
+Five events are *nights* (data/nights.csv: the Nights of Qadr, mid-Sha'ban, Laylat
+al-Mabit): each is keyed to the Hijri date of the night itself, and since a Hijri day
+begins at sunset, that night begins on the evening of the civil day before its date
+(`begins_on`).  Every other event is a day.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import numpy as np
 from generator import hijri
 
 EVENTS_PATH = Path(__file__).resolve().parent.parent / "data" / "events.csv"
+NIGHTS_PATH = EVENTS_PATH.with_name("nights.csv")  # ids of the night events, each with its basis
 TYPES = ("occasion", "birth", "martyrdom", "death", "holy")
 IMPORTANCE = ("major", "minor")
 TITLE_LANGUAGES = ("en", "ar", "fa", "ur")
@@ -30,6 +36,11 @@ def catalogue() -> tuple[Mapping, ...]:
     """Return every event in (month, day, id) order, read-only."""
     with EVENTS_PATH.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
+    with NIGHTS_PATH.open(encoding="utf-8", newline="") as handle:
+        night_rows = list(csv.DictReader(handle))
+    assert all(row["basis"].strip() for row in night_rows), "every night names its basis"
+    nights = {row["id"] for row in night_rows}
+    assert nights <= {row["id"] for row in rows}, nights - {row["id"] for row in rows}
     events = []
     for row in rows:
         assert row["type"] in TYPES and row["importance"] in IMPORTANCE and row["day_rule"] in ("", "last"), row["id"]
@@ -40,6 +51,7 @@ def catalogue() -> tuple[Mapping, ...]:
                     "hijriMonth": int(row["hijri_month"]),
                     "hijriDay": int(row["hijri_day"]),
                     "lastDayOfMonth": row["day_rule"] == "last",
+                    "night": row["id"] in nights,
                     "type": row["type"],
                     "importance": row["importance"],
                     "title": MappingProxyType({lang: row[f"title_{lang}"] for lang in TITLE_LANGUAGES}),
@@ -77,6 +89,17 @@ def resolve(events: list[Mapping], hijri_year: int, calendar: str) -> tuple[np.n
     return np.where(exists, start + day - 1, -1), hijri.month_source(years, months, calendar)
 
 
+def begins_on(events: list[Mapping], days: np.ndarray) -> np.ndarray:
+    """Return the civil day each event begins on, from its `resolve` days (-1 stays -1).
+
+    A day event begins on its own day; a night begins at sunset on the civil day before
+    its Hijri date, so it is placed on that eve.
+    """
+    night = np.array([e["night"] for e in events], dtype=bool)
+    days = np.asarray(days, dtype=np.int64)
+    return np.where(night & (days >= 0), days - 1, days)
+
+
 def item(event: Mapping, *, details: bool) -> dict:
     """Return the public JSON shape of an event (SPEC 2.7)."""
     out = {
@@ -89,6 +112,8 @@ def item(event: Mapping, *, details: bool) -> dict:
     }
     if event["lastDayOfMonth"]:
         out["lastDayOfMonth"] = True
+    if event["night"]:  # like lastDayOfMonth, only when true: a day event's answer is unchanged
+        out["night"] = True
     if details:
         out["details"] = dict(event["details"])
     return out

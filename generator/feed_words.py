@@ -17,9 +17,7 @@ catalogue text, and the feed builder escapes the result (`generator.feeds.Text`)
 from __future__ import annotations
 
 from generator import hijri_names
-
-LANGUAGES = hijri_names.LANGUAGES
-DEFAULT_LANGUAGE = "en"
+from generator.locale import DEFAULT_LANGUAGE, LANGUAGES, native  # noqa: F401  (re-exported for callers)
 SEPARATOR = " · "
 
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
@@ -171,14 +169,6 @@ FASTING_CALENDAR_DESCRIPTION = {
 }
 _LIST_JOIN = {"en": (", ", " and "), "ar": ("، ", " و"), "fa": ("، ", " و "), "ur": ("، ", " اور ")}
 
-_TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in hijri_names.DIGITS.items()}
-
-
-def native(text: str, lang: str) -> str:
-    """Return ``text`` with its ASCII digits written in the digits of ``lang``."""
-    return text.translate(_TO_NATIVE[lang])
-
-
 def join_list(items: list[str], lang: str) -> str:
     """Return "a, b and c" in ``lang``."""
     comma, last = _LIST_JOIN[lang]
@@ -195,3 +185,28 @@ def hijri_day_month(month: int, day: int, lang: str) -> str:
 def titled(base: str, qualifier: str) -> str:
     """Return a calendar title with a qualifier: "Prayer times · London"."""
     return base + SEPARATOR + qualifier
+
+
+# --- Nights (issue 10) ------------------------------------------------------------------------
+# A night event (data/nights.csv) is listed on the civil day on whose evening it begins.  Kept
+# together so the glossary work of issue 14 can move them as one block.  The Arabic, Persian
+# and Urdu phrases need no agreement with the title: "تبدأ" agrees with ليلة / هجرة (both
+# feminine, the only night titles), Persian and Urdu use a noun phrase.
+NIGHT_BEGINS = {  # appended to a night's title (feed SUMMARY, timetable row)
+    "en": "begins at sunset",
+    "ar": "تبدأ عند غروب الشمس",
+    "fa": "آغاز از غروب آفتاب",
+    "ur": "غروبِ آفتاب سے آغاز",
+}
+NIGHT_BEGINS_ON = {  # a night's DESCRIPTION line; {date}: its eve, written as the site writes dates
+    "en": "Begins at sunset on {date}.",
+    "ar": "تبدأ عند غروب الشمس مساء {date}.",
+    "fa": "از غروب آفتاب روز {date} آغاز می‌شود.",
+    "ur": "{date} کو غروبِ آفتاب سے آغاز۔",
+}
+NIGHTS_NOTE = {  # the events calendar's DESCRIPTION, after SUNSET_NOTE
+    "en": "Nights such as the Nights of Qadr are listed on the day on whose evening they begin.",
+    "ar": "تُدرَج الليالي، كليالي القدر، في اليوم الذي تبدأ عند غروب شمسه.",
+    "fa": "شب‌هایی مانند شب‌های قدر در روزی آمده‌اند که از غروبِ آن آغاز می‌شوند.",
+    "ur": "شبِ قدر جیسی راتیں اس دن درج ہیں جس کی شام کو وہ شروع ہوتی ہیں۔",
+}

@@ -1,6 +1,6 @@
 """How the four ICS feeds are written: the calendar skeleton, stable UIDs, escaping, checks.
 
-The endpoints (`generator.api.feeds`) decide *what* goes into a feed; this module decides
+The endpoints (`generator.api.calendar_feeds`, `generator.api.city_feeds`) decide *what* goes into a feed; this module decides
 *how* it is written, so that every feed follows the same rules (docs/decisions.md):
 
 * Deterministic bytes: UIDs come from content keys (`uid`), DTSTAMP is the data version
@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Iterable, Mapping
 
 from icalendar import Calendar, Event, vDuration, vText
+
+from generator import days
 
 PRODID = "-//shia-times//ICS feeds v1//EN"
 UID_DOMAIN = "shia-times"  # the right-hand side of every UID; see docs/decisions.md
 # DTSTAMP of every event: when the data behind the feeds (events catalogue, day rules,
 # month tables, methods) was last revised.  Bump it with any change to those files.
-DATA_VERSION_UTC = datetime(2026, 11, 21, tzinfo=timezone.utc)
+DATA_VERSION_UTC = datetime(2026, 11, 22, tzinfo=timezone.utc)
 REFRESH_INTERVAL = timedelta(days=1)  # SPEC 4.10: refresh daily
 MAX_LINE_OCTETS = 75  # RFC 5545 3.1, excluding the CRLF
-UNIX_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 IDENTITY_HEX_CHARS = 10  # 40 bits of the feed's identity in each UID: no collision in practice
 
 _UNSAFE_LINE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")  # controls other than HTAB inside a line
@@ -60,14 +61,6 @@ class Text(vText):
 def text(value: str, lang: str) -> Text:
     """Return ``value`` as a TEXT property value in language ``lang`` (the LANGUAGE parameter)."""
     return Text(value, "utf-8", params={"LANGUAGE": lang})
-
-
-def unix_day_to_date(unix_day: int) -> date:
-    return date.fromordinal(int(unix_day) + UNIX_EPOCH_ORDINAL)
-
-
-def date_to_unix_day(day: date) -> int:
-    return day.toordinal() - UNIX_EPOCH_ORDINAL
 
 
 def utc_instant(unix_s: int) -> datetime:
@@ -111,8 +104,8 @@ def calendar(*, lang: str, name: str, description: str, zone: str | None = None)
 def all_day_event(*, event_uid: str, unix_day: int, summary: str, description: str, lang: str) -> Event:
     """Return a one-day, all-day VEVENT (DTEND is the next day: exclusive), transparent."""
     event = _event(event_uid, summary, description, lang)
-    event.add("DTSTART", unix_day_to_date(unix_day))
-    event.add("DTEND", unix_day_to_date(unix_day + 1))
+    event.add("DTSTART", days.to_date(unix_day))
+    event.add("DTEND", days.to_date(unix_day + 1))
     event.add("TRANSP", "TRANSPARENT")
     return event
 

@@ -10,7 +10,8 @@ function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "ir
 * ``month_start(hy, hm, calendar)``, ``month_length(hy, hm, calendar)``,
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
-* ``computed_start(hy, hm)``: the `computed` rule alone, month by month (for validation).
+* ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
+  month (for validation).
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
 
@@ -22,9 +23,13 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
 * ``moonsighting``: month starts announced by the office of Grand Ayatollah Sistani
   (Najaf), ``data/announced_month_starts.csv`` rows with ``authority_id = sistani``,
   then ``computed``, then ``tabular``.  Other authorities in that file are kept for
-  reference only (docs/decisions.md says why).
-* ``computed``, "crescent-visibility calculation with Tehran reference" read as Iran's
-  reckoning (DESIGN.md): for the month's conjunction, evenings are tried from the
+  reference only (docs/decisions.md says why).  Its ``computed`` rule (`SISTANI_RULE`) is
+  calibrated on the office's own announcements (`generator.hijri_calibration`): day 1 is
+  the day after the first evening, from the conjunction's date in Iraq (UTC+3), on which
+  the crescent reaches Yallop zone A (q > +0.216, easily visible to the naked eye) at any
+  point of a 1° grid over Iraq and Iran (25–40° N, 39–63° E; 400 points).
+* ``iran``'s ``computed`` rule (`IRAN_RULE`), "crescent-visibility calculation with Tehran
+  reference" read as Iran's reckoning (DESIGN.md): for the month's conjunction, evenings are tried from the
   conjunction's date in Iran (UTC+3:30) on; day 1 is the day after the first evening on
   which the crescent reaches Yallop zone C or better (q > −0.160) at any point of a 1°
   grid over Iran's bounding box (25–40° N, 44–63° E; 320 points, `generator.crescent`
@@ -41,8 +46,9 @@ Gregorian 1900-01-01 is 1317/8 and 2100-12-31 is 1524/10: forward conversion cov
 whole Gregorian range even where the Hijri year passes SPEC's ``hy`` limit (1523).
 
 The whole month table (1316/1 to 1524/12) is built once from the new moons and the
-crescent criteria (~8 s), written to ``data/tables/hijri_months.parquet`` (keyed by a
-hash of the rule and the two CSV files) and read once per process.
+crescent criteria (~20 s), written to ``data/tables/hijri_months.parquet`` (keyed by a
+hash of the rules and the two CSV files; when only the files changed, the computed starts
+of the previous table are reused) and read once per process.
 """
 from __future__ import annotations
 
@@ -53,8 +59,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow.parquet as pq
 
-from generator import crescent, hijri_tabular, lunar, tables
+from generator import crescent, days, hijri_tabular, lunar, tables
 
 CALENDARS = ("moonsighting", "iran")
 DEFAULT_CALENDAR = "moonsighting"
@@ -70,15 +77,45 @@ IRAN_TABLE_PATH = DATA_DIR / "iran_hijri_month_starts.csv"
 ANNOUNCED_PATH = DATA_DIR / "announced_month_starts.csv"
 MOONSIGHTING_AUTHORITIES = ("sistani",)
 TABLE_PATH = tables.TABLES_DIR / "hijri_months.parquet"
-TABLE_VERSION = "1"
+TABLE_VERSION = "2"  # 2: a computed rule per reckoning
 
-# The computed rule (see the module docstring and docs/decisions.md).
+TABLE_AUTHORITY = {"moonsighting": "sistani", "iran": "iran-calendar-center"}  # who stands behind `table` rows
+
+
+class CrescentRule(NamedTuple):
+    """A `computed` rule: day 1 follows the first evening the crescent clears ``q_above`` on a grid.
+
+    Evenings are tried from the conjunction's civil date at ``utc_offset_days``; the crescent
+    counts as seen when Yallop's q exceeds ``q_above`` at any point of the 1° grid
+    ``lat_deg`` × ``lng_deg`` (degrees, east positive) at that point's best time.
+    """
+
+    lat_deg: np.ndarray
+    lng_deg: np.ndarray
+    q_above: float
+    utc_offset_days: float
+
+    def key(self) -> str:
+        return f"{self.lat_deg.tolist()}|{self.lng_deg.tolist()}|{self.q_above}|{self.utc_offset_days}"
+
+
+# The computed rules (see the module docstring and docs/decisions.md).
 IRAN_UTC_OFFSET_DAYS = 3.5 / 24.0  # Iran Standard Time, the date of the conjunction in Iran
 IRAN_GRID_LAT_DEG = np.arange(25.0, 40.0 + 0.5, 1.0)
 IRAN_GRID_LNG_DEG = np.arange(44.0, 63.0 + 0.5, 1.0)
-COMPUTED_Q_ABOVE = crescent.YALLOP_Q_ABOVE[2]  # −0.160: Yallop zone C or better
-EVENINGS_TRIED = 4  # from the conjunction's date; the crescent is always seen by the 3rd
-_LUNATIONS_PER_CHUNK = 150  # 150 × 320 points per numpy evaluation
+COMPUTED_Q_ABOVE = crescent.YALLOP_Q_ABOVE[2]  # −0.160: Yallop zone C or better (Iran accepts optical aid)
+IRAN_RULE = CrescentRule(IRAN_GRID_LAT_DEG, IRAN_GRID_LNG_DEG, COMPUTED_Q_ABOVE, IRAN_UTC_OFFSET_DAYS)
+# Sistani: a naked-eye sighting in Iraq or the lands sharing its horizon.  Calibrated on the
+# office's own announcements (generator/hijri_calibration.py, docs/hijri.md): Yallop zone A
+# ("easily visible to the naked eye") anywhere over Iraq and Iran, 25–40° N, 39–63° E.
+IRAQ_UTC_OFFSET_DAYS = 3.0 / 24.0  # Arabia Standard Time, the date of the conjunction in Najaf
+SISTANI_GRID_LAT_DEG = np.arange(25.0, 40.0 + 0.5, 1.0)
+SISTANI_GRID_LNG_DEG = np.arange(39.0, 63.0 + 0.5, 1.0)
+SISTANI_Q_ABOVE = crescent.YALLOP_Q_ABOVE[0]  # +0.216: Yallop zone A
+SISTANI_RULE = CrescentRule(SISTANI_GRID_LAT_DEG, SISTANI_GRID_LNG_DEG, SISTANI_Q_ABOVE, IRAQ_UTC_OFFSET_DAYS)
+COMPUTED_RULES = {"moonsighting": SISTANI_RULE, "iran": IRAN_RULE}
+EVENINGS_TRIED = 4  # from the conjunction's date; under both rules the crescent is seen by the 3rd (measured)
+_LUNATIONS_PER_CHUNK = 150  # 150 × 400 points per numpy evaluation
 
 MIN_MONTH_DAYS, MAX_MONTH_DAYS = 29, 30
 NO_DAY = np.iinfo(np.int32).min  # "no computed start" (day numbers before 1970 are negative)
@@ -160,9 +197,14 @@ def conjunction_day(hy, hm) -> np.ndarray:
     return _months()["conjunction_day"][_index(hy, hm)]
 
 
-def computed_start(hy, hm) -> np.ndarray:
-    """Return the `computed` rule's month start for ``hy``/``hm``, month by month (no seams)."""
-    return _months()["computed_start"][_index(hy, hm)]
+def computed_start(hy, hm, calendar: str = "iran") -> np.ndarray:
+    """Return ``calendar``'s `computed` rule's month start for ``hy``/``hm``, month by month (no seams).
+
+    The default is the `iran` rule (the one validated against Iran's official table).
+    """
+    if calendar not in CALENDARS:
+        raise ValueError(f"unknown calendar {calendar!r}; one of {', '.join(CALENDARS)}")
+    return _months()[f"{calendar}_computed_start"][_index(hy, hm)]
 
 
 def month_count() -> int:
@@ -190,42 +232,40 @@ def _all_months() -> tuple[np.ndarray, np.ndarray]:
     return _year_month(np.arange(_N_MONTHS + 1))
 
 
-def _unix_day(iso_date: str) -> int:
-    return int(np.datetime64(iso_date, "D").astype(np.int64))
-
-
 # --- the data files -----------------------------------------------------------------------
 
 
-def read_iran_table(path: Path = IRAN_TABLE_PATH) -> dict[tuple[int, int], tuple[int, int]]:
+def read_iran_table(path: Path | None = None) -> dict[tuple[int, int], tuple[int, int]]:
     """Return {(hy, hm): (start day, month length)} of Iran's official table."""
-    with path.open(encoding="utf-8", newline="") as handle:
+    with (path or IRAN_TABLE_PATH).open(encoding="utf-8", newline="") as handle:
         return {
-            (int(r["hy"]), int(r["hm"])): (_unix_day(r["gregorian_start"]), int(r["month_length"]))
+            (int(r["hy"]), int(r["hm"])): (days.unix_day(r["gregorian_start"]), int(r["month_length"]))
             for r in csv.DictReader(handle)
         }
 
 
-def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path = ANNOUNCED_PATH) -> dict[tuple[int, int], int]:
+def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path | None = None) -> dict[tuple[int, int], int]:
     """Return {(hy, hm): start day} of the announced month starts of ``authorities``."""
     found: dict[tuple[int, int], int] = {}
-    with path.open(encoding="utf-8", newline="") as handle:
+    with (path or ANNOUNCED_PATH).open(encoding="utf-8", newline="") as handle:
         for r in csv.DictReader(handle):
             if r["authority_id"] not in authorities:
                 continue
-            key, day = (int(r["hy"]), int(r["hm"])), _unix_day(r["gregorian_start"])
+            key, day = (int(r["hy"]), int(r["hm"])), days.unix_day(r["gregorian_start"])
             if found.setdefault(key, day) != day:
                 raise ValueError(f"announced_month_starts.csv: two different starts for {key}")
     return found
 
 
+def _rules_hash() -> str:
+    """Return a key of what the computed starts depend on: versions and the rules (not the data files)."""
+    rules = "|".join(rule.key() for rule in COMPUTED_RULES.values())
+    return hashlib.sha256(f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}".encode()).hexdigest()[:16]
+
+
 def _data_hash() -> str:
-    """Return a key of everything the month table depends on: versions, the rule, the data files."""
-    rule = (
-        f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{COMPUTED_Q_ABOVE}|{IRAN_GRID_LAT_DEG.tolist()}|"
-        f"{IRAN_GRID_LNG_DEG.tolist()}|{EVENINGS_TRIED}|{IRAN_UTC_OFFSET_DAYS}|{MOONSIGHTING_AUTHORITIES}"
-    )
-    digest = hashlib.sha256(rule.encode())
+    """Return a key of everything the month table depends on: versions, the rules, the data files."""
+    digest = hashlib.sha256(f"{_rules_hash()}|{MOONSIGHTING_AUTHORITIES}".encode())
     for path in (IRAN_TABLE_PATH, ANNOUNCED_PATH):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -247,26 +287,26 @@ def lunation_conjunctions() -> np.ndarray:
     return np.where(inside, conj, np.nan)
 
 
-def visible_over_iran(evening_day: np.ndarray, conjunction: np.ndarray) -> np.ndarray:
-    """Return, per evening, whether Yallop q > −0.160 at any point of the Iran grid (bool)."""
-    lat, lng = np.meshgrid(IRAN_GRID_LAT_DEG, IRAN_GRID_LNG_DEG, indexing="ij")
+def visible(evening_day: np.ndarray, conjunction: np.ndarray, rule: CrescentRule = IRAN_RULE) -> np.ndarray:
+    """Return, per evening, whether Yallop q > ``rule.q_above`` at any point of ``rule``'s grid (bool)."""
+    lat, lng = np.meshgrid(rule.lat_deg, rule.lng_deg, indexing="ij")
     evening = crescent.evening(
         lat.ravel()[None, :], lng.ravel()[None, :], np.asarray(evening_day)[:, None], np.asarray(conjunction)[:, None]
     )
-    seen = (evening.status == crescent.OK) & (evening.q > COMPUTED_Q_ABOVE)
+    seen = (evening.status == crescent.OK) & (evening.q > rule.q_above)
     return seen.any(axis=1)
 
 
-def computed_starts(conjunction: np.ndarray) -> np.ndarray:
-    """Return the computed month start (unix day) after each conjunction (`NO_DAY` where NaN).
+def computed_starts(conjunction: np.ndarray, rule: CrescentRule = IRAN_RULE) -> np.ndarray:
+    """Return ``rule``'s month start (unix day) after each conjunction (`NO_DAY` where NaN).
 
-    Evenings are tried from the conjunction's date in Iran; the month starts the day after
-    the first evening the crescent is seen over the Iran grid (staged: later evenings are
-    evaluated only for lunations still unseen).
+    Evenings are tried from the conjunction's date at the rule's UTC offset; the month
+    starts the day after the first evening the crescent is seen over the rule's grid
+    (staged: later evenings are evaluated only for lunations still unseen).
     """
     conjunction = np.asarray(conjunction, dtype=float)
     known = np.isfinite(conjunction)
-    first_evening = np.floor(np.where(known, conjunction, 0.0) + IRAN_UTC_OFFSET_DAYS).astype(np.int64)
+    first_evening = np.floor(np.where(known, conjunction, 0.0) + rule.utc_offset_days).astype(np.int64)
     start = np.where(known, first_evening + EVENINGS_TRIED, NO_DAY)
     pending = known.copy()
     for offset in range(EVENINGS_TRIED):
@@ -274,7 +314,7 @@ def computed_starts(conjunction: np.ndarray) -> np.ndarray:
         for chunk in np.array_split(todo, max(1, -(-len(todo) // _LUNATIONS_PER_CHUNK))):
             if not len(chunk):
                 continue
-            seen = chunk[visible_over_iran(first_evening[chunk] + offset, conjunction[chunk])]
+            seen = chunk[visible(first_evening[chunk] + offset, conjunction[chunk], rule)]
             start[seen] = first_evening[seen] + offset + 1
             pending[seen] = False
     return start
@@ -330,37 +370,62 @@ def _iran_fixed() -> dict[tuple[int, int], int]:
     return fixed
 
 
-def build(path: Path = TABLE_PATH) -> Path:
-    """Compute the month table of both reckonings and write it atomically to ``path``."""
+def build(path: Path | None = None) -> Path:
+    """Compute the month table of both reckonings and write it atomically to ``path`` (`TABLE_PATH`)."""
     hy, hm = _all_months()
-    conjunction = lunation_conjunctions()
-    computed = computed_starts(conjunction)
+    conjunction, computed = _reusable_computed(path or TABLE_PATH)
+    if computed is None:  # the rules changed (or no table yet): evaluate every lunation (~20 s)
+        conjunction = lunation_conjunctions()
+        computed = {calendar: computed_starts(conjunction, rule) for calendar, rule in COMPUTED_RULES.items()}
     tabular = hijri_tabular.month_start(hy, hm).astype(np.int64)
-    iran = _assemble(_iran_fixed(), computed, tabular)
-    moonsighting = _assemble(read_announced(), computed, tabular)
+    iran = _assemble(_iran_fixed(), computed["iran"], tabular)
+    moonsighting = _assemble(read_announced(), computed["moonsighting"], tabular)
     no_source = np.full(1, -1, dtype=np.int8)  # the row after the last month has no source
     columns = {
         "hy": hy.astype(np.int16),
         "hm": hm.astype(np.int8),
         "conjunction_day": conjunction,
-        "computed_start": computed.astype(np.int32),
+        "iran_computed_start": computed["iran"].astype(np.int32),
+        "moonsighting_computed_start": computed["moonsighting"].astype(np.int32),
         "tabular_start": tabular.astype(np.int32),
         "iran_start": iran.start.astype(np.int32),
         "iran_source": np.concatenate([iran.source, no_source]),
         "moonsighting_start": moonsighting.start.astype(np.int32),
         "moonsighting_source": np.concatenate([moonsighting.source, no_source]),
     }
-    return tables.write_parquet(path, columns, _stamp())
+    return tables.write_parquet(path or TABLE_PATH, columns, _stamp())
+
+
+def _reusable_computed(path: Path) -> tuple[np.ndarray | None, dict[str, np.ndarray] | None]:
+    """Return the conjunctions and computed starts of the table at ``path`` if built with the same rules.
+
+    Only the data files changed (e.g. a new announcement): the crescent evaluations stand.
+    """
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError):
+        return None, None
+    if (table.schema.metadata or {}).get(b"rules") != _rules_hash().encode():
+        return None, None
+    computed = {calendar: table.column(f"{calendar}_computed_start").to_numpy().astype(np.int64)
+                for calendar in COMPUTED_RULES}
+    return table.column("conjunction_day").to_numpy(), computed
 
 
 def _stamp() -> dict[str, str]:
-    return {"version": TABLE_VERSION, "data": _data_hash()}
+    return {"version": TABLE_VERSION, "rules": _rules_hash(), "data": _data_hash()}
+
+
+def reload() -> None:
+    """Forget the month table read by this process (after a data file changed; rebuilt on next use)."""
+    _months.cache_clear()
+    _reckoning.cache_clear()
 
 
 @functools.cache
-def _months(path: Path = TABLE_PATH) -> dict[str, np.ndarray]:
+def _months() -> dict[str, np.ndarray]:
     """Return the month table's columns, building the table first if missing or stale."""
-    table = tables.read_parquet(path, _stamp(), build)
+    table = tables.read_parquet(TABLE_PATH, _stamp(), build)
     return {name: table.column(name).to_numpy() for name in table.column_names}
 
 

@@ -14,7 +14,7 @@ Written by us, as a reader of each language expects them (docs/decisions.md):
 """
 from __future__ import annotations
 
-LANGUAGES = ("en", "ar", "fa", "ur")
+from generator.locale import DIGITS, LANGUAGES, native  # noqa: F401  (re-exported for callers)
 
 MONTHS = {
     "en": (
@@ -43,20 +43,12 @@ WEEKDAYS = {
     "ur": ("پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ", "اتوار"),
 }
 
-DIGITS = {
-    "en": "0123456789",
-    "ar": "٠١٢٣٤٥٦٧٨٩",
-    "fa": "۰۱۲۳۴۵۶۷۸۹",
-    "ur": "۰۱۲۳۴۵۶۷۸۹",
-}
-
 _ERA = {"en": "{d} {m} {y} AH", "ar": "{d} {m} {y} هـ", "fa": "{d} {m} {y} ه\u200d.ق", "ur": "{d} {m} {y}ھ"}
-_TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in DIGITS.items()}
 
 
 def native_digits(number: int, lang: str) -> str:
     """Return ``number`` written with the digits of ``lang``."""
-    return str(number).translate(_TO_NATIVE[lang])
+    return native(number, lang)
 
 
 def month_names(month: int) -> dict[str, str]:

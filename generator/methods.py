@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
@@ -17,6 +18,31 @@ DEFAULT_METHOD = "Tehran"
 
 # Times a method may shift by whole minutes (adhan's methodAdjustments).
 ADJUSTABLE = ("fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha")
+
+
+class Rounding(StrEnum):
+    """How an instant becomes a whole minute: nearest (30 s up), or always up (Singapore)."""
+
+    NEAREST = "nearest"
+    UP = "up"
+
+
+class HighLatitudeRule(StrEnum):
+    """What bounds fajr and isha where twilight lasts all night (generator.prayer, docs/decisions.md)."""
+
+    TWILIGHT_ANGLE = "twilightAngle"  # angle/60 of the night (SPEC)
+    MIDDLE_OF_NIGHT = "middleOfNight"  # half of the night
+    SEVENTH_OF_NIGHT = "seventhOfNight"  # a seventh of the night
+    NONE = "none"  # no bound: a time never reached is null
+    MOONSIGHTING_SEASONAL = "moonsightingSeasonal"  # Khalid Shaukat's seasonal limits
+
+
+class Shafaq(StrEnum):
+    """The Moonsighting Committee's evening twilight table."""
+
+    GENERAL = "general"
+    AHMER = "ahmer"
+    ABYAD = "abyad"
 
 
 @dataclass(frozen=True)
@@ -31,21 +57,25 @@ class Method:
     maghrib_angle_deg: float | None = None  # None: maghrib follows sunset
     maghrib_interval_min: float | None = None  # minutes after sunset
     adjustments_min: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
-    rounding: str = "nearest"  # "nearest" or "up"
-    high_latitude_rule: str = "twilightAngle"  # or "moonsightingSeasonal"
-    shafaq: str = "general"  # Moonsighting Committee evening table: general, ahmer, abyad
+    rounding: Rounding = Rounding.NEAREST
+    high_latitude_rule: HighLatitudeRule = HighLatitudeRule.TWILIGHT_ANGLE
+    shafaq: Shafaq = Shafaq.GENERAL  # Moonsighting Committee evening table
     label: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
     source: str = ""
     default: bool = False
 
     def __post_init__(self) -> None:
-        assert (self.isha_angle_deg is None) != (self.isha_interval_min is None), self.id
-        assert self.maghrib_angle_deg is None or self.maghrib_interval_min is None, self.id
-        assert set(self.adjustments_min) <= set(ADJUSTABLE), self.id
-        assert self.rounding in ("nearest", "up"), self.id
-        assert self.high_latitude_rule in ("twilightAngle", "moonsightingSeasonal"), self.id
-        assert self.shafaq in ("general", "ahmer", "abyad"), self.id
+        if (self.isha_angle_deg is None) == (self.isha_interval_min is None):
+            raise ValueError(f"{self.id}: exactly one of isha_angle_deg and isha_interval_min")
+        if self.maghrib_angle_deg is not None and self.maghrib_interval_min is not None:
+            raise ValueError(f"{self.id}: at most one of maghrib_angle_deg and maghrib_interval_min")
+        if not set(self.adjustments_min) <= set(ADJUSTABLE):
+            raise ValueError(f"{self.id}: adjustments only for {', '.join(ADJUSTABLE)}")
+        # Strings from data/methods.json become the rule types (ValueError for an unknown one).
+        object.__setattr__(self, "rounding", Rounding(self.rounding))
+        object.__setattr__(self, "high_latitude_rule", HighLatitudeRule(self.high_latitude_rule))
+        object.__setattr__(self, "shafaq", Shafaq(self.shafaq))
 
 
 def _load(path: Path) -> dict[str, Method]:
@@ -54,7 +84,8 @@ def _load(path: Path) -> dict[str, Method]:
     registry = {}
     for item in raw:
         unknown = set(item) - names
-        assert not unknown, f"{item['id']}: unknown fields {unknown}"
+        if unknown:
+            raise ValueError(f"{path.name}: {item['id']}: unknown fields {sorted(unknown)}")
         item = dict(item)
         item["adjustments_min"] = MappingProxyType(dict(item.get("adjustments_min", {})))
         item["label"] = MappingProxyType(dict(item["label"]))
@@ -63,7 +94,8 @@ def _load(path: Path) -> dict[str, Method]:
 
 
 METHODS: Mapping[str, Method] = MappingProxyType(_load(METHODS_PATH))
-assert [m.id for m in METHODS.values() if m.default] == [DEFAULT_METHOD]
+if [m.id for m in METHODS.values() if m.default] != [DEFAULT_METHOD]:
+    raise ValueError(f"{METHODS_PATH.name}: exactly {DEFAULT_METHOD} must be the default")
 
 
 def custom_method(

@@ -29,17 +29,21 @@ Definitions (see docs/decisions.md for why):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from generator import sun_table
-from generator.methods import ADJUSTABLE, Method
+from generator.methods import ADJUSTABLE, HighLatitudeRule, Method, Rounding
 
 SUN_HORIZON_DEG = -50.0 / 60.0  # USNO: 34' refraction + 16' semi-diameter
-ASR_SHADOW_FACTOR = 1.0  # Jafari, Shafi'i, Maliki, Hanbali
-IMSAK_BEFORE_FAJR_S = 600
+ASR_SHADOW_FACTOR = 1.0  # Jafari, Shafi'i, Maliki, Hanbali ("standard"); Hanafi: 2
+IMSAK_BEFORE_FAJR_MIN = 10
+EARTH_RADIUS_M = 6_371_000.0  # mean radius
+TERRESTRIAL_REFRACTION = 0.175  # k of a ray grazing the surface (Sweer 1938)
 SECONDS_PER_DAY = 86400.0
 POLAR_STEP_DEG = 0.5
 OUTPUT_TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
@@ -62,6 +66,35 @@ class PrayerTimes:
     times: dict[str, np.ndarray]
     latitude_used_deg: np.ndarray
     unrounded_s: dict[str, np.ndarray]
+    unreached: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (methods, days) mask, only under rule none
+
+
+class Midnight(StrEnum):
+    """Which night midnight halves: SPEC's maghrib→fajr, or sunset→fajr, or sunset→sunrise."""
+
+    MAGHRIB_TO_FAJR = "maghribToFajr"
+    SUNSET_TO_FAJR = "sunsetToFajr"
+    SUNSET_TO_SUNRISE = "sunsetToSunrise"
+
+
+@dataclass(frozen=True)
+class Options:
+    """A request's choices beyond the method; the defaults give the SPEC's times.
+
+    ``high_latitude_rule`` None keeps each method's own rule; ``tune_min`` moves the named
+    output times by whole minutes; ``elevation_m`` lowers the horizon of sunrise and sunset
+    by the dip (`horizon_dip_deg`).
+    """
+
+    midnight: Midnight = Midnight.MAGHRIB_TO_FAJR
+    asr_shadow_factor: float = ASR_SHADOW_FACTOR
+    high_latitude_rule: HighLatitudeRule | None = None
+    tune_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    elevation_m: float = 0.0
+    imsak_before_fajr_min: int = IMSAK_BEFORE_FAJR_MIN
+
+
+DEFAULT_OPTIONS = Options()
 
 
 def _sun(days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -100,37 +133,34 @@ def time_of_altitude(
     return x
 
 
-def _rise_set(day, noon, lat_deg, lng_deg):
-    rise = time_of_altitude(day, noon, lat_deg, lng_deg, SUN_HORIZON_DEG, -1)
-    set_ = time_of_altitude(day, noon, lat_deg, lng_deg, SUN_HORIZON_DEG, +1)
-    return rise, set_
-
-
-def _has_day_and_night(day, lat_deg, lng_deg):
+def _has_day_and_night(day, lat_deg, lng_deg, horizon_deg=SUN_HORIZON_DEG):
     """True where the Sun rises and sets on ``day`` and rises on ``day + 1``."""
-    rise, set_ = _rise_set(day, transit(day, lng_deg), lat_deg, lng_deg)
-    next_rise = time_of_altitude(day + 1, transit(day + 1, lng_deg), lat_deg, lng_deg, SUN_HORIZON_DEG, -1)
+    noon = transit(day, lng_deg)
+    rise = time_of_altitude(day, noon, lat_deg, lng_deg, horizon_deg, -1)
+    set_ = time_of_altitude(day, noon, lat_deg, lng_deg, horizon_deg, +1)
+    next_rise = time_of_altitude(day + 1, transit(day + 1, lng_deg), lat_deg, lng_deg, horizon_deg, -1)
     return np.isfinite(rise) & np.isfinite(set_) & np.isfinite(next_rise)
 
 
-def latitudes_with_sunrise(day: np.ndarray, lat_deg: float, lng_deg: float) -> np.ndarray:
+def latitudes_with_sunrise(day: np.ndarray, lat_deg: float, lng_deg: float,
+                           horizon_deg: float = SUN_HORIZON_DEG) -> np.ndarray:
     """Return, per day, ``lat_deg`` or the nearest latitude (0.5° steps) with a sunrise and sunset.
 
     A bounded number of vectorised passes: an analytic first guess from the
     declination, then 0.5° steps towards the equator until every day is solvable.
     """
     lat = np.full(day.shape, float(lat_deg))
-    bad = ~_has_day_and_night(day, lat, lng_deg)
+    bad = ~_has_day_and_night(day, lat, lng_deg, horizon_deg)
     if not bad.any():
         return lat
     sign = 1.0 if lat_deg >= 0 else -1.0
     dec_max = np.maximum.reduce([np.abs(_sun(day[bad] + k)[0]) for k in (0.0, 1.0, 2.0)])
-    guess = 90.0 - dec_max + SUN_HORIZON_DEG  # the stricter (midnight sun) limit
+    guess = 90.0 - dec_max + horizon_deg  # the stricter (midnight sun) limit
     guess = np.floor(np.minimum(guess, abs(lat_deg)) / POLAR_STEP_DEG) * POLAR_STEP_DEG
     lat[bad] = sign * guess
     for _ in range(8):
         still = bad.copy()
-        still[bad] = ~_has_day_and_night(day[bad], lat[bad], lng_deg)
+        still[bad] = ~_has_day_and_night(day[bad], lat[bad], lng_deg, horizon_deg)
         if not still.any():
             break
         lat[still] -= sign * POLAR_STEP_DEG
@@ -183,46 +213,72 @@ def _column(methods: Sequence[Method], attribute: str) -> np.ndarray:
 
 
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray) -> np.ndarray:
-    seconds = np.floor(x_days * SECONDS_PER_DAY)
-    minutes = np.where(up, np.floor(seconds / 60.0) + 1.0, np.floor((seconds + 30.0) / 60.0))
-    return (minutes * 60.0).astype(np.int64)
+    with np.errstate(invalid="ignore"):
+        seconds = np.floor(x_days * SECONDS_PER_DAY)
+        minutes = np.where(up, np.floor(seconds / 60.0) + 1.0, np.floor((seconds + 30.0) / 60.0))
+    return np.nan_to_num(minutes * 60.0).astype(np.int64)  # unreached (NaN) times are masked by the caller
 
 
-def compute(
-    lat_deg: float,
-    lng_deg: float,
-    first_day: int,
-    n_days: int,
-    methods: Sequence[Method],
-    ramadan: np.ndarray | None = None,
-) -> PrayerTimes:
-    """Return the prayer times of ``n_days`` consecutive days for every method.
+def horizon_dip_deg(elevation_m: float) -> float:
+    """Return how far below the astronomical horizon the sea horizon lies for an eye ``elevation_m`` above it.
 
-    ``first_day`` counts days since 1970-01-01 (the local calendar date); ``ramadan``
-    is a bool array of ``n_days + 1`` days (the extra one is the next day, whose fajr
-    ends the last night) marking Ramadan for methods with a Ramadan isha interval.
+    dip = sqrt(2h / (R (1 − k))) radians with R = 6,371 km (mean radius) and k = 0.175,
+    the coefficient of terrestrial refraction of a ray grazing the surface (Sweer 1938, as
+    astronomy-engine's SearchRiseSet uses); about 0.0354° √h, 1.06° at 900 m.
     """
-    # Days solved: the n requested, the next one (its fajr ends the last night, for midnight)
-    # and one more (its sunrise ends the next day's night).
+    return float(np.degrees(np.sqrt(2.0 * elevation_m / (EARTH_RADIUS_M * (1.0 - TERRESTRIAL_REFRACTION)))))
+
+
+@dataclass(frozen=True)
+class _Solved:
+    """The Sun's events of the requested days (+1), after the polar fallback; UT1 day numbers.
+
+    ``sunrise``, ``sunset``, ``asr``, ``noon``, ``lat``, ``next_sunrise``: (days + 1,);
+    ``fajr``, ``isha``, ``maghrib_by_angle``: (methods, days + 1), NaN where never reached.
+    """
+
+    day: np.ndarray
+    noon: np.ndarray
+    lat: np.ndarray
+    sunrise: np.ndarray
+    sunset: np.ndarray
+    next_sunrise: np.ndarray
+    asr: np.ndarray
+    fajr: np.ndarray
+    isha: np.ndarray
+    maghrib_by_angle: np.ndarray
+
+    @property
+    def night(self) -> np.ndarray:
+        return self.next_sunrise - self.sunset
+
+
+def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods: Sequence[Method],
+           options: Options) -> _Solved:
+    """Step 1: every altitude event in one stacked solve, then the nearest-latitude rule on polar days.
+
+    Days solved: the n requested, the next one (its fajr ends the last night, for midnight)
+    and one more (its sunrise ends the next day's night).
+    """
     day_ext = first_day + np.arange(n_days + 2, dtype=float)
     noon_ext = transit(day_ext, lng_deg)
-    # Asr's noon shadow uses the declination at 0h UT of the date, as adhan-js does;
-    # the declination at transit would move asr by up to 2 min at |lat| > 50° (decisions).
-    dec_asr, _ = _sun(day_ext)
+    # Asr's noon shadow: from the Sun's declination at that day's transit (the physical noon).
+    dec_noon, _ = _sun(noon_ext)
+    horizon = SUN_HORIZON_DEG - horizon_dip_deg(options.elevation_m)
     m = len(methods)
     fajr_angle = _column(methods, "fajr_angle_deg")
     isha_angle = _column(methods, "isha_angle_deg")
     maghrib_angle = _column(methods, "maghrib_angle_deg")
-    # Every altitude event in one stacked solve. Rows: sunrise, sunset, fajr (m), isha (m),
-    # angle maghrib (m), asr; all start from the same transit, so the first pass is shared.
+    # Rows: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
+    # transit, so the first pass is shared.  Asr is solved with the declination of its own moment.
     side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
-    fixed_altitudes = np.concatenate([np.full((2, 1), SUN_HORIZON_DEG), -fajr_angle, -isha_angle, -maghrib_angle])
+    fixed_altitudes = np.concatenate([np.full((2, 1), horizon), -fajr_angle, -isha_angle, -maghrib_angle])
 
     def solve_all(lat):
-        # Asr: the altitude where a shadow equals the object plus its noon shadow.
-        zenith_at_noon = np.abs(lat - dec_asr)
+        # Asr: the altitude where a shadow equals factor × the object plus its noon shadow.
+        zenith_at_noon = np.abs(lat - dec_noon)
         with np.errstate(invalid="ignore"):
-            asr_alt = np.degrees(np.arctan(1.0 / (ASR_SHADOW_FACTOR + np.tan(np.radians(zenith_at_noon)))))
+            asr_alt = np.degrees(np.arctan(1.0 / (options.asr_shadow_factor + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
         altitude = np.concatenate([np.broadcast_to(fixed_altitudes, (2 + 3 * m, day_ext.size)), asr_alt[None, :]])
         x = time_of_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, altitude, side)
@@ -241,81 +297,184 @@ def compute(
     bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
     if bad.any():  # polar days and nights: nearest latitude, bounded passes of 0.5°
         day = day_ext[keep]
-        lat = np.append(latitudes_with_sunrise(day, lat_deg, lng_deg), 0.0)
+        lat = np.append(latitudes_with_sunrise(day, lat_deg, lng_deg, horizon), 0.0)
         for _ in range(_POLAR_PASSES):
             lat[-1] = lat[-2]  # the extra day only serves the next-sunrise shift, unused here
             sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(lat)
             sunrise = sunrise_ext[keep]
             # the night after a day is measured at that day's own latitude
-            next_sunrise = time_of_altitude(day + 1, noon_ext[1:], lat[keep], lng_deg, SUN_HORIZON_DEG, -1)
+            next_sunrise = time_of_altitude(day + 1, noon_ext[1:], lat[keep], lng_deg, horizon, -1)
             bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
             if not bad.any():
                 break
             lat[keep][bad] -= np.sign(lat_deg) * POLAR_STEP_DEG
-        assert not bad.any(), "nearest-latitude rule did not converge"
-    day, noon, lat = day_ext[keep], noon_ext[keep], lat[keep]
-    sunset, fajr, isha, by_angle, asr = sunset[keep], fajr[:, keep], isha[:, keep], by_angle[:, keep], asr[keep]
-    night = next_sunrise - sunset
+        if bad.any():
+            raise ArithmeticError("nearest-latitude rule did not converge")
+    return _Solved(day_ext[keep], noon_ext[keep], lat[keep], sunrise, sunset[keep], next_sunrise, asr[keep],
+                   fajr[:, keep], isha[:, keep], by_angle[:, keep])
 
-    seasonal = np.array([m.high_latitude_rule == "moonsightingSeasonal" for m in methods])[:, None]
+
+def _night_portions(methods: Sequence[Method], rules: Sequence[HighLatitudeRule]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the (fajr, isha) share of the night each method's rule allows at most (NaN: no bound)."""
+    def portion(method: Method, rule: HighLatitudeRule, angle: float | None) -> float:
+        if rule is HighLatitudeRule.TWILIGHT_ANGLE:
+            return np.nan if angle is None else angle / 60.0
+        return {HighLatitudeRule.MIDDLE_OF_NIGHT: 0.5, HighLatitudeRule.SEVENTH_OF_NIGHT: 1.0 / 7.0}.get(rule, np.nan)
+
+    fajr = [portion(m, r, m.fajr_angle_deg) for m, r in zip(methods, rules)]
+    isha = [portion(m, r, m.isha_angle_deg) for m, r in zip(methods, rules)]
+    return np.array(fajr)[:, None], np.array(isha)[:, None]
+
+
+def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule],
+                          lat_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """Step 2: bound fajr and isha by each method's high-latitude rule (fill them where never reached).
+
+    twilightAngle (SPEC): fajr no earlier than sunrise − angle/60 · night, isha no later than
+    sunset + angle/60 · night (adhan-js TwilightAngle); middleOfNight and seventhOfNight
+    use ½ and ⅐ of the night; none leaves a time that is never reached NaN (null in JSON);
+    moonsightingSeasonal is Khalid Shaukat's seasonal limits (with ⅐ of the night at 55°+).
+    """
+    day, night = s.day, s.night
+    seasonal = np.array([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])[:, None]
+    fajr, isha = s.fajr, s.isha
     if seasonal.any():
         # Moonsighting Committee: 1/7 of the night at lat >= 55 (signed, as adhan-js), then seasonal limits.
         if lat_deg >= 55:
-            fajr = np.where(seasonal, sunrise - night / 7.0, fajr)
-            isha = np.where(seasonal, sunset + night / 7.0, isha)
+            fajr = np.where(seasonal, s.sunrise - night / 7.0, fajr)
+            isha = np.where(seasonal, s.sunset + night / 7.0, isha)
         morning = np.round(seasonal_limit_min("morning", day, lat_deg) * 60.0) / SECONDS_PER_DAY
-        tables = {m.shafaq: None for m, s in zip(methods, seasonal[:, 0]) if s}
+        tables = {m.shafaq: None for m, flag in zip(methods, seasonal[:, 0]) if flag}
         tables = {name: seasonal_limit_min(name, day, lat_deg) for name in tables}
         shafaq_rows = [tables.get(m.shafaq, np.zeros(day.shape)) for m in methods]
         evening = np.round(np.array(shafaq_rows) * 60.0) / SECONDS_PER_DAY
-        seasonal_fajr, seasonal_isha = sunrise - morning, sunset + evening
+        seasonal_fajr, seasonal_isha = s.sunrise - morning, s.sunset + evening
     else:
         seasonal_fajr = seasonal_isha = np.full(day.shape, np.nan)
+    fajr_portion, isha_portion = _night_portions(methods, rules)
+    safe_fajr = np.where(seasonal, seasonal_fajr, s.sunrise - fajr_portion * night)
+    safe_isha = np.where(seasonal, seasonal_isha, s.sunset + isha_portion * night)
+    with np.errstate(invalid="ignore"):
+        fajr = np.where(np.isnan(fajr) | (safe_fajr > fajr), safe_fajr, fajr)
+        isha = np.where(np.isnan(isha) | (safe_isha < isha), safe_isha, isha)
+    # Where a rule gives no bound (none), a NaN bound must not replace a reached time.
+    fajr = np.where(np.isnan(safe_fajr), s.fajr, fajr)
+    isha = np.where(np.isnan(safe_isha), s.isha, isha)
+    return fajr, isha
 
-    twilight_fajr = sunrise - fajr_angle / 60.0 * night
-    twilight_isha = sunset + isha_angle / 60.0 * night
-    safe_fajr = np.where(seasonal, seasonal_fajr, twilight_fajr)
-    safe_isha = np.where(seasonal, seasonal_isha, twilight_isha)
-    fajr = np.where(np.isnan(fajr) | (safe_fajr > fajr), safe_fajr, fajr)
-    isha = np.where(np.isnan(isha) | (safe_isha < isha), safe_isha, isha)
 
-    # Maghrib: sunset, sunset + interval, or the angle time bounded like isha.
+def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule], isha: np.ndarray) -> np.ndarray:
+    """Step 3: maghrib at sunset, sunset + interval, or the angle time.
+
+    An angle time is used when it falls after sunset and before isha; where the angle is
+    never reached it is bounded like isha by the twilight portion (angle/60 of the night),
+    except under the rule none, where it stays NaN.
+    """
+    maghrib_angle = _column(methods, "maghrib_angle_deg")
     maghrib_interval = np.nan_to_num(_column(methods, "maghrib_interval_min"))
-    maghrib = np.broadcast_to(sunset + maghrib_interval / 1440.0, fajr.shape)
+    maghrib = np.broadcast_to(s.sunset + maghrib_interval / 1440.0, isha.shape)
     has_angle = ~np.isnan(maghrib_angle)
     if has_angle.any():
-        fallback = sunset + maghrib_angle / 60.0 * night
+        no_bound = np.array([r is HighLatitudeRule.NONE for r in rules])[:, None]
+        fallback = np.where(no_bound, np.nan, s.sunset + maghrib_angle / 60.0 * s.night)
         interval_isha = ~np.isnan(_column(methods, "isha_interval_min"))
-        usable = np.isfinite(by_angle) & (by_angle > sunset) & (interval_isha | (by_angle < isha))
-        maghrib = np.where(has_angle, np.where(usable, by_angle, np.minimum(fallback, isha)), maghrib)
+        with np.errstate(invalid="ignore"):
+            usable = np.isfinite(s.maghrib_by_angle) & (s.maghrib_by_angle > s.sunset) & (
+                interval_isha | (s.maghrib_by_angle < isha) | np.isnan(isha))
+            bounded = np.where(np.isnan(isha), fallback, np.minimum(fallback, isha))
+        maghrib = np.where(has_angle, np.where(usable, s.maghrib_by_angle, bounded), maghrib)
+    return maghrib
 
+
+def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Method],
+                    ramadan: np.ndarray | None) -> np.ndarray:
+    """Step 4: isha as minutes after maghrib for interval methods (UmmAlQura: 120 in Ramadan)."""
     isha_interval = _column(methods, "isha_interval_min")
     ramadan_interval = _column(methods, "isha_interval_ramadan_min")
     if ramadan is not None:
         in_ramadan = np.asarray(ramadan, dtype=bool)[None, :] & ~np.isnan(ramadan_interval)
         isha_interval = np.where(in_ramadan, ramadan_interval, isha_interval)
-    isha = np.where(np.isnan(isha_interval), isha, maghrib + np.nan_to_num(isha_interval) / 1440.0)
+    return np.where(np.isnan(isha_interval), isha, maghrib + np.nan_to_num(isha_interval) / 1440.0)
 
-    # All instants in one array (names, methods, days): adjustments and rounding in single passes.
+
+def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, maghrib: np.ndarray,
+                      isha: np.ndarray, options: Options, first_day: int, n_days: int) -> PrayerTimes:
+    """Step 5: the methods' minute adjustments, midnight, rounding, imsak and the request's tune.
+
+    All instants in one array (names, methods, days): adjustments and rounding in single
+    passes.  ``tune`` minutes are whole, so adding them after rounding equals adding them
+    before it; each moves only the time it names (imsak and midnight are derived from the
+    untuned fajr, sunset, sunrise and maghrib).
+    """
     shape = fajr.shape
-    raw = {"fajr": fajr, "sunrise": sunrise, "dhuhr": noon, "asr": asr, "maghrib": maghrib, "isha": isha}
+    raw = {"fajr": fajr, "sunrise": s.sunrise, "dhuhr": s.noon, "asr": s.asr, "maghrib": maghrib, "isha": isha}
     names = ADJUSTABLE + ("sunset",)
     stacked = np.empty((len(names),) + shape)
     for k, name in enumerate(names):
-        stacked[k] = raw.get(name, sunset)  # broadcasts (days,) rows over the methods
-    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE] + [[0.0] * len(methods)])
+        stacked[k] = raw.get(name, s.sunset)  # broadcasts (days,) rows over the methods
+    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
+                          + [[0.0] * len(methods)])
     stacked += adjust_min[:, :, None] / 1440.0
     adjusted = dict(zip(names, stacked))
-    adjusted["midnight"] = (adjusted["maghrib"][:, :-1] + adjusted["fajr"][:, 1:]) / 2.0
+    night_start = {Midnight.MAGHRIB_TO_FAJR: adjusted["maghrib"]}.get(options.midnight, adjusted["sunset"])
+    night_end = adjusted["sunrise"] if options.midnight is Midnight.SUNSET_TO_SUNRISE else adjusted["fajr"]
+    adjusted["midnight"] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
 
-    up = np.array([m.rounding == "up" for m in methods])[None, :, None]
+    up = np.array([m.rounding is Rounding.UP for m in methods])[None, :, None]
     rounded = _round_to_minute(stacked[:, :, :n_days], up)
     times = dict(zip(names, rounded))
     times["midnight"] = _round_to_minute(adjusted["midnight"][:, :n_days], up[0])
-    times["imsak"] = times["fajr"] - IMSAK_BEFORE_FAJR_S
+    times["imsak"] = times["fajr"] - round(options.imsak_before_fajr_min * 60)
+    unreached = {name: np.isnan(value[:, :n_days]) for name, value in adjusted.items()}
+    unreached["imsak"] = unreached["fajr"]
+    for name, minutes in options.tune_min.items():
+        times[name] = times[name] + round(minutes * 60)
+    unreached = {name: mask for name, mask in unreached.items() if mask.any()}
+    for name, mask in unreached.items():
+        times[name] = np.where(mask, 0, times[name])
     return PrayerTimes(
         days=(first_day + np.arange(n_days)).astype("datetime64[D]"),
         times={name: times[name] for name in OUTPUT_TIMES},
-        latitude_used_deg=lat[:n_days],
+        latitude_used_deg=s.lat[:n_days],
         unrounded_s={name: value[:, :n_days] * SECONDS_PER_DAY for name, value in adjusted.items()},
+        unreached={name: unreached[name] for name in OUTPUT_TIMES if name in unreached},
     )
+
+
+def compute(
+    lat_deg: float,
+    lng_deg: float,
+    first_day: int,
+    n_days: int,
+    methods: Sequence[Method],
+    ramadan: np.ndarray | None = None,
+    options: Options | None = None,
+) -> PrayerTimes:
+    """Return the prayer times of ``n_days`` consecutive days for every method.
+
+    ``first_day`` is the local calendar date as a unix day; ``ramadan`` is a bool array
+    of ``n_days + 1`` days (the extra one is the next day, whose fajr ends the last night)
+    marking Ramadan for methods with a Ramadan isha interval; ``options`` are the
+    request's choices beyond the method (`Options`; the default keeps the SPEC's times).
+    """
+    options = options or DEFAULT_OPTIONS
+    rules = [options.high_latitude_rule or m.high_latitude_rule for m in methods]
+    solved = _solve(lat_deg, lng_deg, first_day, n_days, methods, options)
+    fajr, isha = _high_latitude_bounds(solved, methods, rules, lat_deg)
+    maghrib = _maghrib(solved, methods, rules, isha)
+    isha = _isha_intervals(isha, maghrib, methods, ramadan)
+    return _adjust_and_round(solved, methods, fajr, maghrib, isha, options, first_day, n_days)
+
+
+def last_third_start_s(maghrib_s: np.ndarray, next_fajr_s: np.ndarray) -> np.ndarray:
+    """Return when the last third of each night begins, Unix seconds rounded to the nearest minute.
+
+    maghrib + ⅔ × (next fajr − maghrib), in integer seconds: both inputs are whole
+    minutes, so the exact instant is a whole number of seconds; 30 s rounds up.
+    """
+    maghrib_s = np.asarray(maghrib_s, dtype=np.int64)
+    night_s = np.asarray(next_fajr_s, dtype=np.int64) - maghrib_s
+    if not (night_s > 0).all():
+        raise ValueError("a night must end after it begins")
+    exact_s = maghrib_s + (2 * night_s) // 3
+    return (exact_s + 30) // 60 * 60

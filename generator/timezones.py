@@ -31,8 +31,10 @@ def is_valid(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _zone(name: str) -> zoneinfo.ZoneInfo:
-    assert is_valid(name), name
+def zone(name: str) -> zoneinfo.ZoneInfo:
+    """Return the zone of a key `is_valid` accepted (anything else is a programming error)."""
+    if not is_valid(name):
+        raise ValueError(f"not a zone of the pinned tzdata: {name!r}")
     return zoneinfo.ZoneInfo(name)
 
 
@@ -43,11 +45,11 @@ def _offset_s(zone: zoneinfo.ZoneInfo, unix_s: int) -> int:
 @functools.lru_cache(maxsize=4096)
 def _transitions_in_year(name: str, year: int) -> tuple[tuple[int, int], ...]:
     """Return ((unix_s of the change, offset_s after it), ...) within ``year`` (UTC)."""
-    zone = _zone(name)
+    tz = zone(name)
     start = int(datetime(year, 1, 1, tzinfo=timezone.utc).timestamp())
     end = int(datetime(year + 1, 1, 1, tzinfo=timezone.utc).timestamp())
     samples = list(range(start, end, _SAMPLE_STEP_S)) + [end]
-    offsets = [_offset_s(zone, t) for t in samples]
+    offsets = [_offset_s(tz, t) for t in samples]
     found = []
     for (t0, o0), (t1, o1) in zip(zip(samples, offsets), zip(samples[1:], offsets[1:])):
         if o0 == o1:
@@ -55,7 +57,7 @@ def _transitions_in_year(name: str, year: int) -> tuple[tuple[int, int], ...]:
         lo, hi = t0, t1  # offset(lo) == o0, offset(hi) != o0
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if _offset_s(zone, mid) == o0:
+            if _offset_s(tz, mid) == o0:
                 lo = mid
             else:
                 hi = mid
@@ -74,7 +76,7 @@ def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     start = int(datetime(first_year, 1, 1, tzinfo=timezone.utc).timestamp())
     changes = [c for year in range(first_year, last_year + 1) for c in _transitions_in_year(name, year)]
     times = np.array([start] + [t for t, _ in changes], dtype=np.int64)
-    offsets = np.array([_offset_s(_zone(name), start)] + [o for _, o in changes], dtype=np.int64)
+    offsets = np.array([_offset_s(zone(name), start)] + [o for _, o in changes], dtype=np.int64)
     index = np.searchsorted(times, unix_s, side="right") - 1
     return offsets[np.clip(index, 0, None)]
 
@@ -89,7 +91,3 @@ def local_hhmm(name: str, unix_s: np.ndarray) -> np.ndarray:
     return _HHMM[local_minutes % 1440]
 
 
-def local_date_today(name: str, now_unix_s: float) -> np.datetime64:
-    """Return today's date in the zone at the given instant."""
-    now = datetime.fromtimestamp(now_unix_s, timezone.utc).astimezone(_zone(name))
-    return np.datetime64(now.date(), "D")

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 from hijridate import Hijri
 
-from generator import hijri_tabular
+from generator import days, hijri_tabular
 
 RAMADAN = 9
 _FIRST_YEAR, _LAST_YEAR = 1343, 1500
@@ -25,8 +25,8 @@ def _ramadan_spans() -> tuple[np.ndarray, np.ndarray]:
     ends = hijri_tabular.month_start(years, np.full(years.shape, RAMADAN + 1))
     for i, year in enumerate(years):
         if _FIRST_YEAR <= year <= _LAST_YEAR:
-            starts[i] = Hijri(int(year), RAMADAN, 1).to_gregorian().toordinal() - 719163
-            ends[i] = Hijri(int(year), RAMADAN + 1, 1).to_gregorian().toordinal() - 719163
+            starts[i] = days.unix_day(Hijri(int(year), RAMADAN, 1).to_gregorian())
+            ends[i] = days.unix_day(Hijri(int(year), RAMADAN + 1, 1).to_gregorian())
     return starts, ends
 
 

@@ -29,7 +29,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from generator import site, static_paths
-from generator.api.endpoint import Canonical, Endpoint, dumps, endpoints, render
+from generator.api import BY_NAME, ENDPOINTS
+from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from runtime.cache import ResponseCache
@@ -65,12 +66,16 @@ def etag_of(body: bytes) -> str:
 
 
 def read_static(relative_path: str) -> bytes | None:
-    """Return a pre-rendered file under static_root (build.py's output), if there is one."""
-    path = (static_root / relative_path).resolve()
-    if not path.is_relative_to(static_root):  # cannot happen with the path schemes; never serve outside
+    """Return a pre-rendered file under static_root (build.py's output), if there is one.
+
+    The path schemes never produce ``..`` or an absolute path (static_paths percent-encodes
+    every value); the check below keeps that true without a filesystem round trip.
+    """
+    if relative_path.startswith("/") or ".." in relative_path.split("/"):
         return None
     try:
-        return path.read_bytes()
+        with open(os.path.join(static_root, relative_path), "rb") as file:
+            return file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
 
@@ -116,7 +121,7 @@ def handler(endpoint: Endpoint):
             return error_response(400, str(error))
         return answer(request, (endpoint.name, tuple(canonical.params.items())),
                       static_paths.relative_path(endpoint.name, canonical.params),
-                      lambda: render(endpoint.name, canonical.params), media_type,
+                      lambda: endpoint.render(canonical.params), media_type,
                       CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
 
     return respond
@@ -173,8 +178,9 @@ def warm_up() -> None:
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
-    render("prayer-times", endpoints()["prayer-times"].parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01",
-                                                                        "tz": "UTC"}), 0.0).params)
+    prayer_times = BY_NAME["prayer-times"]
+    prayer_times.render(prayer_times.parse(Query.of({"lat": "0", "lng": "0", "date": "2000-01-01", "tz": "UTC"}),
+                                           0.0).params)
 
 
 @contextlib.asynccontextmanager
@@ -183,9 +189,9 @@ async def lifespan(app):
     yield
 
 
-routes = [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
-    Route(f"{API_PREFIX}/{name}", handler(endpoint), methods=["GET", "HEAD"], name=name)
-    for name, endpoint in endpoints().items()
-]
+routes = [  # the API first: most requests are API requests, and routes are matched in order
+    Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
+    for endpoint in ENDPOINTS
+] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()]
 app = Starlette(routes=routes, lifespan=lifespan,
                 exception_handlers={HTTPException: http_error, Exception: server_error})

@@ -6,12 +6,18 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 os.environ.setdefault("RATE_LIMIT_PER_MINUTE", "0")  # the limit has its own test; read when runtime.app is imported
+# The app under test serves from an empty static root: every answer is rendered by the code being
+# tested, never read from a stale static_out/ of an earlier `make build` (tests/test_static.py
+# compares pre-rendered files with the code on purpose, on a build of its own).
+EMPTY_STATIC_ROOT = tempfile.mkdtemp(prefix="empty-static-")
+os.environ["STATIC_ROOT"] = EMPTY_STATIC_ROOT
 
 PEERS = Path(__file__).resolve().parent / "peers"
 _real_connect = socket.socket.connect
@@ -31,7 +37,10 @@ socket.socket.connect = _loopback_only
 
 @pytest.fixture(scope="session")
 def client():
+    from runtime import app as runtime_app
     from runtime.app import app
+
+    assert runtime_app.static_root == Path(EMPTY_STATIC_ROOT).resolve() and not any(runtime_app.static_root.iterdir())
 
     with TestClient(app) as test_client:
         yield test_client
@@ -57,6 +66,18 @@ def run_node_peer(script: str, package: str, payload) -> object:
 def run_adhan(cases: list[dict]) -> list[dict]:
     """Run adhan-js (npm adhan 4.4.6, tests/peers) on cases; see tests/peers/adhan_times.js."""
     return run_node_peer("adhan_times.js", "adhan", cases)
+
+
+def call(endpoint: str, now_unix_s: float, /, **query) -> bytes:
+    """Answer /v1/<endpoint>?<query> in process exactly as the runtime does: parse at ``now_unix_s``, then render.
+
+    No HTTP, no cache, no static file, no rate limit: the code itself answers.
+    """
+    from generator.api import BY_NAME
+    from generator.query import Query
+
+    endpoint_ = BY_NAME[endpoint]
+    return endpoint_.render(endpoint_.parse(Query.of({k: str(v) for k, v in query.items()}), now_unix_s).params)
 
 
 def assert_bad_request(response, parameter: str) -> None:

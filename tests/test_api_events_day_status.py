@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from conftest import call
 
 from generator import hijri
 
@@ -169,3 +170,120 @@ def test_events_bad_input(client, query):
     assert response.status_code == 400
     assert response.json()["error"].split(":")[0] in ("hm", "hy", "upcoming", "importance", "type", "details",
                                                       "calendar", "x")
+
+
+# --- nights on the evening they begin (issue 10) -------------------------------------------
+# A Hijri day begins at sunset, so the night of a Hijri date begins on the evening of the civil
+# day before it.  References, independent of our code:
+# * Iran's official calendar (Calendar Center, University of Tehran;
+#   shared/reference/iran_hijri_month_starts.csv): 1 Rabi I 1448 = 2026-08-14, 1 Sha'ban 1448 =
+#   2027-01-10, 1 Ramadan 1448 = 2027-02-08 (the issue's example: 19 Ramadan 1448 = 26 Feb 2027,
+#   its night the evening of 25 Feb).  Iranian calendars print "شب قدر" on civil days 18, 20
+#   and 22 Ramadan (shared/reference/shia_events.md, PC).
+# * The Sistani office's announcements (shared/reference/announced_month_starts.csv):
+#   1 Ramadan 1446 = 2025-03-02 (shafaqna.com), 1 Ramadan 1447 = 2026-02-19 (kurdistan24.net).
+NIGHTS_IRAN_1448 = {  # id: (the Hijri date's civil day, the eve on whose evening the night begins)
+    "hijra": ("2026-08-14", "2026-08-13"),
+    "night-of-mid-shaban": ("2027-01-24", "2027-01-23"),
+    "night-of-qadr-19": ("2027-02-26", "2027-02-25"),
+    "night-of-qadr-21": ("2027-02-28", "2027-02-27"),
+    "night-of-qadr-23": ("2027-03-02", "2027-03-01"),
+}
+QADR_SISTANI = {  # hy: the three eves, from the announced 1 Ramadan
+    1446: {"night-of-qadr-19": "2025-03-19", "night-of-qadr-21": "2025-03-21", "night-of-qadr-23": "2025-03-23"},
+    1447: {"night-of-qadr-19": "2026-03-08", "night-of-qadr-21": "2026-03-10", "night-of-qadr-23": "2026-03-12"},
+}
+
+
+def _at(endpoint: str, now: datetime, **query) -> dict:
+    """Return an endpoint's JSON at a fixed instant ``now`` (no HTTP), so "today" is known."""
+    import json
+
+    return json.loads(call(endpoint, now.timestamp(), **query))
+
+
+def test_nights_are_marked_in_the_catalogue_and_day_events_are_unchanged(client):
+    """The five nights of docs/decisions.md carry night: true; no other event has night or eveGregorian."""
+    listed = client.get("/v1/events").json()["events"]
+    assert {e["id"] for e in listed if e.get("night")} == set(NIGHTS_IRAN_1448)
+    resolved = client.get("/v1/events?hy=1448&calendar=iran").json()["events"]
+    for event in resolved:
+        if event["id"] in NIGHTS_IRAN_1448:
+            assert event["night"] is True and "eveGregorian" in event
+        else:  # the pre-issue-10 shape, in the same key order
+            assert list(event) == ["id", "hijriMonth", "hijriDay", "type", "importance", "title",
+                                   *(["lastDayOfMonth"] if "lastDayOfMonth" in event else []),
+                                   "hijriYear", "gregorian", "daysUntil", "source"], event["id"]
+
+
+def test_nights_resolve_to_their_eves_under_iran():
+    """Iran's official calendar: each night's eveGregorian is the civil day before its Hijri date."""
+    now = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)
+    events = {e["id"]: e for e in _at("events", now, hy=1448, calendar="iran")["events"]}
+    for event_id, (gregorian, eve) in NIGHTS_IRAN_1448.items():
+        event = events[event_id]
+        assert (event["gregorian"], event["eveGregorian"], event["source"]) == (gregorian, eve, "table"), event_id
+        assert event["daysUntil"] == (date.fromisoformat(eve) - now.date()).days, event_id
+    assert events["imam-ali-struck"]["gregorian"] == "2027-02-26"  # the day event of 19 Ramadan stays on its day
+    assert events["imam-ali-struck"]["daysUntil"] == (date(2027, 2, 26) - now.date()).days
+
+
+@pytest.mark.parametrize("hy", sorted(QADR_SISTANI))
+def test_qadr_nights_resolve_to_their_eves_under_the_sistani_announcements(hy):
+    events = {e["id"]: e for e in _at("events", datetime(2026, 11, 21, tzinfo=timezone.utc), hy=hy)["events"]}
+    for event_id, eve in QADR_SISTANI[hy].items():
+        assert events[event_id]["eveGregorian"] == eve and events[event_id]["source"] == "table", (hy, event_id)
+        assert date.fromisoformat(events[event_id]["gregorian"]) - date.fromisoformat(eve) == timedelta(days=1)
+
+
+def test_a_night_whose_eve_is_today_is_upcoming_with_days_until_zero():
+    """On 25 Feb 2027 (Iran: 18 Ramadan 1448) the 19th night begins this evening; on the 26th it has begun."""
+    eve = _at("events", datetime(2027, 2, 25, 8, tzinfo=timezone.utc), upcoming=3, calendar="iran")["events"]
+    assert (eve[0]["id"], eve[0]["daysUntil"], eve[0]["eveGregorian"]) == ("night-of-qadr-19", 0, "2027-02-25")
+    assert [e["id"] for e in eve[1:]] == ["imam-ali-struck", "night-of-qadr-21"]
+    assert [e["daysUntil"] for e in eve[1:]] == [1, 2]
+    day = _at("events", datetime(2027, 2, 26, 8, tzinfo=timezone.utc), upcoming=2, calendar="iran")["events"]
+    assert [(e["id"], e["daysUntil"]) for e in day] == [("imam-ali-struck", 0), ("night-of-qadr-21", 1)]
+
+
+def test_day_status_says_which_night_begins_tonight(client):
+    """The issue's example: 25 Feb 2027 under iran is the eve of the 19th night of Ramadan."""
+    eve = _status(client, "2027-02-25", "iran")
+    assert eve["tonight"] == [{"id": "night-of-qadr-19", "title": eve["tonight"][0]["title"]}]
+    assert eve["tonight"][0]["title"]["en"] == "Night of Qadr (19th night of Ramadan)"
+    assert eve["flags"]["nightOfWorshipEve"] and eve["hijri"]["hd"] == 18
+    day = _status(client, "2027-02-26", "iran")
+    assert day["tonight"] == [] and not day["flags"]["nightOfWorshipEve"]
+    assert "night-of-qadr-19" in {e["id"] for e in day["events"]}  # the Hijri date's events still list it
+    plain = _status(client, _civil(1448, 6, 11, "iran"), "iran")
+    assert plain["tonight"] == []
+
+
+@pytest.mark.parametrize("calendar", ["moonsighting", "iran"])
+def test_tonight_agrees_with_the_events_eves_and_night_of_worship_eve(calendar):
+    """Every civil day of two Hijri years: ``tonight`` is exactly the nights whose eveGregorian is that day.
+
+    The vigil nights (Qadr, mid-Sha'ban; WKS Ihya') always have nightOfWorshipEve; Laylat al-Mabit
+    is remembered but is not a vigil night (docs/decisions.md), so its eve has tonight without it.
+    """
+    now = datetime(2026, 11, 21, tzinfo=timezone.utc)
+    eves: dict[str, set[str]] = {}
+    for hy in (1447, 1448):
+        for event in _at("events", now, hy=hy, calendar=calendar)["events"]:
+            if event.get("night"):
+                eves.setdefault(event["eveGregorian"], set()).add(event["id"])
+    # 1 Muharram 1447 to the day before the last of 1448: no night of 1447-1448 has its eve outside,
+    # and no night of 1446 or 1449 has its eve inside (none is on 1 Muharram or 30 Dhu al-Hijja).
+    first = date.fromisoformat(_civil(1447, 1, 1, calendar))
+    last = date.fromisoformat(_civil(1449, 1, 1, calendar)) - timedelta(days=2)
+    seen = 0
+    day = first
+    while day <= last:
+        body = _at("day-status", now, date=day.isoformat(), calendar=calendar)
+        ids = {n["id"] for n in body["tonight"]}
+        assert ids == eves.get(day.isoformat(), set()), day
+        if ids - {"hijra"}:
+            assert body["flags"]["nightOfWorshipEve"], day
+        seen += len(ids)
+        day += timedelta(days=1)
+    assert seen == 10  # five nights a year, two years

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, datetime, timezone
+from datetime import datetime
 
 import pytest
 from conftest import assert_bad_request

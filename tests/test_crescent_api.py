@@ -38,7 +38,7 @@ def test_grid_shape_counts_and_legend(client, res, rows, columns):
 def test_grid_meta_for_ramadan_1447():
     """USNO new moon 2026-02-17 12:01 UT; Sistani and Iran: 1 Ramadan 1447 = 2026-02-19;
     Sha'ban 1447 began 2026-01-21 (Iran table), so its 29th, the sighting evening, is 2026-02-18."""
-    params = moon_visibility.parse(Query.of({"hy": "1447", "hm": "9", "calendar": "iran"}), 0).params
+    params = moon_visibility.ENDPOINT.parse(Query.of({"hy": "1447", "hm": "9", "calendar": "iran"}), 0).params
     meta = moon_visibility.build(params)["meta"]
     assert meta["conjunction"].startswith("2026-02-17T12:01")
     assert meta["monthBegins"] == {"date": "2026-02-19", "source": "table"}
@@ -87,11 +87,11 @@ def test_point_mode_never_emits_nan_at_the_poles(client):
 
 def test_default_is_the_current_month_and_today_dependent():
     now = float(np.datetime64("2026-02-25T10:00:00", "s").astype(np.int64))
-    canonical = moon_visibility.parse(Query.of({}), now)
+    canonical = moon_visibility.ENDPOINT.parse(Query.of({}), now)
     assert canonical.today_dependent
     assert (canonical.params["hy"], canonical.params["hm"]) == (1447, 9)
     assert canonical.params["res"] == 5 and canonical.params["evening"] == 0
-    assert not moon_visibility.parse(Query.of({"hy": "1447", "hm": "9"}), now).today_dependent
+    assert not moon_visibility.ENDPOINT.parse(Query.of({"hy": "1447", "hm": "9"}), now).today_dependent
 
 
 BAD_QUERIES = [
@@ -142,6 +142,6 @@ def test_no_query_gives_a_server_error(client, query):
                                    {"hy": "1447", "hm": "9", "lat": "35.689", "lng": "51.389", "calendar": "iran"}])
 def test_canonical_parameters_are_a_fixed_point_of_parse(query):
     """The static file of a response is named by its canonical query: parsing it again changes nothing."""
-    canonical = moon_visibility.parse(Query.of(query), 1_780_000_000).params
-    again = moon_visibility.parse(Query.of({k: str(v) for k, v in canonical.items()}), 0).params
+    canonical = moon_visibility.ENDPOINT.parse(Query.of(query), 1_780_000_000).params
+    again = moon_visibility.ENDPOINT.parse(Query.of({k: str(v) for k, v in canonical.items()}), 0).params
     assert again == canonical

@@ -22,7 +22,7 @@ from conftest import assert_bad_request
 
 from generator import besselian, eclipses, ephemeris, hijri
 from generator.api import eclipses as api
-from generator.api.endpoint import render
+from generator.api import render
 from generator.errors import QueryError
 from generator.query import Query
 
@@ -220,7 +220,7 @@ NOW_2024_04_01 = 1711929600.0  # 2024-04-01T00:00:00Z
 
 
 def _parse(params: dict, now: float = NOW_2024_04_01):
-    return api.parse(Query.of(params), now)
+    return api.ENDPOINT.parse(Query.of(params), now)
 
 
 def _body(params: dict, now: float = NOW_2024_04_01) -> dict:

@@ -21,13 +21,15 @@ from datetime import date, datetime, timedelta, timezone
 
 import icalendar
 import pytest
-from conftest import PEERS, assert_bad_request, run_node_peer
+from conftest import assert_bad_request, run_node_peer
+from conftest import call as shared_call
 from ical.calendar_stream import IcsCalendarStream
 from ics_lint import lint
 
 from generator import feeds
-from generator.api import feeds as feed_api
-from generator.api.endpoint import endpoints, render
+from generator import day_status, prayer
+from generator.api import city_feeds
+from generator.api import BY_NAME
 from generator.errors import QueryError
 from generator.query import Query
 
@@ -64,8 +66,7 @@ def _label(name: str, query: dict) -> str:
 
 def call(endpoint: str, now: float = NOW, /, **query) -> bytes:
     """Return the body an endpoint renders for ``query`` at instant ``now`` (no HTTP, no rate limit)."""
-    canonical = endpoints()[endpoint].parse(Query.of({k: str(v) for k, v in query.items()}), now)
-    return render(endpoint, canonical.params)
+    return shared_call(endpoint, now, **query)
 
 
 def call_json(endpoint: str, /, **query) -> dict:
@@ -224,12 +225,12 @@ def test_a_name_through_http_is_escaped_the_same_way(client):
 
 
 def test_name_is_normalised_to_one_line():
-    assert feed_api.read_name("  Masjid\r\n\tAl-Noor  ") == "Masjid Al-Noor"
-    assert feed_api.read_name(" \r\n ") is None
-    assert feed_api.read_name("مسجد\u200cها") == "مسجد\u200cها"  # ZWNJ (a format character) is kept
+    assert city_feeds.read_name("  Masjid\r\n\tAl-Noor  ") == "Masjid Al-Noor"
+    assert city_feeds.read_name(" \r\n ") is None
+    assert city_feeds.read_name("مسجد\u200cها") == "مسجد\u200cها"  # ZWNJ (a format character) is kept
     for bad in ("a\x00b", "a\x1bb", "a\x7fb", "a\x85b"[:1] + "\x9b"):
         with pytest.raises(QueryError):
-            feed_api.read_name(bad)
+            city_feeds.read_name(bad)
 
 
 # --- agreement with the JSON API ---------------------------------------------------------------
@@ -256,7 +257,7 @@ def test_prayer_feed_equals_the_json_api_plus_offsets(city, method, now):
     offsets = {"fajr": 15, "dhuhr": -10, "maghrib": 0, "isha": 180}
     body = call("prayer-times.ics", now, city=city, method=method, days=40,
                 offsets="Fajr:+15, dhuhr:-10,maghrib:0,isha:180")
-    first = date.fromisoformat(endpoints()["prayer-times.ics"].parse(Query.of({"city": city}), now).params["date"])
+    first = date.fromisoformat(BY_NAME["prayer-times.ics"].parse(Query.of({"city": city}), now).params["date"])
     expected = _json_instants(city, method, first, 40)
     events = vevents(body)
     assert len(events) == 40 * 5
@@ -286,7 +287,7 @@ JUNE = datetime(2027, 6, 10, 12, 0, tzinfo=timezone.utc).timestamp()
 def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method, now):
     """Compare with /v1/prayer-times: start = maghrib + ⅔ (next fajr − maghrib) within 1 min; end = next fajr."""
     body = call("night.ics", now, city=city, method=method, days=30)
-    first = date.fromisoformat(endpoints()["night.ics"].parse(Query.of({"city": city}), now).params["date"])
+    first = date.fromisoformat(BY_NAME["night.ics"].parse(Query.of({"city": city}), now).params["date"])
     times = _json_instants(city, method, first, 31)
     events = vevents(body)
     assert len(events) == 30
@@ -301,13 +302,16 @@ def test_night_feed_is_two_thirds_from_maghrib_to_the_next_fajr(city, method, no
 
 @pytest.mark.parametrize("calendar", CALENDARS)
 def test_events_feed_dates_are_the_events_api_resolution(calendar):
-    """Compare with /v1/events?hy=…&calendar=…: same date for each (event, Hijri year), none missing."""
+    """Compare with /v1/events?hy=…&calendar=…: same date for each (event, Hijri year), none missing;
+    a night on its eveGregorian, its title followed by "begins at sunset"."""
     body = call("events.ics", calendar=calendar, lang="ar")
     expected = {}
     for hy in (1448, 1449, 1450):
         for event in call_json("events", hy=hy, calendar=calendar)["events"]:
-            if event["gregorian"] and WINDOW[0].isoformat() <= event["gregorian"] < WINDOW[1].isoformat():
-                expected[event["id"], hy] = (event["gregorian"], event["title"]["ar"])
+            shown_on = event.get("eveGregorian", event["gregorian"])
+            if shown_on and WINDOW[0].isoformat() <= shown_on < WINDOW[1].isoformat():
+                title = event["title"]["ar"] + (" · تبدأ عند غروب الشمس" if event.get("night") else "")
+                expected[event["id"], hy] = (shown_on, title)
     found = {}
     for event in vevents(body):
         event_id, hy = re.match(r"event-(.+)-(\d{4})-[0-9a-f]{10}@", str(event["UID"])).groups()
@@ -315,6 +319,70 @@ def test_events_feed_dates_are_the_events_api_resolution(calendar):
         assert event["DTEND"].dt == start + timedelta(days=1)  # all day, exclusive end
         found[event_id, int(hy)] = (start.isoformat(), str(event["SUMMARY"]))
     assert found == expected
+
+
+# Nights on their eves.  References independent of our code: Iran's official calendar
+# (shared/reference/iran_hijri_month_starts.csv: 1 Sha'ban 1448 = 2027-01-10, 1 Ramadan 1448 =
+# 2027-02-08, so the 19th night of Ramadan begins on the evening of 25 Feb 2027, the issue's
+# example), and the Sistani office's announcement of 1 Ramadan 1447 = 2026-02-19
+# (shared/reference/announced_month_starts.csv, kurdistan24.net), so its Qadr nights begin on
+# the evenings of 8, 10 and 12 March 2026.
+NIGHT_EVES = {
+    "iran": (NOW, 1448, {"night-of-mid-shaban": "2027-01-23", "night-of-qadr-19": "2027-02-25",
+                         "night-of-qadr-21": "2027-02-27", "night-of-qadr-23": "2027-03-01"}),
+    "moonsighting": (datetime(2026, 3, 1, 12, tzinfo=timezone.utc).timestamp(), 1447,
+                     {"night-of-qadr-19": "2026-03-08", "night-of-qadr-21": "2026-03-10",
+                      "night-of-qadr-23": "2026-03-12"}),
+}
+NIGHT_WORDS = {  # the summary's suffix; the description: the night's Hijri date, then when it begins
+    "en": ("begins at sunset", {"iran": "19 Ramadan 1448 AH\nBegins at sunset on 25 February 2027.",
+                                "moonsighting": "19 Ramadan 1447 AH\nBegins at sunset on 8 March 2026."}),
+    "ar": ("تبدأ عند غروب الشمس", {"iran": "١٩ رمضان ١٤٤٨ هـ\nتبدأ عند غروب الشمس مساء ٢٥ شباط ٢٠٢٧.",
+                                   "moonsighting": "١٩ رمضان ١٤٤٧ هـ\nتبدأ عند غروب الشمس مساء ٨ آذار ٢٠٢٦."}),
+    "fa": ("آغاز از غروب آفتاب", {"iran": "۱۹ رمضان ۱۴۴۸ ه\u200d.ق\nاز غروب آفتاب روز ۲۵ فوریه ۲۰۲۷ آغاز می‌شود.",
+                                  "moonsighting": "۱۹ رمضان ۱۴۴۷ ه\u200d.ق\nاز غروب آفتاب روز ۸ مارس ۲۰۲۶ آغاز می‌شود."}),
+    "ur": ("غروبِ آفتاب سے آغاز", {"iran": "۱۹ رمضان المبارک ۱۴۴۸ھ\n۲۵ فروری ۲۰۲۷ کو غروبِ آفتاب سے آغاز۔",
+                                   "moonsighting": "۱۹ رمضان المبارک ۱۴۴۷ھ\n۸ مارچ ۲۰۲۶ کو غروبِ آفتاب سے آغاز۔"}),
+}
+
+
+@pytest.mark.parametrize("calendar", CALENDARS)
+def test_nights_are_all_day_events_on_their_eves_in_three_parsers(calendar):
+    """The 19th, 21st and 23rd nights of Ramadan (and mid-Sha'ban) start on the eve, in icalendar,
+    the ical package and Mozilla ical.js alike; summary and description say "begins at sunset"."""
+    now, hy, eves = NIGHT_EVES[calendar]
+    key = re.compile(rf"event-(.+)-{hy}-[0-9a-f]{{10}}@")
+    bodies = {lang: call("events.ics", now, calendar=calendar, lang=lang) for lang in LANGS}
+    parsed_js = dict(zip(LANGS, run_icaljs(list(bodies.values()))))
+    for lang, body in bodies.items():
+        suffix, description = NIGHT_WORDS[lang]
+        starts = {key.match(str(e["UID"])).group(1): e for e in vevents(body) if key.match(str(e["UID"]))}
+        strict = {key.match(e.uid).group(1): e
+                  for e in IcsCalendarStream.calendar_from_ics(body.decode("utf-8")).events if key.match(e.uid)}
+        js = {key.match(e["uid"]).group(1): e for e in parsed_js[lang]["events"] if key.match(e["uid"])}
+        for event_id, eve in eves.items():
+            event = starts[event_id]
+            assert event["DTSTART"].dt.isoformat() == eve and event["DTEND"].dt == date.fromisoformat(eve) + timedelta(1)
+            assert strict[event_id].dtstart.isoformat() == eve
+            assert js[event_id]["start"] == eve and js[event_id]["allDay"]
+            assert str(event["SUMMARY"]).endswith(" · " + suffix), (lang, str(event["SUMMARY"]))
+            assert js[event_id]["summary"] == str(event["SUMMARY"])
+        assert str(starts["night-of-qadr-19"]["DESCRIPTION"]) == description[calendar]  # both months announced
+        assert js["night-of-qadr-19"]["description"] == description[calendar]
+        # a day event on 19 Ramadan stays on its own day
+        assert starts["imam-ali-struck"]["DTSTART"].dt == date.fromisoformat(eves["night-of-qadr-19"]) + timedelta(1)
+        assert not str(starts["imam-ali-struck"]["SUMMARY"]).endswith(suffix)
+
+
+def test_a_night_keeps_its_uid():
+    """The UID is still (event id, Hijri year, subscription), as docs/decisions.md ("Determinism") defines
+    it and as the feed wrote it before nights moved to their eves, so clients move the event."""
+    import hashlib
+
+    body = call("events.ics", calendar="iran", lang="en")
+    identity = hashlib.sha256(b"events?calendar=iran&lang=en").hexdigest()[:10]
+    expected = f"event-night-of-qadr-19-1448-{identity}@shia-times"
+    assert [str(e["UID"]) for e in vevents(body) if "night-of-qadr-19" in str(e["UID"])] == [expected]
 
 
 def test_major_events_feed_holds_only_major_events():
@@ -353,14 +421,13 @@ def test_fasting_feed_lists_ayyam_al_bid_and_the_emphasised_fasts_never_an_eid(c
 
 def test_a_day_the_rules_forbid_is_never_listed(monkeypatch):
     """The feed asks /v1/day-status's rules last: were 13 Rajab ever forbidden, it would drop out."""
-    from generator import day_status
 
     rules = json.loads(json.dumps(day_status.rules()))
     rules["fasting_forbidden"].append({"when": {"month": 7, "day": 13}, "basis": "test"})
     first, end = (d.toordinal() - date(1970, 1, 1).toordinal() for d in WINDOW)
-    before = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    before = {day for day, _ in day_status.fasting_days(first, end, "iran")}
     monkeypatch.setattr(day_status, "rules", lambda: rules)
-    after = {day for day, _ in feed_api.fasting_days(first, end, "iran")}
+    after = {day for day, _ in day_status.fasting_days(first, end, "iran")}
     assert len(before - after) == 1 and after < before
 
 
@@ -414,14 +481,14 @@ def test_bad_parameters_give_a_400_naming_the_parameter(client, name, query, par
 
 
 def test_offsets_canonical_form():
-    assert feed_api.read_offsets("Isha:-5, fajr: 15,maghrib:0") == "fajr:15,maghrib:0,isha:-5"
-    assert feed_api.read_offsets("fajr:+180,dhuhr:-60") == "fajr:180,dhuhr:-60"
-    assert feed_api.read_offsets("  ") is None and feed_api.read_offsets(None) is None
-    assert feed_api.offsets_min("fajr:15,isha:-5") == {"fajr": 15, "isha": -5}
+    assert city_feeds.read_offsets("Isha:-5, fajr: 15,maghrib:0") == "fajr:15,maghrib:0,isha:-5"
+    assert city_feeds.read_offsets("fajr:+180,dhuhr:-60") == "fajr:180,dhuhr:-60"
+    assert city_feeds.read_offsets("  ") is None and city_feeds.read_offsets(None) is None
+    assert city_feeds.offsets_min("fajr:15,isha:-5") == {"fajr": 15, "isha": -5}
 
 
 def test_equivalent_queries_share_one_canonical_form():
-    parse = endpoints()["prayer-times.ics"].parse
+    parse = BY_NAME["prayer-times.ics"].parse
     a = parse(Query.of({"city": "london", "offsets": "isha:-5,fajr:+15", "name": " Al  Noor "}), NOW)
     b = parse(Query.of({"city": "london", "offsets": "fajr:15,isha:-5", "name": "Al Noor", "days": "60",
                         "method": "Tehran", "lang": "en"}), NOW)
@@ -431,5 +498,5 @@ def test_equivalent_queries_share_one_canonical_form():
 
 def test_last_third_rounds_to_the_nearest_minute():
     # night 600 min: ⅔ = 400 min exactly; 601 min: 400 min 40 s → 401; 602 min: 401 min 20 s → 401.
-    starts = feed_api.last_third_start_s([0, 0, 0], [36000, 36060, 36120])
+    starts = prayer.last_third_start_s([0, 0, 0], [36000, 36060, 36120])
     assert starts.tolist() == [24000, 24060, 24060]

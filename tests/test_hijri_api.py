@@ -33,10 +33,10 @@ def test_forward_date_gives_the_spec_object(client):
 
 def test_default_calendar_is_moonsighting_and_follows_sistani():
     """Sistani office: 1 Safar 1447 = 2025-07-27, one day after Iran (2025-07-26)."""
-    body = hijri_api.build(hijri_api.parse(Query.of({"date": "2025-07-26"}), 0).params)
+    body = hijri_api.build(hijri_api.ENDPOINT.parse(Query.of({"date": "2025-07-26"}), 0).params)
     assert body["calendarUsed"] == "moonsighting"
     assert body["hijri"] == {"year": 1447, "month": 1, "day": 30}
-    iran = hijri_api.build(hijri_api.parse(Query.of({"date": "2025-07-26", "calendar": "iran"}), 0).params)
+    iran = hijri_api.build(hijri_api.ENDPOINT.parse(Query.of({"date": "2025-07-26", "calendar": "iran"}), 0).params)
     assert iran["hijri"] == {"year": 1447, "month": 2, "day": 1}
 
 
@@ -53,10 +53,10 @@ def test_offset_shifts_the_hijri_day_forward_only(client):
 
 def test_default_is_today_in_utc_and_today_dependent():
     now = np.datetime64("2026-02-19T23:30:00", "s").astype(np.int64)
-    canonical = hijri_api.parse(Query.of({}), float(now))
+    canonical = hijri_api.ENDPOINT.parse(Query.of({}), float(now))
     assert canonical.today_dependent and canonical.params["date"] == "2026-02-19"
     assert hijri_api.build(canonical.params)["hijri"] == {"year": 1447, "month": 9, "day": 1}
-    assert not hijri_api.parse(Query.of({"date": "2026-02-19"}), float(now)).today_dependent
+    assert not hijri_api.ENDPOINT.parse(Query.of({"date": "2026-02-19"}), float(now)).today_dependent
 
 
 def test_default_response_is_cached_briefly(client):
@@ -172,7 +172,7 @@ def test_no_query_gives_a_server_error(client, query):
 
 def test_parse_errors_are_query_errors():
     with pytest.raises(QueryError):
-        hijri_api.parse(Query.of({"hy": "1446", "hm": "9", "hd": "30", "calendar": "iran"}), 0)
+        hijri_api.ENDPOINT.parse(Query.of({"hy": "1446", "hm": "9", "hd": "30", "calendar": "iran"}), 0)
 
 
 @pytest.mark.parametrize("query", [{}, {"date": "2025-03-01", "offset": "1"}, {"year": "2026", "month": "3"},
@@ -180,6 +180,6 @@ def test_parse_errors_are_query_errors():
                                    {"hy": "1447", "hm": "9", "hd": "30", "calendar": "iran"}])
 def test_canonical_parameters_are_a_fixed_point_of_parse(query):
     """The static file of a response is named by its canonical query: parsing it again changes nothing."""
-    canonical = hijri_api.parse(Query.of(query), 1_780_000_000).params
-    again = hijri_api.parse(Query.of({k: str(v) for k, v in canonical.items()}), 0).params
+    canonical = hijri_api.ENDPOINT.parse(Query.of(query), 1_780_000_000).params
+    again = hijri_api.ENDPOINT.parse(Query.of({k: str(v) for k, v in canonical.items()}), 0).params
     assert again == canonical

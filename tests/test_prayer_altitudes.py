@@ -48,15 +48,16 @@ def test_angles_at_computed_instants(lat, lng, method_id):
 
 
 @pytest.mark.parametrize("lat, lng", PLACES)
-def test_asr_shadow_altitude(lat, lng):
-    """Shadow = object + noon shadow, the noon shadow from the declination at 0h UT."""
+@pytest.mark.parametrize("factor", [1, 2])
+def test_asr_shadow_altitude(lat, lng, factor):
+    """Shadow = factor × object + noon shadow, the noon shadow from skyfield's Sun at that day's transit."""
     first = int(np.datetime64("2026-01-01").astype(int))
-    result = prayer.compute(lat, lng, first, 365, [METHODS["Jafari"]])
+    options = prayer.Options(asr_shadow_factor=factor)
+    result = prayer.compute(lat, lng, first, 365, [METHODS["Jafari"]], options=options)
     ts, b = ephemeris.timescale(), ephemeris.bodies()
-    days = first + np.arange(365)
-    t0 = ts.ut1_jd(days + sun_table.UNIX_EPOCH_JD)
-    _, dec0, _ = b.earth.at(t0).observe(b.sun).apparent().radec(epoch="date")
-    expected = np.degrees(np.arctan(1 / (1 + np.tan(np.radians(np.abs(lat - dec0.degrees))))))
+    t_noon = ts.ut1_jd(result.unrounded_s["dhuhr"][0] / 86400.0 + sun_table.UNIX_EPOCH_JD)  # Jafari: no dhuhr offset
+    _, dec_noon, _ = b.earth.at(t_noon).observe(b.sun).apparent().radec(epoch="date")
+    expected = np.degrees(np.arctan(1 / (factor + np.tan(np.radians(np.abs(lat - dec_noon.degrees))))))
     altitude = _geocentric_altitude_deg(result.unrounded_s["asr"][0], lat, lng)
     assert np.max(np.abs(altitude - expected)) < TOLERANCE_DEG
 

@@ -5,6 +5,12 @@ DE440 table.  Both round to the minute, so a true instant near hh:mm:30 may roun
 differently: the tolerance is ±1 minute, for every prayer, for |lat| ≤ 60°.
 adhan is configured as the service is: TwilightAngle bound, Shafi'i asr, and the
 Jafari-family presets built from Other() with their angles (ICE's maghrib as +15 min).
+
+Asr is the one time compared with a looser bound: adhan takes the noon shadow from the
+declination at 0h UT of the date, we from the Sun at that day's transit (its physical
+definition, checked against astronomy-engine and praytime in tests/test_asr.py).  The
+declination moves up to 0.4° a day, so adhan's asr is off by up to ~2.6 min, worst at
+western longitudes (where 0h UT is furthest from local noon) and high latitudes.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from test_prayer_altitudes import _geocentric_altitude_deg
 from generator.methods import METHODS
 
 TOLERANCE_S = 60
+ADHAN_ASR_TOLERANCE_S = 180  # adhan's 0h-UT shortcut: measured worst 2.6 min at |lat| <= 58 (docs/decisions.md)
 PRAYERS = ("fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -99,11 +106,17 @@ def _report(rows, title: str) -> dict:
     return summary
 
 
+def _failures(rows):
+    """Rows outside the tolerance: a minute for every time, adhan's asr shortcut its own bound."""
+    return [(c, n, d) for c, n, d in rows
+            if d is None or abs(d) > (ADHAN_ASR_TOLERANCE_S if n == "asr" else TOLERANCE_S)]
+
+
 def test_every_prayer_within_a_minute_of_adhan_up_to_60_degrees(client):
     cases = _random_cases(seed=20261121, n=320, lat_range=(-60.0, 60.0))
     rows = _differences(client, cases)
     _report(rows, "lat_60")
-    failures = [(c, n, d) for c, n, d in rows if d is None or abs(d) > TOLERANCE_S]
+    failures = _failures(rows)
     assert not failures, failures[:10]
 
 
@@ -113,7 +126,7 @@ def test_date_line_within_a_minute_of_adhan(client):
     west = _random_cases(seed=8, n=48, lat_range=(-60.0, 60.0), lng_range=(-180.0, -179.0))
     rows = _differences(client, east + west)
     _report(rows, "date_line")
-    failures = [(c, n, d) for c, n, d in rows if d is None or abs(d) > TOLERANCE_S]
+    failures = _failures(rows)
     assert not failures, failures[:10]
 
 
@@ -125,7 +138,8 @@ def test_agreement_between_60_and_66_degrees_is_reported(client):
     known way: angle maghrib where the angle is not reached before isha (adhan falls
     back to plain sunset, we use sunset + angle/60 of the night, so ours is later, and
     midnight moves with it), and asr when the noon Sun is only a few degrees high
-    (a hundredth of a degree of shadow target is minutes there).
+    (adhan's noon shadow from the 0h-UT declination; a hundredth of a degree of shadow
+    target is minutes there).
     """
     north = _random_cases(seed=60, n=64, lat_range=(60.0, 66.0))
     south = _random_cases(seed=61, n=32, lat_range=(-66.0, -60.0))
@@ -136,8 +150,8 @@ def test_agreement_between_60_and_66_degrees_is_reported(client):
     for case, name, diff in rows:
         if name == "maghrib" and abs(diff) > TOLERANCE_S:
             assert METHODS[case["method"]].maghrib_angle_deg is not None and diff > 0, (case, diff)
-        if name == "asr":
-            assert abs(diff) <= 5 * 60, (case, diff)
+        if name == "asr":  # noon Sun 1–3° high: adhan's 0h-UT declination moves asr by minutes (7 min seen)
+            assert abs(diff) <= 10 * 60, (case, diff)
 
 
 # Found by sweeps of 4,000 × 3 place-days (|lat| ≤ 60) and 3,000 × 3 more (50–60° N and S): every

@@ -93,3 +93,21 @@ def test_response_cache_is_bounded_in_entries_and_bytes():
     assert cache.get("huge") is None
     cache.clear()
     assert len(cache) == 0 and cache._bytes == 0
+
+
+def test_the_test_client_answers_from_the_code_not_from_static_out(client, tmp_path):
+    """A wrong file planted where `make build` writes (static_out/) is never what the tests' client serves."""
+    from generator import static_paths
+
+    relative = static_paths.relative_path("qibla", {"lat": 51.51, "lng": -0.13})
+    planted = static_paths.STATIC_ROOT / relative
+    existed = planted.exists()
+    if not existed:
+        planted.parent.mkdir(parents=True, exist_ok=True)
+        planted.write_bytes(b'{"qibla": 0}')
+    try:
+        body = client.get("/v1/qibla", params={"lat": "51.51", "lng": "-0.13"}).json()
+        assert body["qibla"] != 0 and abs(body["qibla"] - 118.99) < 0.05  # adhan's qibla table: London 118.99°
+    finally:
+        if not existed:
+            planted.unlink()

@@ -3,16 +3,21 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import orjson
 import pytest
+from conftest import call
+from markupsafe import escape
 
 import build
 from generator import site
-from generator.api.endpoint import endpoints, render
+from generator.api import BY_NAME, render
 from generator.query import Query
-from generator.site import coastline, imsakiya, index, moon_map, responses, routes, timetable, urls, words
+from generator import coastline
+from generator import moon_map_svg as moon_map
+from generator import page_words as words
+from generator.site import imsakiya, index, responses, routes, timetable, urls
 
 TODAY = date(2026, 3, 20)  # a fixed "today": this month March 2026, next April
 NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
@@ -20,8 +25,7 @@ CELL = re.compile(r"M(\d+) (\d+)h(\d+)v\d+h-\d+z")
 
 
 def api(name: str, **query) -> dict:
-    canonical = endpoints()[name].parse(Query.of({k: str(v) for k, v in query.items()}), responses.now_s(TODAY))
-    return orjson.loads(render(name, canonical.params))
+    return orjson.loads(call(name, responses.now_s(TODAY), **query))
 
 
 @pytest.fixture
@@ -215,6 +219,37 @@ def test_moon_maps_carry_a_graticule_and_the_reference_cities():
     assert html.count('<use href="#overlay"/>') == 5
     assert "M30 0v130" in html and "M0 40h360" in html  # 150° W meridian, 30° N parallel
 
+
+# Nights on their eves (issue 10).  Iran's official calendar (shared/reference/
+# iran_hijri_month_starts.csv): 1 Ramadan 1448 = 8 Feb 2027, so the 19th night begins on the
+# evening of 25 Feb 2027 (the issue's example) and the 21st and 23rd on 27 Feb and 1 Mar.  The
+# Sistani office announced 1 Ramadan 1447 = 19 Feb 2026 (shared/reference/announced_month_starts.csv),
+# so Karbala's Qadr nights begin on the evenings of 8, 10 and 12 March 2026.
+QADR_EVES = {
+    ("tehran", date(2027, 2, 1)): ["2027-02-25", "2027-02-27", "2027-03-01"],
+    ("karbala", date(2026, 3, 1)): ["2026-03-08", "2026-03-10", "2026-03-12"],
+}
+BEGINS_AT_SUNSET = {"en": "begins at sunset", "ar": "تبدأ عند غروب الشمس", "fa": "آغاز از غروب آفتاب",
+                    "ur": "غروبِ آفتاب سے آغاز"}
+
+
+@pytest.mark.parametrize("city, today", sorted(QADR_EVES))
+@pytest.mark.parametrize("lang", sorted(BEGINS_AT_SUNSET))
+def test_nights_are_shown_on_their_eves_row(city, today, lang):
+    html = timetable.render(today, city, lang).decode()
+    title = next(e["title"][lang] for e in api("events")["events"] if e["id"] == "night-of-qadr-19")
+    shown = f"{title}{words.SEPARATOR[lang]}{BEGINS_AT_SUNSET[lang]}"
+    rows = dict(re.findall(r'<tr data-date="([\d-]+)".*?<td class="events">(.*?)</td>\s*</tr>', html, re.S))
+    night_rows = [day for day, cell in rows.items() if 'class="event major night"' in cell]
+    assert night_rows == QADR_EVES[city, today]
+    assert f'<span class="event major night" dir="auto">{escape(shown)}</span>' in rows[QADR_EVES[city, today][0]]
+    day_after = (date.fromisoformat(QADR_EVES[city, today][0]) + timedelta(days=1)).isoformat()
+    assert title not in rows[day_after]  # not on the Hijri date's own row, where Imam Ali's strike is
+    struck = next(e["title"][lang] for e in api("events")["events"] if e["id"] == "imam-ali-struck")
+    assert escape(struck) in rows[day_after]
+
+
+def test_method_switcher_links_every_method_page():
     html = timetable.render(TODAY, "karachi", "ur", "Jafari").decode()
     methods = api("methods")["methods"]
     for method in methods:
@@ -273,13 +308,13 @@ def _decode(svg: str, res: int, rows: int, columns: int) -> list[str]:
 @pytest.mark.parametrize("res", [5, 2])
 def test_svg_endpoint_draws_one_cell_per_grid_cell(res):
     grid = api("moon-visibility", hy=1447, hm=10, evening=0, res=res)
-    canonical = endpoints()["moon-visibility.svg"].parse(Query.of({"hy": "1447", "hm": "10", "res": str(res)}), 0.0)
+    canonical = BY_NAME["moon-visibility.svg"].parse(Query.of({"hy": "1447", "hm": "10", "res": str(res)}), 0.0)
     svg = render("moon-visibility.svg", canonical.params).decode()
     assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>')
     assert _decode(svg, res, len(grid["rows"]), len(grid["rows"][0])) == grid["rows"]
     counts = _cells_per_zone(svg)
     assert {d: counts.get(d, 0) for d in "01234"} == grid["counts"]["digits"]
-    assert endpoints()["moon-visibility.svg"].media_type == "image/svg+xml"
+    assert BY_NAME["moon-visibility.svg"].media_type == "image/svg+xml"
 
 
 def test_svg_endpoint_parameters(client):

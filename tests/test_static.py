@@ -9,7 +9,7 @@ import pytest
 
 import build
 from generator import static_paths
-from generator.api.endpoint import endpoints, render
+from generator.api import BY_NAME, render
 from generator.errors import QueryError
 from generator.query import Query
 
@@ -40,7 +40,7 @@ def _canonical(name: str, query: dict):
     month or first date) are not query parameters: drop each one parse refuses and retry."""
     while True:
         try:
-            return endpoints()[name].parse(Query.of(query), NOW_S)
+            return BY_NAME[name].parse(Query.of(query), NOW_S)
         except QueryError as error:
             if error.message != "is not a parameter of this endpoint":
                 raise

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 from generator import cities, city_search
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.endpoint import Canonical, Endpoint, Params
 from generator.errors import QueryError
-from generator.query import Query
+
+Q = P.text("q", city_search.MAX_QUERY_CHARS, "Search text.", min_chars=1, example="کربلا")
+ALL = P.choice("all", ("1",), "The whole catalogue instead of a search.")
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    text = query.string("q", max_chars=city_search.MAX_QUERY_CHARS)
-    everything = query.choice("all", ("1",))
-    query.finish()
-    if everything is not None:
+def canonical(values, now_unix_s: float) -> Canonical:
+    text = values["q"]
+    if values["all"] is not None:
         if text is not None:
             raise QueryError("all", "give either q or all=1, not both")
         return Canonical({"all": 1})
@@ -29,4 +31,6 @@ def build(params: Params) -> dict:
     return {"cities": city_search.search(params["q"])}
 
 
-ENDPOINT = register(Endpoint("cities", parse, build))
+ENDPOINT = Endpoint(
+    "cities", "Search the 325 cities by name in English, Arabic, Farsi or Urdu (or all=1 for the whole catalogue)",
+    (Q, ALL), canonical, build, schemas.CITIES, plan=lambda window: [{"all": "1"}])

@@ -1,21 +1,23 @@
 """GET /v1/day-status: the Hijri date, events and Shia-calendar flags of one civil day."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date
 
-from generator import day_status, hijri, hijri_names
-from generator.api.endpoint import Canonical, Endpoint, Params, register
-from generator.query import Query
+from generator import day_status, days, hijri, hijri_names
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
+
+PARAMETERS = (P.day("date", "A day (default today, UTC)."), CALENDAR)
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    day = query.date("date")
-    calendar = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
-    query.finish()
+def canonical(values, now_unix_s: float) -> Canonical:
+    day = values["date"]
     today_dependent = day is None
     if day is None:  # SPEC 4.9: default today in UTC
-        day = datetime.fromtimestamp(now_unix_s, timezone.utc).date()
-    return Canonical({"calendar": calendar, "date": day.isoformat()}, today_dependent)
+        day = days.today(now_unix_s)
+    return Canonical({"calendar": values["calendar"], "date": day.isoformat()}, today_dependent)
 
 
 def build(params: Params) -> dict:
@@ -29,8 +31,15 @@ def build(params: Params) -> dict:
         "source": facts["source"],
         "hijri": hijri_date,
         "events": facts["events"],
+        "tonight": facts["tonight"],
         "flags": facts["flags"],
     }
 
 
-ENDPOINT = register(Endpoint("day-status", parse, build))
+def plan(window: Window):
+    """Every day of the window under both reckonings."""
+    return [{"calendar": calendar, "date": day} for calendar in hijri.CALENDARS for day in window.dates]
+
+
+ENDPOINT = Endpoint("day-status", "Hijri date, events and Shia-calendar flags of a day", PARAMETERS, canonical,
+                    build, schemas.json_response(schemas.DAY_STATUS), plan=plan)

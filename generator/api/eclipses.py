@@ -9,15 +9,17 @@ definitions are documented in docs/decisions.md.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import date
 
 import numpy as np
 
-from generator import eclipses, hijri
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator import days, eclipses, hijri
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR
+from generator.api.endpoint import Canonical, Endpoint, Params
 from generator.errors import QueryError
 from generator.query import Query
-
 MAX_UPCOMING = 24  # SPEC 8
 TYPES_BY_KIND = {"solar": eclipses.SOLAR_TYPES, "lunar": eclipses.LUNAR_TYPES}
 _BOUND = re.compile(r"(\d{4})(-\d{2}-\d{2})?", re.ASCII)
@@ -34,16 +36,46 @@ COMPUTATION_NOTE = (
 )
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    """Validate a /v1/eclipses query into canonical parameters."""
-    kind = query.choice("kind", eclipses.KINDS)
-    kind_type = query.choice("type", eclipses.TYPES)
-    first = _read_bound(query, "from", end_of_year=False)
-    last = _read_bound(query, "to", end_of_year=True)
-    upcoming = query.integer("upcoming", 1, MAX_UPCOMING)
-    calendar = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
-    query.finish()
 
+
+def _bound_reader(*, end_of_year: bool):
+    """Return a reader of a date given as YYYY or YYYY-MM-DD (a year is its first or last day)."""
+    def reader(query: Query, name: str) -> date | None:
+        value = query.raw(name)
+        if value is None:
+            return None
+        match = _BOUND.fullmatch(value)
+        message = f"must be a year YYYY or a date YYYY-MM-DD within the coverage {COVERAGE}"
+        if match is None:
+            raise QueryError(name, message)
+        try:
+            if match.group(2) is None:
+                day = date(int(match.group(1)), 12, 31) if end_of_year else date(int(match.group(1)), 1, 1)
+            else:
+                day = date.fromisoformat(value)
+        except ValueError:
+            raise QueryError(name, message) from None
+        if not eclipses.FIRST_DATE <= day <= eclipses.LAST_DATE:
+            raise QueryError(name, message)
+        return day
+
+    return reader
+
+
+_BOUND_SCHEMA = {"type": "string", "pattern": r"^\d{4}(-\d{2}-\d{2})?$"}
+PARAMETERS = (
+    P.choice("kind", eclipses.KINDS, "Only this kind."),
+    P.choice("type", eclipses.TYPES, "Only this type."),
+    P.custom("from", _BOUND_SCHEMA, _bound_reader(end_of_year=False), "YYYY or YYYY-MM-DD."),
+    P.custom("to", _BOUND_SCHEMA, _bound_reader(end_of_year=True), "YYYY (through its end) or YYYY-MM-DD."),
+    P.integer("upcoming", 1, MAX_UPCOMING, "The next N from today (not with from/to)."),
+    CALENDAR,
+)
+
+
+def canonical(values, now_unix_s: float) -> Canonical:
+    """Apply the rules across parameters of a /v1/eclipses query."""
+    kind, kind_type, first, last, upcoming = (values[n] for n in ("kind", "type", "from", "to", "upcoming"))
     if kind is not None and kind_type is not None and kind_type not in TYPES_BY_KIND[kind]:
         raise QueryError("type", f"a {kind} eclipse is one of {', '.join(TYPES_BY_KIND[kind])}")
     if upcoming is not None and (first is not None or last is not None):
@@ -51,7 +83,7 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
     if first is not None and last is not None and first > last:
         raise QueryError("from", f"must not be after to ({first.isoformat()} > {last.isoformat()})")
 
-    params: dict = {"calendar": calendar}
+    params: dict = {"calendar": values["calendar"]}
     if kind is not None:
         params["kind"] = kind
     if kind_type is not None:
@@ -60,37 +92,10 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
         params["from"] = first.isoformat()
     if last is not None:
         params["to"] = last.isoformat()
-    today_dependent = False
     if upcoming is not None:
         params["upcoming"] = upcoming
-        params["today"] = datetime.fromtimestamp(now_unix_s, tz=timezone.utc).date().isoformat()
-        today_dependent = True
-    return Canonical(dict(sorted(params.items())), today_dependent)
-
-
-def _read_bound(query: Query, name: str, *, end_of_year: bool) -> date | None:
-    """Return the date given as YYYY or YYYY-MM-DD (a year is its first or last day)."""
-    value = query.raw(name)
-    if value is None:
-        return None
-    match = _BOUND.fullmatch(value)
-    message = f"must be a year YYYY or a date YYYY-MM-DD within the coverage {COVERAGE}"
-    if match is None:
-        raise QueryError(name, message)
-    try:
-        if match.group(2) is None:
-            day = date(int(match.group(1)), 12, 31) if end_of_year else date(int(match.group(1)), 1, 1)
-        else:
-            day = date.fromisoformat(value)
-    except ValueError:
-        raise QueryError(name, message) from None
-    if not eclipses.FIRST_DATE <= day <= eclipses.LAST_DATE:
-        raise QueryError(name, message)
-    return day
-
-
-def _unix_day(iso_date: str) -> int:
-    return date.fromisoformat(iso_date).toordinal() - 719163
+        params["today"] = days.today(now_unix_s).isoformat()
+    return Canonical(params, upcoming is not None)
 
 
 def select(params: Params) -> list[dict]:
@@ -101,19 +106,19 @@ def select(params: Params) -> list[dict]:
         if params.get("kind", r["kind"]) == r["kind"] and params.get("type", r["type"]) == r["type"]
     ]
     if "upcoming" in params:
-        today = _unix_day(params["today"])
+        today = days.unix_day(params["today"])
         return [r for r in records if r["unix_day"] >= today][: params["upcoming"]]
-    first = _unix_day(params["from"]) if "from" in params else None
-    last = _unix_day(params["to"]) if "to" in params else None
+    first = days.unix_day(params["from"]) if "from" in params else None
+    last = days.unix_day(params["to"]) if "to" in params else None
     return [r for r in records if (first is None or r["unix_day"] >= first) and (last is None or r["unix_day"] <= last)]
 
 
 def build(params: Params) -> dict:
     """Return the /v1/eclipses response for canonical parameters."""
     records = select(params)
-    days = np.array([r["unix_day"] for r in records], dtype=np.int64)
-    dates = hijri.to_hijri(days, params["calendar"]) if len(records) else None
-    today = _unix_day(params["today"]) if "upcoming" in params else None
+    record_days = np.array([r["unix_day"] for r in records], dtype=np.int64)
+    dates = hijri.to_hijri(record_days, params["calendar"]) if len(records) else None
+    today = days.unix_day(params["today"]) if "upcoming" in params else None
     items = []
     for i, r in enumerate(records):
         item = _item(r)
@@ -167,4 +172,5 @@ def _meta(params: Params, records: list[dict], dates) -> dict:
     return meta
 
 
-ENDPOINT = register(Endpoint("eclipses", parse, build))
+ENDPOINT = Endpoint("eclipses", "Solar and lunar eclipses 2020–2040", PARAMETERS, canonical, build,
+                    schemas.ECLIPSES, plan=lambda window: [{"calendar": c} for c in hijri.CALENDARS])

@@ -1,18 +1,24 @@
 """What an endpoint is, and `render()`: the single function that produces every response body.
 
-An endpoint has two halves.  ``parse`` turns a request's query into *canonical
-parameters*: validated, defaults filled (including "today"), numbers rounded, lists
-sorted.  ``build`` turns canonical parameters into the response.  The runtime calls
-both; ``build.py`` enumerates canonical parameters and calls `render()` only, so a
+An endpoint declares its query parameters once (`generator.api.params`), and has three
+functions.  ``canonical`` applies the rules that involve several parameters and turns the
+checked values into *canonical parameters*: defaults filled (including "today"), numbers
+rounded, lists sorted.  ``build`` turns canonical parameters into the response.  ``plan``
+lists the queries to pre-render for a window of years.  The runtime calls `Endpoint.parse`
+then `render()`; ``build.py`` walks every endpoint's plan through the same two calls, so a
 pre-rendered file and a dynamic answer cannot differ.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+from typing import Any, Callable, Iterable, Mapping
 
 import orjson
 
+from generator import cities, days, hijri
+from generator.api import params as P
 from generator.query import Query
 
 Params = Mapping[str, Any]
@@ -20,14 +26,53 @@ Params = Mapping[str, Any]
 
 @dataclass(frozen=True)
 class Canonical:
-    """Canonical parameters of one request.
+    """Canonical parameters of one request, sorted by name.
 
-    ``today_dependent`` is True when a default of "today" was filled in, so the
-    answer changes from day to day and may be cached only briefly.
+    ``today_dependent`` is True when a default of "today" was filled in, so the answer
+    changes from day to day and may be cached only briefly.
     """
 
     params: dict[str, Any]
     today_dependent: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", dict(sorted(self.params.items())))
+
+
+@dataclass(frozen=True)
+class Window:
+    """What build.py pre-renders: Gregorian years ``first_year``..``last_year`` and "today"."""
+
+    first_year: int
+    last_year: int
+    today: date
+
+    @property
+    def years(self) -> range:
+        return range(self.first_year, self.last_year + 1)
+
+    @cached_property
+    def hijri_years(self) -> range:
+        """Hijri years overlapping the Gregorian years (inclusive), under the default reckoning."""
+        first = int(hijri.to_hijri(days.unix_day(date(self.first_year, 1, 1))).year)
+        last = int(hijri.to_hijri(days.unix_day(date(self.last_year, 12, 31))).year)
+        return range(first, last + 1)
+
+    @property
+    def dates(self) -> list[str]:
+        first, last = date(self.first_year, 1, 1).toordinal(), date(self.last_year, 12, 31).toordinal()
+        return [date.fromordinal(d).isoformat() for d in range(first, last + 1)]
+
+    @cached_property
+    def city_ids(self) -> list[str]:
+        return sorted(cities.by_id())
+
+
+Plan = Callable[[Window], Iterable[dict]]
+
+
+def _nothing(window: Window) -> Iterable[dict]:
+    return ()
 
 
 @dataclass(frozen=True)
@@ -35,9 +80,24 @@ class Endpoint:
     """One GET endpoint under /v1."""
 
     name: str
-    parse: Callable[[Query, float], Canonical]  # (query, now as Unix seconds)
+    summary: str
+    parameters: tuple[P.Param, ...]
+    canonical: Callable[[P.Values, float], Canonical]  # (checked values, now as Unix seconds)
     build: Callable[[Params], Any]  # JSON-ready object, or bytes for other media types
+    response: Mapping[str, Any]  # the OpenAPI "200" response object (hand-written schema)
     media_type: str = "application/json"
+    plan: Plan = _nothing  # queries to pre-render for a window (build.py)
+    refused: Mapping[str, str] = field(default_factory=dict)  # names refused with a reason of their own
+
+    def parse(self, query: Query, now_unix_s: float) -> Canonical:
+        """Check a request's query and return its canonical parameters (a QueryError names the parameter)."""
+        result = self.canonical(P.read(query, self.parameters, self.refused), now_unix_s)
+        return Canonical(P.drop_defaults(result.params, self.parameters), result.today_dependent)
+
+    def render(self, params: Params) -> bytes:
+        """Return the response body for canonical ``params``."""
+        body = self.build(params)
+        return body if isinstance(body, bytes) else dumps(body)
 
 
 _JSON_OPTIONS = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
@@ -50,28 +110,3 @@ def dumps(obj: Any) -> bytes:
     by writing null, so builders must turn missing values into explained nulls first.
     """
     return orjson.dumps(obj, option=_JSON_OPTIONS)
-
-
-_REGISTRY: dict[str, Endpoint] = {}
-
-
-def register(endpoint: Endpoint) -> Endpoint:
-    assert endpoint.name not in _REGISTRY, endpoint.name
-    _REGISTRY[endpoint.name] = endpoint
-    return endpoint
-
-
-def endpoints() -> Mapping[str, Endpoint]:
-    """Return every registered endpoint by name (importing the endpoint modules)."""
-    from generator.api import (  # noqa: F401  (they register)
-        cities, day_status, eclipses, events, feeds, hijri, methods, moon_map, moon_visibility, openapi, prayer_times,
-        qibla,
-    )
-
-    return _REGISTRY
-
-
-def render(name: str, params: Params) -> bytes:
-    """Return the response body of endpoint ``name`` for canonical ``params``."""
-    body = endpoints()[name].build(params)
-    return body if isinstance(body, bytes) else dumps(body)

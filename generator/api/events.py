@@ -1,39 +1,35 @@
 """GET /v1/events: list the catalogue, resolve it to a Hijri year, or the next N from today."""
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
 
-import numpy as np
-
-from generator import events, hijri
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator import days, events, hijri
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR, HM, HY
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
-from generator.query import Query
 
 MAX_UPCOMING = 73
+IMPORTANCE = P.choice("importance", ("major",), "Only major events.")
+PARAMETERS = (
+    CALENDAR, HM, HY,
+    P.integer("upcoming", 1, MAX_UPCOMING, "The next N events from today."),
+    IMPORTANCE,
+    P.choice("type", events.TYPES, "Only this type."),
+    P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa).", default="0"),
+)
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    params: dict = {}
-    params["calendar"] = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
-    for name, value in (
-        ("hm", query.integer("hm", 1, 12)),
-        ("importance", query.choice("importance", ("major",))),
-        ("type", query.choice("type", events.TYPES)),
-        ("hy", query.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR)),
-        ("upcoming", query.integer("upcoming", 1, MAX_UPCOMING)),
-    ):
-        if value is not None:
-            params[name] = value
-    details = query.choice("details", ("0", "1"), default="0")
-    query.finish()
-    params["details"] = int(details)
+def canonical(values, now_unix_s: float) -> Canonical:
+    params = {name: values[name] for name in ("calendar", "hm", "importance", "type", "hy", "upcoming")
+              if values[name] is not None}
+    params["details"] = int(values["details"])
     if "hy" in params and "upcoming" in params:
         raise QueryError("upcoming", "give either hy (a Hijri year) or upcoming, not both")
     resolved = "hy" in params or "upcoming" in params
     if resolved:  # daysUntil counts from today (UTC)
-        params["today"] = datetime.fromtimestamp(now_unix_s, timezone.utc).date().isoformat()
-    return Canonical(dict(sorted(params.items())), today_dependent=resolved)
+        params["today"] = days.today(now_unix_s).isoformat()
+    return Canonical(params, today_dependent=resolved)
 
 
 def build(params: Params) -> dict:
@@ -41,7 +37,7 @@ def build(params: Params) -> dict:
     details = bool(params["details"])
     if "hy" not in params and "upcoming" not in params:
         return {"events": [events.item(e, details=details) for e in chosen]}
-    today = _unix_day(params["today"])
+    today = days.unix_day(params["today"])
     calendar = params["calendar"]
     if "hy" in params:
         return {"events": _resolved(chosen, params["hy"], calendar, today, details)}
@@ -57,23 +53,27 @@ def build(params: Params) -> dict:
 
 
 def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool) -> list[dict]:
-    days, sources = events.resolve(chosen, year, calendar)
+    """Return the events of ``year``; a night also gets `eveGregorian`, and its daysUntil counts to that eve."""
+    event_days, sources = events.resolve(chosen, year, calendar)
+    begins = events.begins_on(chosen, event_days)
     out = []
-    for event, day, source in zip(chosen, days.tolist(), sources.tolist()):
+    for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):
         item = events.item(event, details=details)
         exists = day >= 0
-        item.update(
-            hijriYear=year,
-            gregorian=str(np.datetime64(day, "D")) if exists else None,
-            daysUntil=day - today if exists else None,
-            source=source,
-        )
+        item.update(hijriYear=year, gregorian=days.iso(day) if exists else None)
+        if event["night"]:
+            item.update(eveGregorian=days.iso(begin) if exists else None)
+        item.update(daysUntil=begin - today if exists else None, source=source)
         out.append(item)
     return out
 
 
-def _unix_day(iso: str) -> int:
-    return date.fromisoformat(iso).toordinal() - 719163
+def plan(window: Window):
+    """The catalogue, and each Hijri year of the window resolved, under both reckonings."""
+    for calendar in hijri.CALENDARS:
+        yield {"calendar": calendar}
+        yield from ({"calendar": calendar, "hy": str(hy)} for hy in window.hijri_years)
 
 
-ENDPOINT = register(Endpoint("events", parse, build))
+ENDPOINT = Endpoint("events", "The 73 events of the Shia year: list, resolve to a Hijri year, or the next N",
+                    PARAMETERS, canonical, build, schemas.EVENTS, plan=plan)

@@ -19,40 +19,46 @@ Map shapes (SPEC says "not shown"; docs/decisions.md):
 * reverse month map: ``{calendarUsed, hijri {year, month}, monthName, monthLength, start,
   end, source, days}`` where ``days`` maps each Hijri day "1".."29"/"30" to its
   Gregorian date.
+
+Every answer about a `table` month (the day object, each ``months`` item, the reverse month
+map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsighting`) or
+``iran-calendar-center`` (Iran's official calendar, `iran`); `computed` and `tabular`
+months have none.
 """
 from __future__ import annotations
 
 import calendar as gregorian_calendar
-from datetime import date, datetime, timezone
+from datetime import date
 
 import numpy as np
 
-from generator import hijri, hijri_names
+from generator import days, hijri, hijri_names
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR, HM, HY, MONTH, YEAR
 from generator.api.dates import gregorian_range
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
-from generator.query import Query
 
-_UNIX_ORDINAL = date(1970, 1, 1).toordinal()
 FORWARD = ("date", "year", "month")
 REVERSE = ("hy", "hm", "hd")
+PARAMETERS = (
+    CALENDAR,
+    P.integer("offset", -2, 2, "Local-sighting day adjustment, forward conversion only."),
+    P.day("date", "Gregorian day (default today, UTC)."),
+    YEAR.but(description="Gregorian year (map of its days)."),
+    MONTH.but(description="Gregorian month (with year: map of its days)."),
+    HY, HM,
+    P.integer("hd", 1, 30, "Hijri day (checked against the month's real length)."),
+)
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    """Validate a /v1/hijri query into canonical parameters."""
-    calendar = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
-    offset = query.integer("offset", -2, 2)
-    day = query.date("date")
-    year = query.integer("year", 1900, 2100)
-    month = query.integer("month", 1, 12)
-    hy = query.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR)
-    hm = query.integer("hm", 1, 12)
-    hd = query.integer("hd", 1, 30)
-    query.finish()
-
-    given = {"date": day, "year": year, "month": month, "hy": hy, "hm": hm, "hd": hd}
-    forward = [name for name in FORWARD if given[name] is not None]
-    reverse = [name for name in REVERSE if given[name] is not None]
+def canonical(values, now_unix_s: float) -> Canonical:
+    """Apply the rules across parameters of a /v1/hijri query."""
+    calendar, offset = values["calendar"], values["offset"]
+    hy, hm, hd = values["hy"], values["hm"], values["hd"]
+    forward = [name for name in FORWARD if values[name] is not None]
+    reverse = [name for name in REVERSE if values[name] is not None]
     params: dict = {"calendar": calendar}
     if reverse:
         if forward:
@@ -69,13 +75,13 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
             if hd > length:
                 raise QueryError("hd", f"{hy}/{hm} has {length} days under calendar={calendar}; hd must be from 1 to {length}")
             params["hd"] = hd
-        return Canonical(dict(sorted(params.items())))
+        return Canonical(params)
 
     params["offset"] = offset if offset is not None else 0
-    span, today_dependent = gregorian_range(
-        day, year, month, lambda: datetime.fromtimestamp(now_unix_s, timezone.utc).date())
+    span, today_dependent = gregorian_range(values["date"], values["year"], values["month"],
+                                            lambda: days.today(now_unix_s))
     params.update(span)
-    return Canonical(dict(sorted(params.items())), today_dependent)
+    return Canonical(params, today_dependent)
 
 
 def build(params: Params) -> dict:
@@ -88,7 +94,7 @@ def build(params: Params) -> dict:
         return reverse_month(params["hy"], params["hm"], calendar)
     offset = params["offset"]
     if "date" in params:
-        return day_object(_unix_day(date.fromisoformat(params["date"])), calendar, offset)
+        return day_object(days.unix_day(params["date"]), calendar, offset)
     first, count = _gregorian_span(params["year"], params.get("month"))
     return forward_map(first, count, calendar, offset)
 
@@ -97,7 +103,7 @@ def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
     """Return the SPEC 2.5 object of one Gregorian day (``offset`` only for forward conversion)."""
     h = hijri.to_hijri(unix_day + (offset or 0), calendar)
     year, month, day = int(h.year), int(h.month), int(h.day)
-    gregorian = _iso(unix_day)
+    gregorian = days.iso(unix_day)
     weekday = date.fromisoformat(gregorian).weekday()
     body = {
         "gregorian": gregorian,
@@ -109,6 +115,7 @@ def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
         "monthLength": int(h.month_length),
         "calendarUsed": calendar,
         "source": str(h.source),
+        **_authority(calendar, h.source),
     }
     if offset is not None:
         body["offset"] = offset
@@ -117,9 +124,9 @@ def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
 
 def forward_map(first: int, count: int, calendar: str, offset: int) -> dict:
     """Return the forward map of ``count`` Gregorian days from ``first`` (see module docstring)."""
-    days = first + np.arange(count)
-    h = hijri.to_hijri(days + offset, calendar)
-    isos = [_iso(d) for d in days.tolist()]
+    day_numbers = first + np.arange(count)
+    h = hijri.to_hijri(day_numbers + offset, calendar)
+    isos = days.iso_array(day_numbers)
     ymd = zip(h.year.tolist(), h.month.tolist(), h.day.tolist())
     day_map = {iso: {"year": y, "month": m, "day": d} for iso, (y, m, d) in zip(isos, ymd)}
     firsts = np.flatnonzero(np.r_[True, np.diff(h.month) != 0])
@@ -134,9 +141,10 @@ def forward_map(first: int, count: int, calendar: str, offset: int) -> dict:
                 "month": month,
                 "monthName": hijri_names.month_names(month),
                 "monthLength": length,
-                "start": _iso(start),
-                "end": _iso(start + length - 1),
+                "start": days.iso(start),
+                "end": days.iso(start + length - 1),
                 "source": str(h.source[i]),
+                **_authority(calendar, h.source[i]),
             }
         )
     return {
@@ -158,25 +166,34 @@ def reverse_month(hy: int, hm: int, calendar: str) -> dict:
         "hijri": {"year": hy, "month": hm},
         "monthName": hijri_names.month_names(hm),
         "monthLength": length,
-        "start": _iso(start),
-        "end": _iso(start + length - 1),
+        "start": days.iso(start),
+        "end": days.iso(start + length - 1),
         "source": str(hijri.month_source(hy, hm, calendar)),
-        "days": {str(d + 1): _iso(start + d) for d in range(length)},
+        **_authority(calendar, hijri.month_source(hy, hm, calendar)),
+        "days": {str(d + 1): days.iso(start + d) for d in range(length)},
     }
+
+
+def _authority(calendar: str, source) -> dict:
+    """Return ``{"authority": ...}`` for a `table` month (who announced or published it), else {}."""
+    return {"authority": hijri.TABLE_AUTHORITY[calendar]} if str(source) == "table" else {}
 
 
 def _gregorian_span(year: int, month: int | None) -> tuple[int, int]:
     if month is None:
-        return _unix_day(date(year, 1, 1)), 366 if gregorian_calendar.isleap(year) else 365
-    return _unix_day(date(year, month, 1)), gregorian_calendar.monthrange(year, month)[1]
+        return days.unix_day(date(year, 1, 1)), 366 if gregorian_calendar.isleap(year) else 365
+    return days.unix_day(date(year, month, 1)), gregorian_calendar.monthrange(year, month)[1]
 
 
-def _unix_day(d: date) -> int:
-    return d.toordinal() - _UNIX_ORDINAL
+def plan(window: Window):
+    """Both reckonings: every Gregorian year and month of the window, and every Hijri month."""
+    for calendar in hijri.CALENDARS:
+        for year in window.years:
+            yield {"calendar": calendar, "year": str(year)}
+            yield from ({"calendar": calendar, "year": str(year), "month": str(m)} for m in range(1, 13))
+        yield from ({"calendar": calendar, "hy": str(hy), "hm": str(m)} for hy in window.hijri_years
+                    for m in range(1, 13))
 
 
-def _iso(unix_day: int) -> str:
-    return date.fromordinal(int(unix_day) + _UNIX_ORDINAL).isoformat()
-
-
-ENDPOINT = register(Endpoint("hijri", parse, build))
+ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting or iran reckoning", PARAMETERS,
+                    canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan)

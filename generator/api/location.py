@@ -9,23 +9,30 @@ from __future__ import annotations
 from typing import Mapping
 
 from generator import cities, timezones
+from generator.api import params as P
 from generator.errors import QueryError
-from generator.query import Query
 
 COORDINATE_DECIMALS = 2  # SPEC 2.1: rounded to 2 decimal places for caching
+CITY_ID_MAX_CHARS = 64
+ZONE_MAX_CHARS = 64
+
+LAT = P.number("lat", -90, 90, "Latitude, decimal degrees (rounded to 0.01°). With lng, instead of city.",
+               example=35.69)
+LNG = P.number("lng", -180, 180, "Longitude, decimal degrees east (rounded to 0.01°).", example=51.39)
+CITY = P.text("city", CITY_ID_MAX_CHARS, "A city id of /v1/cities (sets lat, lng and tz).", example="karbala")
+TZ = P.text("tz", ZONE_MAX_CHARS, "IANA zone for `local` HH:mm (default the city's).", example="Asia/Tehran")
+PLACE = (LAT, LNG, CITY)
 
 
-def read_place(query: Query, *, with_tz: bool) -> dict:
+def place(values: Mapping, *, with_tz: bool) -> dict:
     """Return canonical {city} or {lat, lng}, plus {tz} (from ``tz`` or the city's zone)."""
-    city_id = query.string("city", max_chars=64)
-    lat = query.number("lat", -90, 90)
-    lng = query.number("lng", -180, 180)
-    tz = query.string("tz", max_chars=64) if with_tz else None
+    city_id, lat, lng = values["city"], values["lat"], values["lng"]
+    tz = values.get("tz") if with_tz else None
     if city_id is not None:
         if lat is not None or lng is not None:
             raise QueryError("city", "give either city or lat+lng, not both")
         city = known_city(city_id)
-        place: dict = {"city": city_id}
+        found: dict = {"city": city_id}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
@@ -34,12 +41,12 @@ def read_place(query: Query, *, with_tz: bool) -> dict:
             raise QueryError("lat", "required with lng (a number from -90 to 90)")
         if lng is None:
             raise QueryError("lng", "required with lat (a number from -180 to 180)")
-        place = {"lat": _round(lat), "lng": _round(lng)}
+        found = {"lat": _round(lat), "lng": _round(lng)}
     if tz is not None:
         if not timezones.is_valid(tz):
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-        place["tz"] = tz
-    return place
+        found["tz"] = tz
+    return found
 
 
 def known_city(city_id: str) -> Mapping:

@@ -1,13 +1,12 @@
 """GET /v1/methods: the sixteen calculation methods."""
 from __future__ import annotations
 
-from generator.api.endpoint import Canonical, Endpoint, Params, register
+from generator.api import schemas
+from generator.api.endpoint import Canonical, Endpoint, Params
 from generator.methods import METHODS
-from generator.query import Query
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    query.finish()
+def canonical(values, now_unix_s: float) -> Canonical:
     return Canonical({})
 
 
@@ -26,4 +25,5 @@ def build(params: Params) -> dict:
     }
 
 
-ENDPOINT = register(Endpoint("methods", parse, build))
+ENDPOINT = Endpoint("methods", "The sixteen calculation methods", (), canonical, build, schemas.METHODS,
+                    plan=lambda window: [{}])

@@ -24,17 +24,17 @@ under a second), to the second.
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
-
 import numpy as np
 
-from generator import crescent, hijri
-from generator.api.endpoint import Canonical, Endpoint, Params, register
-from generator.api.location import coordinates, is_point, read_place
+from generator import crescent, days, hijri
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR, HM, HY
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
+from generator.api.location import PLACE, coordinates, is_point, place
 from generator.errors import QueryError
-from generator.query import Query
 
-RESOLUTIONS_DEG = ("5", "2")
+RESOLUTIONS_DEG = (5, 2)
 NORTH_EDGE_DEG, SOUTH_EDGE_DEG = 70.0, -60.0
 WEST_EDGE_DEG, EAST_EDGE_DEG = -180.0, 180.0
 POINT_EVENINGS = 7
@@ -43,7 +43,6 @@ NAKED_EYE_YALLOP_WORST = 2  # zone C
 NAKED_EYE_ODEH_WORST = 1  # zone B
 OPTICAL_YALLOP_WORST = 3  # zone D
 OPTICAL_ODEH_WORST = 2  # zone C
-_UNIX_ORDINAL = date(1970, 1, 1).toordinal()
 
 DIGIT_MEANING = {
     0: "not visible (or no crescent: moon sets first, conjunction after sunset, no sunset)",
@@ -61,24 +60,22 @@ DIGIT_ZONES = {  # which zones give the digit (the digit is the more favourable 
 }
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    """Validate a /v1/moon-visibility query into canonical parameters."""
-    calendar = query.choice("calendar", hijri.CALENDARS, default=hijri.DEFAULT_CALENDAR)
-    hy = query.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR)
-    hm = query.integer("hm", 1, 12)
-    evening = query.integer("evening", -2, 2)
-    res = query.choice("res", RESOLUTIONS_DEG)
-    point = query.has("lat") or query.has("lng") or query.has("city")
-    place = read_place(query, with_tz=False) if point else {}
-    query.finish()
+EVENING = P.integer("evening", -2, 2, "Evening relative to the sighting evening (grid).")
+RES = P.integer_choice("res", RESOLUTIONS_DEG, "Grid cell size in degrees (default 5).")
+GRID_PARAMETERS = (CALENDAR, HY, HM, EVENING, RES)
 
+
+def canonical(values, now_unix_s: float) -> Canonical:
+    """Apply the rules across parameters of a /v1/moon-visibility query."""
+    calendar, hy, hm, evening, res = (values[p.name] for p in GRID_PARAMETERS)
+    point = any(values.get(p.name) is not None for p in PLACE)
+    found = place(values, with_tz=False) if point else {}
     if (hy is None) != (hm is None):
         raise QueryError("hm" if hm is None else "hy", "give hy and hm together (or neither, for the current month)")
-    params: dict = {"calendar": calendar, **place}
+    params: dict = {"calendar": calendar, **found}
     today_dependent = hy is None
     if today_dependent:
-        today = datetime.fromtimestamp(now_unix_s, timezone.utc).date().toordinal() - _UNIX_ORDINAL
-        current = hijri.to_hijri(today, calendar)
+        current = hijri.to_hijri(days.unix_day(days.today(now_unix_s)), calendar)
         hy, hm = int(current.year), int(current.month)
     params.update(hy=hy, hm=hm)
     if point:
@@ -87,8 +84,8 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
                 raise QueryError(name, "applies to grid mode only (without lat, lng or city)")
     else:
         params["evening"] = evening if evening is not None else 0
-        params["res"] = int(res) if res is not None else 5
-    return Canonical(dict(sorted(params.items())), today_dependent)
+        params["res"] = res if res is not None else 5
+    return Canonical(params, today_dependent)
 
 
 def build(params: Params) -> dict:
@@ -112,17 +109,13 @@ def month_meta(hy: int, hm: int, calendar: str) -> dict:
         "calendar": calendar,
         "conjunction": _instant(float(hijri.conjunction_day(hy, hm))),
         "timeScale": "UTC (computed in UT1, within 0.9 s of UTC)",
-        "monthBegins": {"date": _iso(begins), "source": str(hijri.month_source(hy, hm, calendar))},
-        "sightingEvening": _iso(sighting),
+        "monthBegins": {"date": days.iso(begins), "source": str(hijri.month_source(hy, hm, calendar))},
+        "sightingEvening": days.iso(sighting),
     }
 
 
 def _sighting_day(meta: dict) -> int:
-    return date.fromisoformat(meta["sightingEvening"]).toordinal() - _UNIX_ORDINAL
-
-
-def _iso(unix_day: int) -> str:
-    return date.fromordinal(int(unix_day) + _UNIX_ORDINAL).isoformat()
+    return days.unix_day(meta["sightingEvening"])
 
 
 def _instant(ut1_day: float) -> str | None:
@@ -157,7 +150,7 @@ def grid_mode(params: Params) -> dict:
     result = crescent.evening(lat, lng, evening_day, hijri.conjunction_day(hy, hm))
     digits = crescent.digit(result.yallop, result.odeh)
     meta.update(
-        evening=_iso(evening_day),
+        evening=days.iso(evening_day),
         eveningOffset=params["evening"],
         res=res,
         rowCount=int(lat.shape[0]),
@@ -223,27 +216,27 @@ def point_mode(params: Params) -> dict:
     meta = month_meta(hy, hm, calendar)
     conjunction = float(hijri.conjunction_day(hy, hm))
     first = int(np.floor(conjunction + lng / 360.0))  # local mean date of the conjunction
-    days = first + np.arange(POINT_EVENINGS)
-    result = crescent.evening(lat, lng, days, conjunction)
-    evenings = [_evening_item(result, i, int(day)) for i, day in enumerate(days)]
+    evening_days = first + np.arange(POINT_EVENINGS)
+    result = crescent.evening(lat, lng, evening_days, conjunction)
+    evenings = [_evening_item(result, i, int(day)) for i, day in enumerate(evening_days)]
     meta = {"lat": lat, "lng": lng, **({"city": params["city"]} if "city" in params else {}), **meta}
     return {
         "meta": meta,
         "evenings": evenings,
         "firstVisible": {
-            "yallop": _first(days, result.yallop, NAKED_EYE_YALLOP_WORST),
-            "odeh": _first(days, result.odeh, NAKED_EYE_ODEH_WORST),
+            "yallop": _first(evening_days, result.yallop, NAKED_EYE_YALLOP_WORST),
+            "odeh": _first(evening_days, result.odeh, NAKED_EYE_ODEH_WORST),
             "withOpticalAid": {
-                "yallop": _first(days, result.yallop, OPTICAL_YALLOP_WORST),
-                "odeh": _first(days, result.odeh, OPTICAL_ODEH_WORST),
+                "yallop": _first(evening_days, result.yallop, OPTICAL_YALLOP_WORST),
+                "odeh": _first(evening_days, result.odeh, OPTICAL_ODEH_WORST),
             },
         },
     }
 
 
-def _first(days: np.ndarray, zones: np.ndarray, worst: int) -> str | None:
+def _first(evening_days: np.ndarray, zones: np.ndarray, worst: int) -> str | None:
     hits = np.flatnonzero((zones >= 0) & (zones <= worst))
-    return _iso(int(days[hits[0]])) if len(hits) else None
+    return days.iso(int(evening_days[hits[0]])) if len(hits) else None
 
 
 def _evening_item(result: crescent.Evening, i: int, day: int) -> dict:
@@ -252,7 +245,7 @@ def _evening_item(result: crescent.Evening, i: int, day: int) -> dict:
     ok = status == "ok"
     yallop, odeh = int(result.yallop[i]), int(result.odeh[i])
     return {
-        "date": _iso(day),
+        "date": days.iso(day),
         "q": _rounded(result.q[i], 3),
         "zone": crescent.YALLOP_ZONES[yallop] if ok else None,
         "v": _rounded(result.v[i], 2),
@@ -278,4 +271,12 @@ def _evening_item(result: crescent.Evening, i: int, day: int) -> dict:
     }
 
 
-ENDPOINT = register(Endpoint("moon-visibility", parse, build))
+def plan(window: Window):
+    """Every evening −2..2 of every Hijri month of the window (grid, default reckoning and resolution)."""
+    return [{"hy": str(hy), "hm": str(m), "evening": str(e)}
+            for hy in window.hijri_years for m in range(1, 13) for e in range(-2, 3)]
+
+
+ENDPOINT = Endpoint("moon-visibility", "Crescent visibility (Yallop, Odeh): a world grid, or seven evenings at a place",
+                    (*GRID_PARAMETERS, *PLACE), canonical, build, schemas.json_response(schemas.MOON_VISIBILITY),
+                    plan=plan)

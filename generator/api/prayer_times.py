@@ -6,44 +6,47 @@ from datetime import date
 
 import numpy as np
 
-from generator import prayer, qibla, timezones, ummalqura
-from generator.api import day_rows
+from generator import days, prayer, qibla, timezones, ummalqura
+from generator.api import day_rows, schemas
+from generator.api import params as P
+from generator.api.common import MONTH, YEAR
 from generator.api.dates import gregorian_range
-from generator.api.endpoint import Canonical, Endpoint, Params, dumps, register
-from generator.api.location import coordinates, read_place
+from generator.api.endpoint import Canonical, Endpoint, Params, Window, dumps
+from generator.api.location import LAT, LNG, CITY, TZ, coordinates, place
 from generator.errors import QueryError
 from generator.methods import METHODS, DEFAULT_METHOD, custom_method
-from generator.query import Query
 
 MAX_DAY_METHODS = 496  # SPEC 8
 CUSTOM = "custom"
-CUSTOM_PARAMETERS = {  # query name -> (canonical key, low, high)
-    "fajrAngle": ("fajrAngle", 4, 24),
-    "ishaAngle": ("ishaAngle", 4, 24),
-    "ishaInterval": ("ishaInterval", 0, 180),
-    "maghribAngle": ("maghribAngle", 0.5, 12),
-    "maghribInterval": ("maghribInterval", 0, 120),
-}
+
+METHOD = P.text("method", 400, f"A method id ({', '.join(METHODS)}), a comma list of them, all, or custom. "
+                               f"Default {DEFAULT_METHOD}.", example="Jafari")
+DATE = P.day("date", "A day (default today in the zone).", example="2026-03-20")
+CUSTOM_PARAMETERS = (
+    P.number("fajrAngle", 4, 24, "method=custom: fajr depression angle (required)."),
+    P.number("ishaAngle", 4, 24, "method=custom: isha angle (or ishaInterval)."),
+    P.number("ishaInterval", 0, 180, "method=custom: isha minutes after maghrib."),
+    P.number("maghribAngle", 0.5, 12, "method=custom: maghrib depression angle (default sunset)."),
+    P.number("maghribInterval", 0, 120, "method=custom: maghrib minutes after sunset."),
+)
+PARAMETERS = (LAT, LNG, CITY, METHOD, DATE,
+              YEAR.but(description="A year (with month: that month; alone: the year, single method)."),
+              MONTH, TZ, *CUSTOM_PARAMETERS)
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    """Validate a /v1/prayer-times query into canonical parameters."""
-    params = read_place(query, with_tz=True)
-    params["method"] = _read_methods(query)
-    custom = {key: query.number(name, low, high) for name, (key, low, high) in CUSTOM_PARAMETERS.items()}
-    custom = {key: value for key, value in custom.items() if value is not None}
+def canonical(values, now_unix_s: float) -> Canonical:
+    """Apply the rules across parameters of a /v1/prayer-times query."""
+    params = place(values, with_tz=True)
+    params["method"] = read_methods(values["method"])
+    custom = {p.name: values[p.name] for p in CUSTOM_PARAMETERS if values[p.name] is not None}
     if params["method"] == CUSTOM:
         _check_custom(custom)
         params.update(custom)
     elif custom:
         raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
 
-    day = query.date("date")
-    year = query.integer("year", 1900, 2100)
-    month = query.integer("month", 1, 12)
-    query.finish()
     span, today_dependent = gregorian_range(
-        day, year, month, lambda: timezones.local_date_today(params.get("tz", "UTC"), now_unix_s).item())
+        values["date"], values["year"], values["month"], lambda: days.today(now_unix_s, params.get("tz", "UTC")))
     params.update(span)
 
     n_methods = len(params["method"].split(","))
@@ -52,11 +55,13 @@ def parse(query: Query, now_unix_s: float) -> Canonical:
         raise QueryError("method", "a whole year (year without month) takes a single method")
     if n_days * n_methods > MAX_DAY_METHODS:
         raise QueryError("method", f"days × methods is {n_days * n_methods}; at most {MAX_DAY_METHODS}")
-    return Canonical(dict(sorted(params.items())), today_dependent)
+    return Canonical(params, today_dependent)
 
 
-def _read_methods(query: Query) -> str:
-    raw = query.string("method", max_chars=400, default=DEFAULT_METHOD)
+def read_methods(raw: str | None) -> str:
+    """Return the canonical ``method``: sorted ids joined by commas, or ``custom``."""
+    if raw is None:
+        return DEFAULT_METHOD
     if raw == "all":
         return ",".join(sorted(METHODS))
     if raw == CUSTOM:
@@ -80,21 +85,17 @@ def _check_custom(custom: dict) -> None:
 
 
 def day_range(params: Params) -> tuple[int, int]:
-    """Return (first day as days since 1970-01-01, number of days) of canonical params."""
+    """Return (first day as a unix day, number of days) of canonical params."""
     if "date" in params:
-        return int(np.datetime64(params["date"], "D").astype(np.int64)), 1
+        return days.unix_day(params["date"]), 1
     year = params["year"]
     if "month" in params:
-        first = date(year, params["month"], 1)
-        return _unix_day(first), calendar.monthrange(year, params["month"])[1]
-    return _unix_day(date(year, 1, 1)), 366 if calendar.isleap(year) else 365
+        return days.unix_day(date(year, params["month"], 1)), calendar.monthrange(year, params["month"])[1]
+    return days.unix_day(date(year, 1, 1)), 366 if calendar.isleap(year) else 365
 
 
-def _unix_day(d: date) -> int:
-    return d.toordinal() - 719163
-
-
-def _methods(params: Params):
+def methods_of(params: Params):
+    """Return the Method objects canonical params name (a custom one built from its angles)."""
     if params["method"] == CUSTOM:
         return [
             custom_method(
@@ -109,14 +110,14 @@ def _methods(params: Params):
 
 
 def times_for(lat: float, lng: float, first: int, n_days: int, methods) -> prayer.PrayerTimes:
-    """Return the times of ``n_days`` from ``first`` (days since 1970-01-01), Ramadan known for UmmAlQura."""
+    """Return the times of ``n_days`` from ``first`` (a unix day), Ramadan known for UmmAlQura."""
     ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
     return prayer.compute(lat, lng, first, n_days, methods, ramadan)
 
 
 def build(params: Params) -> bytes:
     """Return the /v1/prayer-times response body for canonical parameters."""
-    methods = _methods(params)
+    methods = methods_of(params)
     first, n_days = day_range(params)
     lat, lng = coordinates(params)
     result = times_for(lat, lng, first, n_days, methods)
@@ -144,4 +145,11 @@ def build(params: Params) -> bytes:
     return head + b',"results":[' + b",".join(results) + b"]}"
 
 
-ENDPOINT = register(Endpoint("prayer-times", parse, build))
+def plan(window: Window):
+    """A year of the default method for every catalogue city."""
+    return [{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]
+
+
+ENDPOINT = Endpoint(
+    "prayer-times", "Prayer times for a place: one day, a month or a year; one or several methods, or custom angles",
+    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan)

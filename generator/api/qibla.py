@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 from generator import qibla
-from generator.api.endpoint import Canonical, Endpoint, Params, register
-from generator.api.location import coordinates, read_place
-from generator.query import Query
+from generator.api import schemas
+from generator.api.endpoint import Canonical, Endpoint, Params
+from generator.api.location import PLACE, coordinates, place
 
 QIBLA_DECIMALS = 2
 
 
-def parse(query: Query, now_unix_s: float) -> Canonical:
-    place = read_place(query, with_tz=False)
-    query.finish()
-    return Canonical(dict(sorted(place.items())))
+def canonical(values, now_unix_s: float) -> Canonical:
+    return Canonical(place(values, with_tz=False))
 
 
 def build(params: Params) -> dict:
@@ -21,4 +19,5 @@ def build(params: Params) -> dict:
     return {"lat": lat, "lng": lng, "qibla": round(bearing, QIBLA_DECIMALS)}
 
 
-ENDPOINT = register(Endpoint("qibla", parse, build))
+ENDPOINT = Endpoint("qibla", "Qibla bearing, degrees clockwise from true north", PLACE, canonical, build,
+                    schemas.QIBLA)

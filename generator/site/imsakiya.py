@@ -16,7 +16,9 @@ from __future__ import annotations
 from datetime import date
 
 from generator import hijri_names
-from generator.site import PageNotFound, responses, shamsi, timetable, urls, words
+from generator import page_words as words
+from generator.site import responses, shamsi, timetable, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 RAMADAN = 9

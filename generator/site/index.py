@@ -5,8 +5,7 @@ process), so the page cannot drift from the API: each path with its summary, its
 parameters (type, range or values, required, description) and a working example.
 Examples are fixed queries (fixed dates, so the links keep their answers); a path
 without one here gets its required parameters' examples, and a test asks every
-example link and expects 200.  Endpoints registered but not (yet) in the document are
-listed after the others, from the registry.
+example link and expects 200.
 """
 from __future__ import annotations
 
@@ -17,8 +16,9 @@ from datetime import date
 from markupsafe import Markup, escape
 
 from generator import hijri_names
-from generator.api.endpoint import endpoints
-from generator.site import PageNotFound, responses, urls, words
+from generator import page_words as words
+from generator.site import responses, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page, render_page
 
 _CODE = re.compile(r"`([^`]*)`")
@@ -52,10 +52,7 @@ EXAMPLE_CITIES = ("karbala", "najaf", "mashhad", "qom", "tehran", "london", "kar
 def render(today: date) -> bytes:
     """Return the HTML of the index page."""
     document = responses.api_json("openapi.json", {}, today)
-    documented = set(document["paths"])
     operations = [operation(path, item["get"]) for path, item in document["paths"].items() if "get" in item]
-    extra = [operation(f"/{name}", {"summary": "", "parameters": []}) for name in endpoints()
-             if f"/{name}" not in documented]
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
     by_id = {c["id"]: c for c in catalogue}
     now = responses.api_json("hijri", {"date": today.isoformat()}, today)["hijri"]
@@ -75,7 +72,6 @@ def render(today: date) -> bytes:
         version=document["info"]["version"],
         server=document["servers"][0]["url"],
         operations=operations,
-        extra=extra,
         feeds=[{"path": path, "href": responses.api_url(path[1:], query), "what": what} for path, query, what in FEEDS],
         cities=sorted(({"id": c["id"], "name": c["names"]["en"], "href": urls.city_url(c["id"])} for c in catalogue),
                       key=lambda c: (c["name"].casefold(), c["id"])),

@@ -1,7 +1,7 @@
 """A Hijri month's crescent-visibility page: world maps of the sighting evening and its neighbours.
 
 The five evenings −2..+2 around the sighting evening are five /v1/moon-visibility grids
-(``res`` 5), asked in process and drawn by `generator.site.moon_map`; the page adds the
+(``res`` 5), asked in process and drawn by `generator.moon_map_svg`; the page adds the
 legend, the conjunction and the month start (from the same answers), in one language.
 """
 from __future__ import annotations
@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import date
 
 from generator import hijri, hijri_names
-from generator.site import PageNotFound, moon_map, responses, urls, words
+from generator import moon_map_svg as moon_map
+from generator import page_words as words
+from generator.site import responses, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 EVENINGS = (-2, -1, 0, 1, 2)

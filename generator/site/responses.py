@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import orjson
 
 from generator import static_paths
-from generator.api.endpoint import endpoints, render
+from generator.api import BY_NAME
 from generator.query import Query
 
 CACHED_ANSWERS = 512  # a city page asks ~8 questions, a moon page 6; months repeat across languages
@@ -42,5 +42,5 @@ def api_url(name: str, query: Mapping[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=CACHED_ANSWERS)
 def _body(name: str, items: tuple[tuple[str, str], ...], today: date) -> bytes:
-    endpoint = endpoints()[name]
-    return render(name, endpoint.parse(Query(items), now_s(today)).params)
+    endpoint = BY_NAME[name]
+    return endpoint.render(endpoint.parse(Query(items), now_s(today)).params)

@@ -14,7 +14,9 @@ import functools
 import re
 from datetime import date
 
-from generator.site import PageNotFound, Page, imsakiya, index, moon_page, responses, timetable, words
+from generator import page_words as words
+from generator.site import imsakiya, index, moon_page, responses, timetable
+from generator.site.page import Page, PageNotFound
 from generator.site.templating import render_page
 
 _NUMBER = re.compile(r"[0-9]{1,4}", re.ASCII)

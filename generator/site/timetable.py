@@ -22,8 +22,10 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import hijri, hijri_names
-from generator.site import PageNotFound, qibla_svg, responses, shamsi, urls, words
+from generator import feed_words, hijri, hijri_names
+from generator import page_words as words
+from generator.site import qibla_svg, responses, shamsi, urls
+from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 CALENDARS = ("moonsighting", "iran")
@@ -278,13 +280,26 @@ def hijri_cell(hijri: dict, *, first_row: bool, lang: str) -> dict:
 
 
 def events_on_days(today: date, hijri_map: dict, calendar: str, lang: str) -> dict[str, list[dict]]:
-    """Return the events falling in a forward Hijri map's days, by Gregorian date, under ``calendar``."""
+    """Return the events falling in a forward Hijri map's days, by Gregorian date, under ``calendar``.
+
+    A night is shown on its eve (`eveGregorian`, the row on whose evening it begins), its
+    title followed by "begins at sunset".  A map ending on the last day of Dhu al-Hijja
+    may hold the eve of a night of the next Hijri year, so that year is asked too.
+    """
+    years = {m["year"] for m in hijri_map["months"]}
+    if hijri_map["months"][-1]["month"] == 12:
+        years.add(hijri_map["months"][-1]["year"] + 1)
     days: dict[str, list[dict]] = {}
-    for hy in sorted({m["year"] for m in hijri_map["months"]}):
+    for hy in sorted(years):
         if not hijri.API_FIRST_YEAR <= hy <= hijri.API_LAST_YEAR:
             continue  # the events of AH 1316 and 1524 are not served (SPEC 2.1)
         for event in responses.api_json("events", {"hy": hy, "calendar": calendar}, today)["events"]:
-            if event["gregorian"] in hijri_map["days"]:
-                days.setdefault(event["gregorian"], []).append(
-                    {"title": event["title"][lang], "major": event["importance"] == "major", "type": event["type"]})
+            night = event.get("night", False)
+            shown_on = event["eveGregorian"] if night else event["gregorian"]
+            if shown_on in hijri_map["days"]:
+                title = event["title"][lang]
+                if night:
+                    title += words.SEPARATOR[lang] + feed_words.NIGHT_BEGINS[lang]
+                days.setdefault(shown_on, []).append(
+                    {"title": title, "major": event["importance"] == "major", "type": event["type"], "night": night})
     return days

@@ -15,7 +15,7 @@ query string, and so can be pre-rendered and served by any static front.
 from __future__ import annotations
 
 from generator.methods import DEFAULT_METHOD
-from generator.site.words import DEFAULT_LANGUAGE
+from generator.locale import DEFAULT_LANGUAGE
 
 
 def city_url(city_id: str, lang: str = DEFAULT_LANGUAGE, method: str = DEFAULT_METHOD) -> str:

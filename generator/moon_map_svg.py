@@ -5,7 +5,7 @@ Projection: equirectangular (plate carrée), one SVG unit per degree, so the map
 Cell (r, c) of the API's ``rows`` is the square x = c·res, y = r·res of side res: one
 subpath ``M x y h res v res h −res z`` in the path of its digit (class ``z<digit>``), so
 the map holds exactly one square per grid cell (counting subpaths per class gives the
-API's ``counts.digits``).  Coastlines (GSHHS crude, `generator.site.coastline`) are drawn
+API's ``counts.digits``).  Coastlines (GSHHS crude, `generator.coastline`) are drawn
 on top, in tenths of a degree, then a light 30° graticule and the reference cities (Mecca,
 Najaf, Tehran, London, Jakarta, Karachi, New York: `words.MAP_CITIES`), a dot and the city's
 name in the page's language, so a reader finds their own region on the small maps.
@@ -17,12 +17,12 @@ grey and distinct for the common colour-vision deficiencies.
 """
 from __future__ import annotations
 
-from datetime import date
 
 from markupsafe import Markup, escape
 
 from generator import hijri_names
-from generator.site import coastline, words
+from generator import coastline
+from generator import page_words as words
 
 NORTH_DEG, SOUTH_DEG, WEST_DEG = 70.0, -60.0, -180.0  # the API's grid window
 WIDTH_DEG, HEIGHT_DEG = 360, 130
@@ -176,7 +176,4 @@ def evening_label(evening_iso: str, offset: int, lang: str) -> str:
     return f"{w['evening'].format(date=when)} ({relation})"
 
 
-def date_text(iso: str, lang: str) -> str:
-    """Return a Gregorian date written out in ``lang`` ("19 March 2026")."""
-    day = date.fromisoformat(iso)
-    return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
+date_text = words.date_text  # the pages' one way of writing a Gregorian date

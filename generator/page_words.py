@@ -13,29 +13,13 @@ Written by us, as a reader of each language expects them (docs/site.md):
 """
 from __future__ import annotations
 
-from generator import feed_words, hijri_names
+from generator import feed_words
+from generator.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, RTL, direction  # noqa: F401
+from generator.locale import native as digits  # noqa: F401  (pages call it digits)
 
-LANGUAGES = hijri_names.LANGUAGES
-DEFAULT_LANGUAGE = "en"
-RTL = frozenset({"ar", "fa", "ur"})
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی", "ur": "اردو"}
-
-_TO_NATIVE = {lang: str.maketrans("0123456789", digits) for lang, digits in hijri_names.DIGITS.items()}
-
-
-def direction(lang: str) -> str:
-    """Return the writing direction of ``lang``: "rtl" or "ltr"."""
-    return "rtl" if lang in RTL else "ltr"
-
-
-def digits(text: object, lang: str) -> str:
-    """Return ``text`` with its ASCII digits written in the digits of ``lang``."""
-    return str(text).translate(_TO_NATIVE[lang])
-
-
-_DECIMAL_SEPARATOR = {"en": ".", "ar": "\u066b", "fa": "\u066b", "ur": "\u066b"}  # ٫ in Arabic script
 
 
 def number(value: float | int, lang: str, *, signed: bool = False) -> str:
@@ -45,7 +29,7 @@ def number(value: float | int, lang: str, *, signed: bool = False) -> str:
     sign is isolated left-to-right (LRI … PDI), so the sign stays before the digits.
     """
     text = f"{value:+}" if signed else str(value)
-    text = digits(text.replace(".", _DECIMAL_SEPARATOR[lang]), lang)
+    text = digits(text.replace(".", DECIMAL_SEPARATOR[lang]), lang)
     return f"\u2066{text}\u2069" if lang in RTL and text[0] in "+-" else text
 
 
@@ -243,6 +227,14 @@ SOURCES = {
     "fa": {"table": "اعلام‌شده یا رسمی", "computed": "محاسبه‌شده", "tabular": "برآورد حسابی"},
     "ur": {"table": "اعلان شدہ یا سرکاری", "computed": "حساب شدہ", "tabular": "تخمینی حساب"},
 }
+
+
+def date_text(iso: str, lang: str) -> str:
+    """Return a Gregorian date written out in ``lang`` ("19 March 2026")."""
+    from datetime import date
+
+    day = date.fromisoformat(iso)
+    return f"{digits(day.day, lang)} {GREGORIAN_MONTHS[lang][day.month - 1]} {digits(day.year, lang)}"
 
 
 # --- Words of the issue-13 pages (today's card, imsakiya, qibla, feeds, home pages in four languages).

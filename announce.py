@@ -1,0 +1,225 @@
+"""Publish a newly announced month start in one step.
+
+Usage::
+
+    python announce.py moonsighting 1448 10 2027-03-10 --source URL [--reported 2027-03-09]
+                                 [--kind announcement|forecast] [--dry-run] [--jobs 2] [--out static_out]
+
+``moonsighting`` is the only calendar with announcements (authority ``sistani``); ``iran``
+months come from Iran's official table (data/iran_hijri_month_starts.csv), which is a
+table update, not an announcement.  The row is checked before anything is written:
+
+* ``hy``/``hm`` inside the API's years (1317–1523) and 1–12; the date a real date;
+* the month not yet in the data (a different date for a recorded month is a correction:
+  edit the file by hand, with its source, so that the change is reviewed);
+* astronomy: the evening before day 1 comes after the conjunction (the crescent can exist),
+  and day 1 is at most `MAX_DAYS_FROM_COMPUTED` days from the calibrated `computed` rule;
+* no gap or overlap: the month lasts 29 or 30 days against announced neighbours, and the
+  whole reckoning stays consistent (`hijri._assemble` refuses otherwise);
+* ``--source`` an http(s) URL without spaces or control characters; ``--reported`` (the
+  date of the statement) a real date, no later than day 1 and at most 30 days before it.
+
+Then the row is written to data/announced_month_starts.csv in (hy, hm, authority) order,
+the Hijri month table is rebuilt, and build.py re-renders the static answers that depend on
+Hijri dates (`AFFECTED_ENDPOINTS`) for the Gregorian years whose dates changed, within the
+window the daily build keeps (this year ±1).  ``--dry-run`` prints the checks and what
+would change, and writes nothing.  Exit status: 0 done, 2 refused.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from datetime import date, datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from generator import days, hijri, static_paths
+
+AUTHORITY = {"moonsighting": ("sistani", "Sistani office (Najaf; Iraq and neighbouring areas)")}
+KINDS = ("announcement", "forecast")
+COLUMNS = ("hy", "hm", "gregorian_start", "authority_id", "kind", "authority", "source", "reported")
+MAX_DAYS_FROM_COMPUTED = 2
+MAX_REPORT_DAYS_BEFORE = 30
+LATEST_IRAQ_SUNSET_UTC_DAYS = (19.5 - 3.0) / 24.0  # 19:30 local (UTC+3): later than any sunset in Iraq
+MAX_URL_CHARS = 500
+AFFECTED_ENDPOINTS = ("hijri", "events", "day-status", "eclipses", "moon-visibility", "events.ics", "fasting.ics",
+                      "pages")
+
+
+class Refused(ValueError):
+    """The row fails a check; the message says which and why."""
+
+
+def _iso(unix_day: int) -> str:
+    return str(np.datetime64(int(unix_day), "D"))
+
+
+def _real_date(text: str, what: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise Refused(f"{what}: {text!r} is not a real date YYYY-MM-DD") from None
+
+
+def check_source(url: str) -> str:
+    if len(url) > MAX_URL_CHARS or re.search(r"[\s\x00-\x1f\x7f]", url):
+        raise Refused(f"source: an http(s) URL of at most {MAX_URL_CHARS} characters, without spaces")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise Refused("source: an http(s) URL (the page that reports the announcement)")
+    return url
+
+
+def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, reported_text: str | None = None,
+             kind: str = "announcement") -> dict:
+    """Return the CSV row of a valid announcement, or raise `Refused`."""
+    if calendar not in AUTHORITY:
+        if calendar in hijri.CALENDARS:
+            raise Refused(f"calendar: {calendar} months come from its official table, not announcements "
+                          f"(data/iran_hijri_month_starts.csv)")
+        raise Refused(f"calendar: one of {', '.join(AUTHORITY)}")
+    if not hijri.API_FIRST_YEAR <= hy <= hijri.API_LAST_YEAR:
+        raise Refused(f"hy: {hijri.API_FIRST_YEAR}..{hijri.API_LAST_YEAR}")
+    if not 1 <= hm <= 12:
+        raise Refused("hm: 1..12")
+    if kind not in KINDS:
+        raise Refused(f"kind: one of {', '.join(KINDS)}")
+    start = days.unix_day(_real_date(start_text, "date"))
+    check_source(source)
+    reported = ""
+    if reported_text:
+        days_before = start - days.unix_day(_real_date(reported_text, "reported"))
+        if not 0 <= days_before <= MAX_REPORT_DAYS_BEFORE:
+            raise Refused(f"reported: a date from {MAX_REPORT_DAYS_BEFORE} days before day 1 to day 1 itself")
+        reported = reported_text
+    authority_id, authority = AUTHORITY[calendar]
+    recorded = hijri.read_announced((authority_id,))
+    if (hy, hm) in recorded:
+        raise Refused(f"{hy}/{hm}: already recorded as {_iso(recorded[(hy, hm)])}; a correction is a reviewed "
+                      f"hand edit of {hijri.ANNOUNCED_PATH.name}")
+    conjunction = float(hijri.conjunction_day(hy, hm))
+    if conjunction >= start - 1 + LATEST_IRAQ_SUNSET_UTC_DAYS:
+        raise Refused(f"date: the evening before {_iso(start)} is before the conjunction "
+                      f"({np.datetime64(round(conjunction * 86400), 's')} UT): no crescent can be seen")
+    computed = int(hijri.computed_start(hy, hm, calendar))
+    if abs(start - computed) > MAX_DAYS_FROM_COMPUTED:
+        raise Refused(f"date: {_iso(start)} is {start - computed:+d} days from what astronomy allows "
+                      f"(computed {_iso(computed)}; at most {MAX_DAYS_FROM_COMPUTED})")
+    previous = (hy - 1, 12) if hm == 1 else (hy, hm - 1)
+    following = (hy + 1, 1) if hm == 12 else (hy, hm + 1)
+    for month, neighbour, length in ((previous, previous, start - recorded.get(previous, start - 29)),
+                                     ((hy, hm), following, recorded.get(following, start + 29) - start)):
+        if not hijri.MIN_MONTH_DAYS <= length <= hijri.MAX_MONTH_DAYS:
+            raise Refused(f"date: {month[0]}/{month[1]} would last {length} days, given the announced "
+                          f"{neighbour[0]}/{neighbour[1]} = {_iso(recorded[neighbour])} (a gap or an overlap)")
+    try:
+        after_starts({**recorded, (hy, hm): start})
+    except ValueError as error:
+        raise Refused(f"date: {error}") from None
+    return {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "authority_id": authority_id,
+            "kind": kind, "authority": authority, "source": source, "reported": reported}
+
+
+def after_starts(fixed: dict[tuple[int, int], int]) -> np.ndarray:
+    """Return the `moonsighting` month starts with ``fixed`` as the table (same rule and seams as the build)."""
+    months = hijri._months()
+    computed = months["moonsighting_computed_start"].astype(np.int64)
+    return hijri._assemble(fixed, computed, months["tabular_start"].astype(np.int64)).start
+
+
+def changed_months(before: np.ndarray, after: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Return (hy, hm, old start, new start) of every month whose start moves."""
+    k = np.flatnonzero(before[: hijri.month_count()] != after[: hijri.month_count()])
+    years, months = hijri._year_month(k)
+    return [(int(y), int(m), int(before[i]), int(after[i])) for y, m, i in zip(years, months, k)]
+
+
+def affected_years(before: np.ndarray, after: np.ndarray, announced: int, today: date) -> tuple[int, int] | None:
+    """Return the Gregorian years (first, last) whose Hijri answers change, within this year ±1, or None.
+
+    ``announced`` is the index of the announced month: its source becomes `table` even when
+    its start does not move.  Months are indexed as in `hijri` (``before``/``after`` hold one
+    start more than there are months: the end of the last).
+    """
+    k = np.union1d(np.flatnonzero(before[:-1] != after[:-1]), [announced])
+    lo = int(min(before[k].min(), after[k].min()))
+    hi = int(max(before[k + 1].max(), after[k + 1].max())) - 1  # last day of the last month touched
+    epoch = date(1970, 1, 1).toordinal()
+    first = max(date.fromordinal(lo + epoch).year, today.year - 1)
+    last = min(date.fromordinal(hi + epoch).year, today.year + 1)
+    return (first, last) if first <= last else None
+
+
+def write_row(row: dict, path: Path | None = None) -> None:
+    """Insert ``row`` into the announcements file in (hy, hm, authority) order, atomically."""
+    path = path or hijri.ANNOUNCED_PATH
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows.append(row)
+    rows.sort(key=lambda r: (int(r["hy"]), int(r["hm"]), r["authority_id"]))
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+
+
+def render(years: tuple[int, int], out: str, jobs: int, today: date) -> None:
+    """Re-render the affected endpoints for ``years`` with build.py (incremental: unchanged files stay)."""
+    import build
+    from generator.site import responses
+
+    responses._body.cache_clear()  # page answers cached in this process
+    build.main(["--only", ",".join(AFFECTED_ENDPOINTS), "--years", f"{years[0]}-{years[1]}", "--out", out,
+                "--jobs", str(jobs), "--today", today.isoformat()])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("calendar")
+    parser.add_argument("hy", type=int)
+    parser.add_argument("hm", type=int)
+    parser.add_argument("date", help="day 1 of the month, YYYY-MM-DD")
+    parser.add_argument("--source", required=True, help="http(s) URL of the page reporting the announcement")
+    parser.add_argument("--reported", help="date of the statement, YYYY-MM-DD")
+    parser.add_argument("--kind", default="announcement", choices=KINDS)
+    parser.add_argument("--dry-run", action="store_true", help="check and print what would change; write nothing")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
+    parser.add_argument("--today", help="YYYY-MM-DD (default: today, UTC): the window re-rendered is this year ±1")
+    args = parser.parse_args(argv)
+    today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
+    try:
+        row = validate(args.calendar, args.hy, args.hm, args.date, args.source, args.reported, args.kind)
+    except Refused as error:
+        print(f"refused: {error}", file=sys.stderr)
+        return 2
+    before = hijri._reckoning(args.calendar).start
+    after = after_starts({**hijri.read_announced((row["authority_id"],)), (args.hy, args.hm): days.unix_day(
+        date.fromisoformat(row["gregorian_start"]))})
+    print(f"row: {','.join(row[c] for c in COLUMNS)}")
+    print(f"  {args.hy}/{args.hm:02d} source {hijri.month_source(args.hy, args.hm, args.calendar)} -> table")
+    for y, m, old, new in changed_months(before, after):
+        print(f"  {y}/{m:02d} starts {_iso(old)} -> {_iso(new)}")
+    years = affected_years(before, after, int(hijri._index(args.hy, args.hm)), today)
+    window = f"{years[0]}-{years[1]}" if years else "no year of the kept window"
+    print(f"  static answers to re-render: {', '.join(AFFECTED_ENDPOINTS)} for {window}")
+    if args.dry_run:
+        print("dry run: nothing written")
+        return 0
+    write_row(row)
+    hijri.reload()
+    hijri.to_hijri(0, args.calendar)  # rebuilds data/tables/hijri_months.parquet (new data hash)
+    print(f"wrote {hijri.ANNOUNCED_PATH.name}; rebuilt {hijri.TABLE_PATH.name}")
+    if years:
+        render(years, args.out, args.jobs, today)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

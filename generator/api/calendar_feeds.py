@@ -1,0 +1,161 @@
+"""The two all-day feeds (SPEC 4.10): /v1/events.ics and /v1/fasting.ics.
+
+Each reuses the computation behind a JSON endpoint, so the two can never disagree: events
+are `generator.events.resolve` (as /v1/events?hy=), fasting days are the /v1/day-status
+flags (`generator.day_status.fasting_days`).  How the feeds are written (UIDs, escaping,
+folding) is `generator.feeds`; their words are `generator.feed_words`.  Windows, wording
+and every other choice: docs/decisions.md.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from generator import day_status, days, events, feeds, hijri, hijri_names, page_words
+from generator import feed_words as words
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.common import CALENDAR, LANG
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
+
+MEDIA_TYPE = "text/calendar"
+MONTHS_BEFORE, MONTHS_AFTER = 2, 11  # 14 whole months around the current one
+FEED_LANG = LANG.but(description="Language of the feed's names and summaries (default en).")
+IMPORTANCE = P.choice("importance", ("major",), "Only major events.")
+
+
+def _current_month(now_unix_s: float) -> str:
+    return days.today(now_unix_s).strftime("%Y-%m")
+
+
+def _month_window(month: str) -> tuple[int, int]:
+    """Return (first day, day after the last) of the feed window around ``month`` ("YYYY-MM")."""
+    current = np.datetime64(month, "M")
+    first = (current - MONTHS_BEFORE).astype("datetime64[D]").astype(np.int64)
+    end = (current + MONTHS_AFTER + 1).astype("datetime64[D]").astype(np.int64)
+    return int(first), int(end)
+
+
+def _plan(window: Window):
+    return [{"lang": lang, "calendar": calendar} for lang in words.LANGUAGES for calendar in hijri.CALENDARS]
+
+
+# --- /v1/events.ics ----------------------------------------------------------------------------
+
+
+def canonical_events(values, now_unix_s: float) -> Canonical:
+    params = {name: values[name] for name in ("lang", "calendar", "importance") if values[name] is not None}
+    params["month"] = _current_month(now_unix_s)
+    return Canonical(params, today_dependent=True)
+
+
+def build_events(params: Params) -> bytes:
+    """Return the events feed: every catalogue event (or the major ones) in the window, all day.
+
+    A night is an all-day event on its eve (the civil day on whose evening it begins, as
+    /v1/events' ``eveGregorian``), its summary and description saying it begins at sunset.
+    The feed has no place, so no maghrib instant to start a timed event from.
+    """
+    lang, calendar = params["lang"], params["calendar"]
+    first, end = _month_window(params["month"])
+    chosen = events.select(importance=params.get("importance"))
+    found = []  # (unix day it falls on, unix day it begins on, hijri year, event, source)
+    for year in _hijri_years(first, end, calendar):
+        event_days, sources = events.resolve(chosen, year, calendar)
+        begins = events.begins_on(chosen, event_days)
+        found += [(day, begin, year, e, s)
+                  for e, day, begin, s in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist())
+                  if day >= 0 and first <= begin < end]
+    dates = hijri.to_hijri(np.array([f[0] for f in found], dtype=np.int64), calendar)
+    identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang"))
+    out = []
+    for (_, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
+        summary, night_line = event["title"][lang], None
+        if event["night"]:
+            summary = words.titled(summary, words.NIGHT_BEGINS[lang])
+            night_line = words.NIGHT_BEGINS_ON[lang].format(date=page_words.date_text(days.iso(begin), lang))
+        vevent = feeds.all_day_event(
+            event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
+            unix_day=begin,
+            summary=summary,
+            description=_hijri_description(year, hm, hd, source, lang, night_line),
+            lang=lang,
+        )
+        out.append(((begin, event["hijriMonth"], event["hijriDay"], event["id"]), vevent))
+    base = words.MAJOR_EVENTS_CALENDAR if params.get("importance") == "major" else words.EVENTS_CALENDAR
+    cal = feeds.calendar(
+        lang=lang,
+        name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang]),
+        description=_dates_follow(calendar, lang) + " " + words.SUNSET_NOTE[lang] + " " + words.NIGHTS_NOTE[lang],
+    )
+    return feeds.serialize(cal, out)
+
+
+def _hijri_years(first: int, end: int, calendar: str) -> range:
+    years = hijri.to_hijri(np.array([first, end - 1]), calendar).year
+    return range(int(years[0]), int(years[1]) + 1)
+
+
+def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_line: str | None = None) -> str:
+    """Return the Hijri date written out (then, for a night, when it begins), with a warning
+    when the month start is only predicted."""
+    text = hijri_names.formatted(hy, hm, hd)[lang]
+    if night_line is not None:
+        text += "\n" + night_line
+    if source != "table":  # computed or tabular: no announcement or official table yet
+        text += "\n" + words.PREDICTED_NOTE[lang]
+    return text
+
+
+def _dates_follow(calendar: str, lang: str) -> str:
+    return words.DATES_FOLLOW[lang].format(basis=words.RECKONING_BASIS[calendar][lang])
+
+
+# --- /v1/fasting.ics ---------------------------------------------------------------------------
+
+
+# --- /v1/fasting.ics ---------------------------------------------------------------------------
+
+
+def canonical_fasting(values, now_unix_s: float) -> Canonical:
+    params = {"lang": values["lang"], "calendar": values["calendar"], "month": _current_month(now_unix_s)}
+    return Canonical(params, today_dependent=True)
+
+
+def build_fasting(params: Params) -> bytes:
+    """Return the fasting feed: all-day events on Ayyam al-Bid and the emphasised fasts."""
+    lang, calendar = params["lang"], params["calendar"]
+    first, end = _month_window(params["month"])
+    titles = {e["id"]: e["title"] for e in events.catalogue()}
+    identity = feeds.feed_identity("fasting", params, ("calendar", "lang"))
+    listed = day_status.fasting_days(first, end, calendar)
+    dates = hijri.to_hijri(np.array([day for day, _ in listed], dtype=np.int64), calendar)
+    out = []
+    for (day, rules), hy, hm, hd, source in zip(
+        listed, dates.year.tolist(), dates.month.tolist(), dates.day.tolist(), dates.source.tolist()
+    ):
+        summaries = [words.EMPHASISED_FAST_SUMMARY[lang].format(occasion=titles[r["event"]][lang]) for r in rules]
+        if hd in day_status.AYYAM_AL_BID_DAYS:
+            summaries.insert(0, words.AYYAM_AL_BID_SUMMARY[lang])
+        vevent = feeds.all_day_event(
+            event_uid=feeds.uid("fast", f"{hy}-{hm:02d}-{hd:02d}", identity),
+            unix_day=day,
+            summary=words.SEPARATOR.join(summaries),
+            description=_hijri_description(hy, hm, hd, source, lang),
+            lang=lang,
+        )
+        out.append(((day,), vevent))
+    emphasised = [words.hijri_day_month(r["when"]["month"], r["when"]["day"], lang) for r in day_status.emphasised_fasts()]
+    description = words.FASTING_CALENDAR_DESCRIPTION[lang].format(days=words.join_list(emphasised, lang))
+    cal = feeds.calendar(
+        lang=lang,
+        name=words.titled(words.FASTING_CALENDAR[lang], words.RECKONING_TITLE[calendar][lang]),
+        description=description + " " + _dates_follow(calendar, lang),
+    )
+    return feeds.serialize(cal, out)
+
+
+EVENTS = Endpoint("events.ics", "Islamic events as all-day events, about 14 months around today",
+                  (FEED_LANG, IMPORTANCE, CALENDAR), canonical_events, build_events, schemas.calendar_feed(),
+                  MEDIA_TYPE, plan=_plan)
+FASTING = Endpoint("fasting.ics", "Ayyam al-Bid and the emphasised recommended fasts", (FEED_LANG, CALENDAR),
+                   canonical_fasting, build_fasting, schemas.calendar_feed(), MEDIA_TYPE, plan=_plan)

@@ -1,0 +1,222 @@
+"""The two city feeds (SPEC 4.10): /v1/prayer-times.ics and /v1/night.ics.
+
+Prayer instants are `generator.prayer.compute` called exactly as /v1/prayer-times calls it
+(`generator.api.prayer_times.times_for`), so a feed and the JSON can never disagree; the
+night's last third is `generator.prayer.last_third_start_s`.  How the feeds are written
+(UIDs, escaping, folding) is `generator.feeds`; their words are `generator.feed_words`.
+Windows, wording and every other choice: docs/decisions.md.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from generator import cities, days, feeds, prayer, timezones
+from generator import feed_words as words
+from generator.api import params as P
+from generator.api import schemas
+from generator.api.calendar_feeds import FEED_LANG, MEDIA_TYPE
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
+from generator.api.location import CITY, coordinates, known_city
+from generator.api.prayer_times import times_for
+from generator.errors import QueryError
+from generator.locale import decimal
+from generator.methods import DEFAULT_METHOD, METHODS
+
+MIN_DAYS, MAX_DAYS, DEFAULT_DAYS = 7, 90, 60  # SPEC 8: feed window
+MIN_OFFSET_MIN, MAX_OFFSET_MIN = -60, 180  # SPEC 8: jamaat offsets
+MAX_NAME_CHARS = 60  # SPEC 8
+MAX_OFFSETS_CHARS = 120  # five pairs with spaces fit easily
+PRAYER_EVENT_S = 15 * 60  # nominal length of a prayer event (the time to pray, not the prayer's end)
+
+_OFFSET_ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*([+-]?\d{1,4})\s*", re.ASCII)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def read_offsets(raw: str | None) -> str | None:
+    """Return the canonical form of an ``offsets`` value, or None when there are none.
+
+    Grammar: ``prayer:minutes`` pairs separated by commas; prayer is one of fajr, dhuhr,
+    asr, maghrib, isha (any case); minutes a whole number from -60 to 180 with an optional
+    sign; spaces around items are allowed (an unencoded ``+`` arrives as a space).  Each
+    prayer at most once.  Canonical: lower case, prayer order, no ``+``, zeros kept (an
+    explicit 0 still marks a jamaat time), e.g. ``fajr:15,maghrib:0,isha:-5``.
+    """
+    if raw is None or not raw.strip():
+        return None
+    found: dict[str, int] = {}
+    for item in raw.split(","):
+        match = _OFFSET_ITEM.fullmatch(item)
+        if match is None:
+            raise QueryError("offsets", "must be prayer:minutes pairs separated by commas, e.g. fajr:15,isha:-5")
+        prayer_name, minutes = match.group(1).lower(), int(match.group(2))
+        if prayer_name not in words.PRAYERS:
+            raise QueryError("offsets", f"unknown prayer {prayer_name[:20]!r}; one of {', '.join(words.PRAYERS)}")
+        if prayer_name in found:
+            raise QueryError("offsets", f"{prayer_name} given more than once")
+        if not MIN_OFFSET_MIN <= minutes <= MAX_OFFSET_MIN:
+            raise QueryError(
+                "offsets", f"minutes for {prayer_name} must be a whole number from {MIN_OFFSET_MIN} to {MAX_OFFSET_MIN}"
+            )
+        found[prayer_name] = minutes
+    return ",".join(f"{name}:{found[name]}" for name in words.PRAYERS if name in found)
+
+
+def offsets_min(canonical: str | None) -> dict[str, int]:
+    """Return {prayer: minutes} of a canonical ``offsets`` value."""
+    if not canonical:
+        return {}
+    return {name: int(minutes) for name, minutes in (item.split(":") for item in canonical.split(","))}
+
+
+def read_name(raw: str | None) -> str | None:
+    """Return the canonical masjid ``name``: whitespace runs (CR, LF, tabs…) as one space, trimmed.
+
+    A calendar title is one line, so line breaks become spaces here; other control
+    characters are refused.  An empty name is no name.  The 60-character limit applies
+    to the value as given.
+    """
+    if raw is None:
+        return None
+    if len(raw) > MAX_NAME_CHARS:
+        raise QueryError("name", f"at most {MAX_NAME_CHARS} characters")
+    name = " ".join(raw.split())
+    if _CONTROL.search(name):
+        raise QueryError("name", "must not contain control characters")
+    return name or None
+
+
+FEED_CITY = CITY.but(required=True, description="A city id from /v1/cities (e.g. london, tehran, karbala).")
+FEED_METHOD = P.choice("method", tuple(METHODS), f"A method id (default {DEFAULT_METHOD}).", default=DEFAULT_METHOD)
+DAYS = P.integer("days", MIN_DAYS, MAX_DAYS, f"Rolling window in days from today (default {DEFAULT_DAYS}).",
+                 default=DEFAULT_DAYS)
+OFFSETS = P.custom("offsets", {"type": "string", "maxLength": MAX_OFFSETS_CHARS},
+                   lambda q, n: read_offsets(q.string(n, max_chars=MAX_OFFSETS_CHARS)),
+                   f"Jamaat offsets: prayer:minutes pairs, comma-separated, minutes {MIN_OFFSET_MIN}..{MAX_OFFSET_MIN}.",
+                   example="fajr:15,maghrib:5")
+NAME = P.custom("name", {"type": "string", "maxLength": MAX_NAME_CHARS}, lambda q, n: read_name(q.raw(n)),
+                "Masjid name for the calendar title and summaries.")
+NIGHT_PARAMETERS = (FEED_CITY, FEED_METHOD, FEED_LANG, DAYS)
+PRAYER_PARAMETERS = (*NIGHT_PARAMETERS, OFFSETS, NAME)
+
+
+def canonical(values, now_unix_s: float) -> Canonical:
+    """A city feed's window starts today in the city's zone."""
+    city = known_city(values["city"])
+    params = {name: values[name] for name in ("city", "method", "lang", "days", "offsets", "name")
+              if values.get(name) is not None}
+    params["date"] = days.today(now_unix_s, str(city["tz"])).isoformat()
+    return Canonical(params, today_dependent=True)
+
+
+def _plan(window: Window):
+    return [{"city": city} for city in window.city_ids]
+
+
+def _times(params: Params, n_days: int) -> prayer.PrayerTimes:
+    """Return the prayer times of ``n_days`` from ``date`` exactly as /v1/prayer-times computes them."""
+    lat, lng = coordinates(params)
+    return times_for(lat, lng, days.unix_day(params["date"]), n_days, [METHODS[params["method"]]])
+
+
+def _place(params: Params) -> tuple[str, str, str]:
+    """Return (city name in the feed's language, IANA zone, method label in that language)."""
+    city = cities.by_id()[params["city"]]
+    lang = params["lang"]
+    return city["names"][lang], str(city["tz"]), METHODS[params["method"]].label[lang]
+
+
+def _clock(zone: str, unix_s: np.ndarray, lang: str) -> list[str]:
+    return [words.native(hhmm, lang) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
+
+
+def build_prayer_times(params: Params) -> bytes:
+    """Return the prayer feed: fajr, dhuhr, asr, maghrib and isha of each day, plus any jamaat offset."""
+    lang, n_days, name = params["lang"], params["days"], params.get("name")
+    city_name, zone, method_label = _place(params)
+    result = _times(params, n_days)
+    offsets = offsets_min(params.get("offsets"))
+    identity = feeds.feed_identity("prayer-times", params, ("city", "method", "lang", "offsets", "name"))
+    first = days.unix_day(params["date"])
+    requested_lat, _ = coordinates(params)
+    method_line = words.METHOD_LINE[lang].format(method=method_label)
+    out = []
+    for order, prayer_id in enumerate(words.PRAYERS):
+        calculated = result.times[prayer_id][0]
+        starts = calculated + offsets.get(prayer_id, 0) * 60
+        start_clock, calculated_clock = _clock(zone, starts, lang), _clock(zone, calculated, lang)
+        prayer_name = words.PRAYER_NAMES[lang][prayer_id]
+        template = words.JAMAAT_SUMMARY if prayer_id in offsets else words.PRAYER_SUMMARY
+        summary = template[lang].format(prayer=prayer_name)
+        if name is not None:
+            summary = words.titled(summary, name)
+        for i in range(n_days):
+            lines = [words.LOCAL_TIME[lang].format(time=start_clock[i], city=city_name)]
+            if prayer_id in offsets:
+                lines.append(words.JAMAAT_LINE[lang].format(prayer=prayer_name, time=calculated_clock[i]))
+            lines.append(method_line)
+            used_lat = float(result.latitude_used_deg[i])
+            if used_lat != requested_lat:
+                lines.append(words.POLAR_LINE[lang].format(lat=decimal(used_lat, 1, lang)))
+            day_key = days.to_date(first + i).strftime("%Y%m%d")
+            vevent = feeds.timed_event(
+                event_uid=feeds.uid("prayer", f"{params['city']}-{day_key}-{prayer_id}", identity),
+                start_unix_s=int(starts[i]),
+                end_unix_s=int(starts[i]) + PRAYER_EVENT_S,
+                summary=summary,
+                description="\n".join(lines),
+                lang=lang,
+                busy=True,
+            )
+            out.append(((int(starts[i]), first + i, order), vevent))
+    title = (
+        words.titled(name, words.PRAYER_CALENDAR[lang])
+        if name is not None
+        else words.titled(words.PRAYER_CALENDAR[lang], city_name)
+    )
+    description = words.PRAYER_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line
+    cal = feeds.calendar(lang=lang, name=title, description=description, zone=zone)
+    return feeds.serialize(cal, out)
+
+
+def build_night(params: Params) -> bytes:
+    """Return the night feed: from the start of the last third of each night to the next fajr."""
+    lang, n_days = params["lang"], params["days"]
+    city_name, zone, method_label = _place(params)
+    result = _times(params, n_days + 1)  # + the next day, whose fajr ends the last night
+    maghrib, next_fajr = result.times["maghrib"][0, :n_days], result.times["fajr"][0, 1:]
+    starts = prayer.last_third_start_s(maghrib, next_fajr)
+    start_clock, fajr_clock = _clock(zone, starts, lang), _clock(zone, next_fajr, lang)
+    identity = feeds.feed_identity("night", params, ("city", "method", "lang"))
+    first = days.unix_day(params["date"])
+    out = []
+    for i in range(n_days):
+        evening = days.to_date(first + i).strftime("%Y%m%d")  # the civil date the night begins on
+        vevent = feeds.timed_event(
+            event_uid=feeds.uid("night", f"{params['city']}-{evening}", identity),
+            start_unix_s=int(starts[i]),
+            end_unix_s=int(next_fajr[i]),
+            summary=words.NIGHT_SUMMARY[lang],
+            description=words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=city_name),
+            lang=lang,
+            busy=False,
+        )
+        out.append(((int(starts[i]),), vevent))
+    method_line = words.METHOD_LINE[lang].format(method=method_label)
+    cal = feeds.calendar(
+        lang=lang,
+        name=words.titled(words.NIGHT_CALENDAR[lang], city_name),
+        description=words.NIGHT_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line,
+        zone=zone,
+    )
+    return feeds.serialize(cal, out)
+
+
+
+
+PRAYER_TIMES = Endpoint("prayer-times.ics", "The five daily prayers for a city as timed events (UTC)",
+                        PRAYER_PARAMETERS, canonical, build_prayer_times, schemas.calendar_feed(), MEDIA_TYPE,
+                        plan=_plan)
+NIGHT = Endpoint("night.ics", "The start of the last third of each night for a city", NIGHT_PARAMETERS, canonical,
+                 build_night, schemas.calendar_feed(), MEDIA_TYPE, plan=_plan)

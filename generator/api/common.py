@@ -1,0 +1,15 @@
+"""Declarations shared by several endpoints: the reckoning, Hijri year and month, language, years."""
+from __future__ import annotations
+
+from generator import hijri
+from generator.api import params as P
+from generator.locale import DEFAULT_LANGUAGE, LANGUAGES
+
+CALENDAR = P.choice("calendar", hijri.CALENDARS,
+                    "Hijri reckoning: moonsighting (global sighting) or iran (official).",
+                    default=hijri.DEFAULT_CALENDAR)
+HY = P.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR, "Hijri year.", example=1447)
+HM = P.integer("hm", 1, 12, "Hijri month, 1 = Muharram.", example=9)
+LANG = P.choice("lang", LANGUAGES, "Language of names and summaries (default en).", default=DEFAULT_LANGUAGE)
+YEAR = P.integer("year", 1900, 2100, "A Gregorian year.")
+MONTH = P.integer("month", 1, 12, "A month of year.")

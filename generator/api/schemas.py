@@ -1,0 +1,145 @@
+"""The hand-written response schemas of the OpenAPI document (parameters come from the declarations).
+
+Every response is checked against these schemas by the tests (tests/test_schemathesis.py).
+"""
+from __future__ import annotations
+
+from generator import events, hijri
+from generator.api.params import DATE_SCHEMA
+from generator.locale import LANGUAGES
+
+
+def _integer(low: int, high: int) -> dict:
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+def _number(low: float, high: float) -> dict:
+    return {"type": "number", "minimum": low, "maximum": high}
+
+
+def _enum(*values: str) -> dict:
+    return {"type": "string", "enum": list(values)}
+
+
+CALENDARS = list(hijri.CALENDARS)
+
+DATE = DATE_SCHEMA
+INSTANT = {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"}
+CLOCK = {"type": "string", "pattern": r"^\d{2}:\d{2}$"}
+NAMES4 = {"type": "object", "required": list(LANGUAGES), "properties": {lang: {"type": "string"} for lang in LANGUAGES}}
+NAMES3 = {"type": "object", "required": ["en", "ar", "fa"], "properties": {lang: {"type": "string"} for lang in LANGUAGES[:3]}}
+NULLABLE_NUMBER = {"type": ["number", "null"]}
+TIMES = ["imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight"]
+
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}},
+         "additionalProperties": False}
+
+
+def json_response(schema: dict, description: str = "OK") -> dict:
+    """The OpenAPI 200 response object of a JSON answer."""
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def obj(required: list[str], properties: dict, **extra) -> dict:
+    return {"type": "object", "required": required, "properties": properties, **extra}
+
+
+DAY_ENTRY = obj(
+    ["date", *TIMES],
+    {"date": DATE, **{name: INSTANT for name in TIMES},
+     "local": obj(TIMES, {name: CLOCK for name in TIMES}),
+     "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}})},
+)
+PRAYER_META = obj(["lat", "lng", "tz", "qibla"], {"lat": {"type": "number"}, "lng": {"type": "number"},
+                                                   "city": {"type": "string"}, "tz": {"type": "string"},
+                                                   "qibla": {"type": "number"}})
+PRAYER_TIMES = {
+    "oneOf": [
+        obj(["meta", "days"], {"meta": PRAYER_META, "days": {"type": "array", "items": DAY_ENTRY}}),
+        obj(["meta", "results"], {"meta": PRAYER_META, "results": {"type": "array", "items": obj(
+            ["method", "days"], {"method": {"type": "string"}, "days": {"type": "array", "items": DAY_ENTRY}})}}),
+    ]
+}
+METHOD_ITEM = obj(["id", "label", "description", "source", "default"],
+                   {"id": {"type": "string"}, "label": NAMES4, "description": {"type": "string"},
+                    "source": {"type": "string"}, "default": {"type": "boolean"}})
+CITY_ITEM = obj(["id", "names", "country", "lat", "lng", "tz"],
+                 {"id": {"type": "string"}, "names": NAMES4, "country": {"type": "string"},
+                  "lat": {"type": "number"}, "lng": {"type": "number"}, "tz": {"type": "string"}})
+HIJRI_DAY = obj(
+    ["gregorian", "weekday", "hijri", "monthName", "formatted", "monthLength", "calendarUsed", "source"],
+    {"gregorian": DATE, "weekday": {"type": "string"},
+     "hijri": obj(["year", "month", "day"], {k: {"type": "integer"} for k in ("year", "month", "day")}),
+     "monthName": NAMES4, "formatted": NAMES4, "monthLength": _integer(29, 30),
+     "calendarUsed": _enum(*CALENDARS), "source": _enum("table", "computed", "tabular"),
+     "authority": _enum("sistani", "iran-calendar-center")},  # only on `table` answers
+)
+HIJRI_RESULT = {"oneOf": [
+    HIJRI_DAY,
+    obj(["calendarUsed", "from", "to", "days", "months"], {"calendarUsed": _enum(*CALENDARS), "days": {"type": "object"},
+                                                            "months": {"type": "array"}, "from": DATE, "to": DATE}),
+    obj(["calendarUsed", "hijri", "monthName", "monthLength", "start", "end", "source", "days"],
+         {"calendarUsed": _enum(*CALENDARS), "days": {"type": "object"}, "monthLength": _integer(29, 30)}),
+]}
+MOON_META = obj(["conjunction", "monthBegins", "sightingEvening"],
+                 {"conjunction": {"type": ["string", "null"]}, "sightingEvening": DATE,
+                  "monthBegins": obj(["date", "source"], {"date": DATE, "source": {"type": "string"}})})
+MOON_VISIBILITY = {"oneOf": [
+    obj(["meta", "rows", "counts", "legend"], {"meta": MOON_META, "rows": {"type": "array", "items": {
+        "type": "string", "pattern": "^[0-4]+$"}}, "counts": {"type": "object"}, "legend": {"type": "object"}}),
+    obj(["meta", "evenings", "firstVisible"], {"meta": MOON_META, "firstVisible": {"type": "object"},
+                                                "evenings": {"type": "array", "minItems": 7, "maxItems": 7, "items": obj(
+                                                    ["date", "q", "zone"], {"date": DATE, "q": NULLABLE_NUMBER,
+                                                                            "zone": {"type": ["string", "null"]}})}}),
+]}
+EVENT_ITEM = obj(
+    ["id", "hijriMonth", "hijriDay", "type", "importance", "title"],
+    {"id": {"type": "string"}, "hijriMonth": _integer(1, 12), "hijriDay": _integer(1, 30),
+     "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES3,
+     "lastDayOfMonth": {"type": "boolean"}, "hijriYear": {"type": "integer"}, "gregorian": {"type": ["string", "null"]},
+     "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular"),
+     # nights only (docs/decisions.md, "Nights"): daysUntil then counts to the eve
+     "night": {"const": True}, "eveGregorian": {"type": ["string", "null"], "format": "date"}},
+)
+ECLIPSE_ITEM = obj(
+    ["kind", "type", "utc", "gamma", "magnitude", "penumbralMag", "durationsMin", "greatest", "hijri"],
+    {"kind": _enum("solar", "lunar"), "type": _enum("total", "annular", "hybrid", "partial", "penumbral"),
+     "utc": INSTANT, "gamma": {"type": "number"}, "magnitude": NULLABLE_NUMBER, "penumbralMag": {"type": "number"},
+     "durationsMin": obj(["penumbral", "partial", "total"], {k: NULLABLE_NUMBER for k in ("penumbral", "partial", "total")}),
+     "centralDurationMin": NULLABLE_NUMBER,
+     "greatest": obj(["lat", "lon", "central"], {"lat": {"type": "number"}, "lon": {"type": "number"},
+                                                  "central": {"type": "boolean"}}),
+     "hijri": obj(["hy", "hm", "hd"], {k: {"type": "integer"} for k in ("hy", "hm", "hd")}),
+     "daysUntil": {"type": "integer"}},
+)
+DAY_STATUS = obj(
+    ["date", "weekday", "calendarUsed", "source", "hijri", "events", "tonight", "flags"],
+    {"date": DATE, "weekday": {"type": "string"}, "calendarUsed": _enum(*CALENDARS),
+     "source": _enum("table", "computed", "tabular"),
+     "hijri": obj(["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12),
+                                                    "hd": _integer(1, 30), "monthName": NAMES4}),
+     "events": {"type": "array", "items": obj(["id", "type", "importance", "title"], {"title": NAMES4})},
+     "tonight": {"type": "array", "items": obj(["id", "title"], {"id": {"type": "string"}, "title": NAMES4},
+                                                additionalProperties=False)},
+     "flags": obj(
+         ["mourning", "season", "eid", "fastingRecommended", "fastingForbidden", "ashuraImsak", "nightOfWorshipEve"],
+         {"mourning": {"type": "boolean"}, "eid": {"type": "boolean"}, "fastingRecommended": {"type": "boolean"},
+          "fastingForbidden": {"type": "boolean"}, "ashuraImsak": {"type": "boolean"},
+          "nightOfWorshipEve": {"type": "boolean"},
+          "season": {"oneOf": [{"type": "null"}, obj(["id", "kind"], {"id": {"type": "string"},
+                                                                        "kind": _enum("mourning", "festive", "worship")})]}})},
+)
+
+
+def calendar_feed(description: str = "iCalendar feed") -> dict:
+    """The OpenAPI 200 response object of an ICS feed."""
+    return {"description": description, "content": {"text/calendar": {"schema": {"type": "string"}}}}
+
+
+SVG = {"description": "SVG map", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}
+METHODS = json_response(obj(["methods"], {"methods": {"type": "array", "items": METHOD_ITEM}}))
+QIBLA = json_response(obj(["qibla"], {"qibla": _number(0, 360), "lat": {"type": "number"}, "lng": {"type": "number"}}))
+CITIES = json_response(obj(["cities"], {"cities": {"type": "array", "items": CITY_ITEM}}))
+EVENTS = json_response(obj(["events"], {"events": {"type": "array", "items": EVENT_ITEM}}))
+ECLIPSES = json_response(obj(["meta", "eclipses"], {"meta": {"type": "object"},
+                                                     "eclipses": {"type": "array", "items": ECLIPSE_ITEM}}))

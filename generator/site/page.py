@@ -1,0 +1,28 @@
+"""What a page is: a route with a render function, and the error for a page that does not exist."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+class PageNotFound(LookupError):
+    """The page named by the path does not exist."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page route: ``render(today=date, **path_parameters) -> bytes``."""
+
+    route: str
+    render: Callable[..., bytes]
+    media_type: str = "text/html"
+    today_dependent: bool = True  # pages showing "this month" change with the date
+    # pages whose "today" is a city's own date: rendered on request, ``render`` also takes ``now_s``
+    # (the request's Unix time), and an answer is cached per quarter hour (zones are whole quarters)
+    clock_dependent: bool = False
+
+
+def file_path(route: str, parameters: dict) -> str:
+    """Return the static file path (relative to static_out/) of a page."""
+    path = route.format(**parameters).lstrip("/")
+    return path + "index.html" if path.endswith("/") or not path else path
