@@ -7,7 +7,7 @@ subpath ``M x y h res v res h −res z`` in the path of its digit (class ``z<dig
 the map holds exactly one square per grid cell (counting subpaths per class gives the
 API's ``counts.digits``).  Coastlines (GSHHS crude, `generator.coastline`) are drawn
 on top, in tenths of a degree, then a light 30° graticule and the reference cities (Mecca,
-Najaf, Tehran, London, Jakarta, Karachi, New York: `words.MAP_CITIES`), a dot and the city's
+Najaf, Tehran, London, Jakarta, Karachi, New York: `page_words.MAP_CITIES`), a dot and the city's
 name in the page's language, so a reader finds their own region on the small maps.
 
 Colours per digit (docs/site.md): 0 light grey (not visible), 1 dark green (easily
