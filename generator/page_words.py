@@ -242,6 +242,7 @@ def date_text(iso: str, lang: str) -> str:
 
 PAGE_WORDS = {
     "en": {
+        "csv_link": "this month as CSV (for a spreadsheet)",
         "crescent_link": "The crescent of {month}: world maps",
         "today_card": "Today",
         "next_prayer": "Next",
@@ -282,6 +283,7 @@ PAGE_WORDS = {
         "point_answer": "The crescent for {city} evening by evening (JSON)",
     },
     "ar": {
+        "csv_link": "هذا الشهر بصيغة CSV (لجداول البيانات)",
         "crescent_link": "هلال {month}: خرائط العالم",
         "today_card": "اليوم",
         "next_prayer": "التالي",
@@ -321,6 +323,7 @@ PAGE_WORDS = {
         "point_answer": "الهلال في {city} مساءً بعد مساء (JSON)",
     },
     "fa": {
+        "csv_link": "این ماه به صورت CSV (برای صفحه‌گسترده)",
         "crescent_link": "هلال {month}: نقشه‌های جهان",
         "today_card": "امروز",
         "next_prayer": "وقت بعدی",
@@ -360,6 +363,7 @@ PAGE_WORDS = {
         "point_answer": "هلال در {city}، شب به شب (JSON)",
     },
     "ur": {
+        "csv_link": "یہ مہینہ CSV میں (اسپریڈشیٹ کے لیے)",
         "crescent_link": "{month} کا ہلال: دنیا کے نقشے",
         "today_card": "آج",
         "next_prayer": "اگلا وقت",

@@ -137,6 +137,16 @@ def test_city_page_links_feeds_as_webcal_and_https_and_draws_the_qibla():
     assert 'href="/city/london/ur/imsakiya/"' in html
 
 
+def test_csv_link_waits_for_its_endpoint(monkeypatch):
+    """Off until /v1/prayer-times.csv exists (issue 9); switched on, each month links its own CSV."""
+    assert "prayer-times.csv" not in timetable.render(TODAY, "london").decode()
+    monkeypatch.setattr(timetable, "PRAYER_TIMES_CSV", True)
+    html = timetable.render(TODAY, "london").decode()
+    assert re.findall(r'<a href="(/v1/prayer-times\.csv\?[^"]+)" class="csv-link">', html) == [
+        "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=3&amp;year=2026",
+        "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=4&amp;year=2026"]
+
+
 def test_month_pages_and_their_links():
     html = timetable.render(TODAY, "beirut", "ar").decode()
     assert 'href="/city/beirut/ar/Tehran/2026-02/" rel="prev"' in html

@@ -36,6 +36,8 @@ MONTHS_SHOWN = 2  # this month and the next
 MONTH_PAGES = (-1, MONTHS_SHOWN)
 FIRST_YEAR, LAST_YEAR = 1900, 2100  # the API's Gregorian years (SPEC 8)
 FEEDS = ("prayer-times.ics", "night.ics")
+# Issue 9: switch on once /v1/prayer-times.csv is served; each month's table then links its CSV.
+PRAYER_TIMES_CSV = False
 _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
 
 
@@ -242,6 +244,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         "rows": rows,
         "meta": prayer["meta"],
         "api": responses.api_url("prayer-times", query),
+        "csv": responses.api_url("prayer-times.csv", query) if PRAYER_TIMES_CSV else None,
     }
 
 
