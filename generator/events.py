@@ -28,7 +28,7 @@ NIGHTS_PATH = EVENTS_PATH.with_name("nights.csv")  # ids of the night events, ea
 TYPES = ("occasion", "birth", "martyrdom", "death", "holy")
 IMPORTANCE = ("major", "minor")
 TITLE_LANGUAGES = ("en", "ar", "fa", "ur")
-DETAIL_LANGUAGES = ("en", "ar", "fa")
+DETAIL_LANGUAGES = ("en", "ar", "fa", "ur")
 
 
 @functools.cache
@@ -55,6 +55,9 @@ def catalogue() -> tuple[Mapping, ...]:
                     "type": row["type"],
                     "importance": row["importance"],
                     "title": MappingProxyType({lang: row[f"title_{lang}"] for lang in TITLE_LANGUAGES}),
+                    # Persian as Iran's official calendar prints it (with Iran's civic days or
+                    # holiday wording), used under the ``iran`` reckoning only (docs/site.md)
+                    "titleIran": MappingProxyType({"fa": row["title_fa_iran"]} if row["title_fa_iran"] else {}),
                     "details": MappingProxyType({lang: row[f"details_{lang}"] for lang in DETAIL_LANGUAGES}),
                 }
             )
@@ -100,15 +103,27 @@ def begins_on(events: list[Mapping], days: np.ndarray) -> np.ndarray:
     return np.where(night & (days >= 0), days - 1, days)
 
 
-def item(event: Mapping, *, details: bool) -> dict:
-    """Return the public JSON shape of an event (SPEC 2.7)."""
+def title(event: Mapping, calendar: str) -> dict[str, str]:
+    """Return an event's titles under ``calendar``.
+
+    Under ``iran`` the Persian title is the one of Iran's official calendar, which names the
+    Iranian civic day of the date ("… و روز پدر") and its public holidays; under any other
+    reckoning a reader outside Iran gets the religious occasion alone.
+    """
+    if calendar == "iran":
+        return {**event["title"], **event["titleIran"]}
+    return dict(event["title"])
+
+
+def item(event: Mapping, *, details: bool, calendar: str = hijri.DEFAULT_CALENDAR) -> dict:
+    """Return the public JSON shape of an event (SPEC 2.7), titled as under ``calendar``."""
     out = {
         "id": event["id"],
         "hijriMonth": event["hijriMonth"],
         "hijriDay": event["hijriDay"],
         "type": event["type"],
         "importance": event["importance"],
-        "title": dict(event["title"]),
+        "title": title(event, calendar),
     }
     if event["lastDayOfMonth"]:
         out["lastDayOfMonth"] = True

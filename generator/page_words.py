@@ -1,6 +1,7 @@
 """The words of the site's pages in en, ar, fa and ur, and the digits each language writes.
 
-Written by us, as a reader of each language expects them (docs/site.md):
+Every text is a term of the reviewed glossary (`generator.glossary`, data/glossary.csv),
+written as a reader of each language expects it (docs/site.md):
 
 * Digits follow docs/decisions.md ("Names and digits"): Arabic-Indic for ar, Extended
   Arabic-Indic for fa and ur, ASCII for en, for every number on a page (dates, times,
@@ -13,10 +14,11 @@ Written by us, as a reader of each language expects them (docs/site.md):
 """
 from __future__ import annotations
 
-from generator import feed_words
+from generator import feed_words, glossary
 from generator.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, RTL, direction  # noqa: F401
 from generator.locale import native as digits  # noqa: F401  (pages call it digits)
 
+LRI, PDI = glossary.LRI, glossary.PDI
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی", "ur": "اردو"}
@@ -30,203 +32,53 @@ def number(value: float | int, lang: str, *, signed: bool = False) -> str:
     """
     text = f"{value:+}" if signed else str(value)
     text = digits(text.replace(".", DECIMAL_SEPARATOR[lang]), lang)
-    return f"\u2066{text}\u2069" if lang in RTL and text[0] in "+-" else text
+    return f"{LRI}{text}{PDI}" if lang in RTL and text[0] in "+-" else text
+
+
+# Times in the timetable: the feeds' clock of each language (12-hour for ar and ur, as printed
+# timetables in Iraq and Pakistan; 24-hour for fa and en), without the before/after-noon word:
+# the column names the prayer, as on printed timetables.
+DEFAULT_CLOCK = feed_words.DEFAULT_CLOCK
+
+
+def clock(hhmm: str, lang: str) -> str:
+    """Return a local "HH:mm" as a timetable cell of ``lang`` shows it (see `DEFAULT_CLOCK`)."""
+    return feed_words.clock_text(hhmm, lang, DEFAULT_CLOCK[lang], marked=False)
+
+
+def isolate(text: str, lang: str) -> str:
+    """Return left-to-right ``text`` (an id such as "Asia/Tehran") isolated inside right-to-left text."""
+    return f"{LRI}{text}{PDI}" if lang in RTL else text
+
+
+COORDINATE_WORDS = glossary.group("coordinate")
+
+
+def coordinate(value_deg: float, axis: str, lang: str) -> str:
+    """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً"."""
+    hemisphere = {"lat": ("north", "south"), "lng": ("east", "west")}[axis][value_deg < 0]
+    return COORDINATE_WORDS[lang][hemisphere].format(deg=number(abs(value_deg), lang))
+
+
+def zone(tz: str, city_name: str, lang: str) -> str:
+    """Return a time zone as a reader names it: "Baghdad time (Asia/Baghdad)", "توقيت بغداد (Asia/Baghdad)".
+
+    ``city_name`` is the name, in ``lang``, of the city the zone is named after when it is in
+    the catalogue, else of the page's own city: both keep the zone's clock.
+    """
+    return WORDS[lang]["zone"].format(city=city_name, tz=isolate(tz, lang))
 
 
 TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
-TIME_NAMES = {
-    "en": {**feed_words.PRAYER_NAMES["en"], "imsak": "Imsak", "sunrise": "Sunrise", "sunset": "Sunset",
-           "midnight": "Midnight"},
-    "ar": {**feed_words.PRAYER_NAMES["ar"], "imsak": "الإمساك", "sunrise": "الشروق", "sunset": "الغروب",
-           "midnight": "منتصف الليل"},
-    "fa": {"imsak": "امساک", "fajr": "اذان صبح", "sunrise": "طلوع آفتاب", "dhuhr": "اذان ظهر", "asr": "عصر",
-           "sunset": "غروب آفتاب", "maghrib": "اذان مغرب", "isha": "عشا", "midnight": "نیمه‌شب شرعی"},
-    "ur": {**feed_words.PRAYER_NAMES["ur"], "imsak": "امساک", "sunrise": "طلوعِ آفتاب", "sunset": "غروبِ آفتاب",
-           "midnight": "نصف شب"},
-}
-
-GREGORIAN_MONTHS = {
-    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December"),
-    "ar": ("كانون الثاني", "شباط", "آذار", "نيسان", "أيار", "حزيران", "تموز", "آب", "أيلول", "تشرين الأول",
-           "تشرين الثاني", "كانون الأول"),
-    "fa": ("ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر", "نوامبر",
-           "دسامبر"),
-    "ur": ("جنوری", "فروری", "مارچ", "اپریل", "مئی", "جون", "جولائی", "اگست", "ستمبر", "اکتوبر", "نومبر",
-           "دسمبر"),
-}
-
+TIME_NAMES = glossary.group("column")
+GREGORIAN_MONTHS = glossary.sequence("gregorian_month")
 # Short labels of the two reckonings (columns of the timetable) and what they are (its notes).
-CALENDAR_LABELS = {
-    "en": {"moonsighting": "Hijri (sighting)", "iran": "Hijri (Iran)"},
-    "ar": {"moonsighting": "الهجري (الرؤية)", "iran": "الهجري (إيران)"},
-    "fa": {"moonsighting": "قمری (رؤیت)", "iran": "قمری (تقویم ایران)"},
-    "ur": {"moonsighting": "ہجری (رؤیت)", "iran": "ہجری (ایران)"},
-}
-
-WORDS = {
-    "en": {
-        "site": "Shia prayer times and Hijri calendar",
-        "timetable_title": "Prayer times in {city}",
-        "month_caption": "{month} {year}",
-        "date": "Date",
-        "day": "Day",
-        "events": "Events",
-        "method": "Calculation method",
-        "other_methods": "Other methods",
-        "language": "Language",
-        "place": "{lat}°, {lng}° · time zone {tz} · qibla {qibla}° from true north",
-        "times_note": "Times are local clock times (HH:mm) in {tz}, from the JSON API:",
-        "calendar_note": "Hijri dates: “sighting” follows the announcements of the office of Grand Ayatollah "
-                         "Sistani (Najaf), “Iran” follows Iran's official calendar; months not yet announced are "
-                         "computed. Events are placed by the {calendar} dates.",
-        "print_note": "Printing this page gives one A4 page per month.",
-        "today": "today",
-        "moon_title": "Crescent visibility for {month} {year}",
-        "moon_intro": "Where the new crescent of {month} {year} can be seen, evening by evening, under the "
-                      "Yallop and Odeh criteria (each cell: the more favourable of the two). Conjunction "
-                      "(new moon): {conjunction} UTC. Sighting evening: {sighting}. The month begins on {begins} "
-                      "under the sighting reckoning ({source}).",
-        "evening": "Evening of {date}",
-        "evening_offset": "sighting evening {offset}",
-        "sighting_evening": "the sighting evening",
-        "legend": "Legend",
-        "cells": "{count} cells",
-        "previous_month": "Previous month",
-        "next_month": "Next month",
-        "map_data": "Map data:",
-        "coastlines": "Coastlines: GSHHS (crude), equirectangular projection, 70° N to 60° S; cells of {res}°.",
-        "home": "Home",
-        "not_found": "Page not found",
-        "not_found_text": "There is no page at this address. The city list and the API are on the home page.",
-    },
-    "ar": {
-        "site": "أوقات الصلاة والتقويم الهجري للشيعة",
-        "timetable_title": "أوقات الصلاة في {city}",
-        "month_caption": "{month} {year}",
-        "date": "التاريخ",
-        "day": "اليوم",
-        "events": "المناسبات",
-        "method": "طريقة الحساب",
-        "other_methods": "طرق أخرى",
-        "language": "اللغة",
-        "place": "{lat}°، {lng}°؛ المنطقة الزمنية {tz}؛ القبلة {qibla}° من الشمال الحقيقي",
-        "times_note": "الأوقات بالتوقيت المحلي ({tz}) بصيغة ساعة:دقيقة، من واجهة JSON:",
-        "calendar_note": "التاريخ الهجري: «الرؤية» حسب إعلانات مكتب سماحة المرجع السيد السيستاني (النجف)، "
-                         "و«إيران» حسب التقويم الرسمي الإيراني؛ والأشهر التي لم يُعلن عنها بعدُ محسوبة. "
-                         "المناسبات موضوعة حسب تاريخ {calendar}.",
-        "print_note": "طباعة هذه الصفحة تعطي صفحة A4 واحدة لكل شهر.",
-        "today": "اليوم",
-        "moon_title": "إمكانية رؤية هلال {month} {year}",
-        "moon_intro": "أين يمكن رؤية هلال {month} {year}، مساءً بعد مساء، حسب معياري يالوب وعودة "
-                      "(لكل خلية أفضل المعيارين). الاقتران (المحاق): {conjunction} بالتوقيت العالمي. مساء "
-                      "الاستهلال: {sighting}. يبدأ الشهر في {begins} حسب الرؤية ({source}).",
-        "evening": "مساء {date}",
-        "evening_offset": "مساء الاستهلال {offset}",
-        "sighting_evening": "مساء الاستهلال",
-        "legend": "دليل الألوان",
-        "cells": "{count} خلية",
-        "previous_month": "الشهر السابق",
-        "next_month": "الشهر التالي",
-        "map_data": "بيانات الخريطة:",
-        "coastlines": "السواحل: GSHHS (دقة منخفضة)، إسقاط متساوي المسافات، من ٧٠° شمالاً إلى ٦٠° جنوباً؛ "
-                      "خلايا بحجم {res}°.",
-        "home": "الرئيسية",
-        "not_found": "الصفحة غير موجودة",
-        "not_found_text": "لا توجد صفحة بهذا العنوان. قائمة المدن والواجهة البرمجية في الصفحة الرئيسية.",
-    },
-    "fa": {
-        "site": "اوقات شرعی و تقویم قمری شیعه",
-        "timetable_title": "اوقات شرعی {city}",
-        "month_caption": "{month} {year}",
-        "date": "تاریخ",
-        "day": "روز",
-        "events": "مناسبت‌ها",
-        "method": "روش محاسبه",
-        "other_methods": "روش‌های دیگر",
-        "language": "زبان",
-        "place": "{lat}°، {lng}°؛ منطقهٔ زمانی {tz}؛ قبله {qibla}° از شمال جغرافیایی",
-        "times_note": "ساعت‌ها به وقت محلی ({tz}) و به صورت ساعت:دقیقه‌اند، از رابط JSON:",
-        "calendar_note": "تاریخ قمری: «رؤیت» طبق اعلام دفتر حضرت آیت‌الله العظمی سیستانی (نجف) و «تقویم ایران» "
-                         "طبق تقویم رسمی ایران است؛ ماه‌هایی که هنوز اعلام نشده‌اند محاسبه شده‌اند. "
-                         "مناسبت‌ها طبق تاریخ {calendar} آمده‌اند.",
-        "print_note": "چاپ این صفحه برای هر ماه یک صفحهٔ A4 می‌دهد.",
-        "today": "امروز",
-        "moon_title": "رؤیت‌پذیری هلال {month} {year}",
-        "moon_intro": "هلال ماه {month} {year} کجا دیده می‌شود، شب به شب، طبق معیارهای یالوپ و عوده "
-                      "(هر خانه: مساعدترینِ این دو). مقارنه (ماه نو): {conjunction} به وقت جهانی. شب رؤیت: "
-                      "{sighting}. آغاز ماه طبق رؤیت: {begins} ({source}).",
-        "evening": "غروب {date}",
-        "evening_offset": "شب رؤیت {offset}",
-        "sighting_evening": "شب رؤیت",
-        "legend": "راهنما",
-        "cells": "{count} خانه",
-        "previous_month": "ماه قبل",
-        "next_month": "ماه بعد",
-        "map_data": "داده‌های نقشه:",
-        "coastlines": "خطوط ساحلی: GSHHS (تفکیک کم)، تصویر استوانه‌ای هم‌فاصله، از ۷۰° شمالی تا ۶۰° جنوبی؛ "
-                      "خانه‌های {res} درجه‌ای.",
-        "home": "صفحهٔ اصلی",
-        "not_found": "صفحه پیدا نشد",
-        "not_found_text": "در این نشانی صفحه‌ای نیست. فهرست شهرها و رابط برنامه‌نویسی در صفحهٔ اصلی است.",
-    },
-    "ur": {
-        "site": "شیعہ اوقاتِ نماز اور ہجری تقویم",
-        "timetable_title": "{city} کے اوقاتِ نماز",
-        "month_caption": "{month} {year}",
-        "date": "تاریخ",
-        "day": "دن",
-        "events": "مناسبتیں",
-        "method": "طریقۂ حساب",
-        "other_methods": "دوسرے طریقے",
-        "language": "زبان",
-        "place": "{lat}°، {lng}°؛ ٹائم زون {tz}؛ قبلہ حقیقی شمال سے {qibla}°",
-        "times_note": "اوقات مقامی گھڑی ({tz}) کے مطابق گھنٹہ:منٹ میں ہیں، JSON API سے:",
-        "calendar_note": "ہجری تاریخ: «رؤیت» آیت اللہ العظمیٰ سیستانی کے دفتر (نجف) کے اعلانات کے مطابق اور «ایران» "
-                         "ایران کی سرکاری تقویم کے مطابق ہے؛ جن مہینوں کا ابھی اعلان نہیں ہوا وہ حساب سے ہیں۔ "
-                         "مناسبتیں {calendar} کی تاریخوں کے مطابق ہیں۔",
-        "print_note": "یہ صفحہ پرنٹ کرنے سے ہر مہینے کا ایک A4 صفحہ بنتا ہے۔",
-        "today": "آج",
-        "moon_title": "{month} {year} کے ہلال کی رؤیت",
-        "moon_intro": "{month} {year} کا نیا چاند کہاں دیکھا جا سکتا ہے، شام بہ شام، یالپ اور عودہ کے معیار پر "
-                      "(ہر خانہ: دونوں میں سے بہتر)۔ اقتران (نیا چاند): {conjunction} عالمی وقت۔ رؤیت کی شام: "
-                      "{sighting}۔ رؤیت کے مطابق مہینہ {begins} کو شروع ہوتا ہے ({source})۔",
-        "evening": "{date} کی شام",
-        "evening_offset": "رؤیت کی شام {offset}",
-        "sighting_evening": "رؤیت کی شام",
-        "legend": "رنگوں کی وضاحت",
-        "cells": "{count} خانے",
-        "previous_month": "پچھلا مہینہ",
-        "next_month": "اگلا مہینہ",
-        "map_data": "نقشے کا ڈیٹا:",
-        "coastlines": "ساحلی لکیریں: GSHHS (کم تفصیل)، مساوی فاصلہ اسطوانی ظلّ، ۷۰° شمال سے ۶۰° جنوب تک؛ "
-                      "{res} درجے کے خانے۔",
-        "home": "صفحۂ اول",
-        "not_found": "صفحہ نہیں ملا",
-        "not_found_text": "اس پتے پر کوئی صفحہ نہیں۔ شہروں کی فہرست اور API صفحۂ اول پر ہیں۔",
-    },
-}
-
+CALENDAR_LABELS = glossary.group("reckoning.label")
+WORDS = glossary.group("page")
 # The grid digits of /v1/moon-visibility (docs/decisions.md), as the map legend says them.
-VISIBILITY = {
-    "en": {0: "Not visible", 1: "Easily visible to the naked eye", 2: "Visible to the naked eye",
-           3: "May need optical aid to find, then visible to the naked eye", 4: "Visible with optical aid only"},
-    "ar": {0: "غير مرئي", 1: "مرئي بالعين المجردة بسهولة", 2: "مرئي بالعين المجردة",
-           3: "قد يحتاج إلى أداة بصرية لتحديد موقعه ثم يُرى بالعين المجردة", 4: "مرئي بأداة بصرية فقط"},
-    "fa": {0: "دیده نمی‌شود", 1: "به‌آسانی با چشم غیرمسلح دیده می‌شود", 2: "با چشم غیرمسلح دیده می‌شود",
-           3: "شاید برای یافتنش ابزار نوری لازم باشد، سپس با چشم غیرمسلح دیده می‌شود",
-           4: "فقط با ابزار نوری دیده می‌شود"},
-    "ur": {0: "نظر نہیں آتا", 1: "آنکھ سے آسانی سے نظر آتا ہے", 2: "آنکھ سے نظر آتا ہے",
-           3: "ڈھونڈنے کے لیے دوربین کی ضرورت ہو سکتی ہے، پھر آنکھ سے نظر آتا ہے", 4: "صرف دوربین سے نظر آتا ہے"},
-}
-
+VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang, texts in glossary.group("visibility").items()}
 # How a month start was obtained (/v1/hijri `source`).
-SOURCES = {
-    "en": {"table": "announced or official", "computed": "computed", "tabular": "arithmetic estimate"},
-    "ar": {"table": "معلن أو رسمي", "computed": "محسوب", "tabular": "تقدير حسابي"},
-    "fa": {"table": "اعلام‌شده یا رسمی", "computed": "محاسبه‌شده", "tabular": "برآورد حسابی"},
-    "ur": {"table": "اعلان شدہ یا سرکاری", "computed": "حساب شدہ", "tabular": "تخمینی حساب"},
-}
+SOURCES = glossary.group("source")
 
 
 def date_text(iso: str, lang: str) -> str:
@@ -271,7 +123,7 @@ PAGE_WORDS = {
         "home_intro": "Printable monthly prayer timetables for {count} cities, a Ramadan timetable (imsakiya), "
                       "crescent-visibility maps and calendar feeds, free.",
         "find_city": "Find your city",
-        "find_city_label": "City name (in English, العربية, فارسی or اردو)",
+        "find_city_label": "City name, in any of",
         "all_cities": "All {count} cities",
         "examples": "Often opened",
         "moon_maps": "Crescent visibility",
@@ -283,7 +135,7 @@ PAGE_WORDS = {
         "point_answer": "The crescent for {city} evening by evening (JSON)",
     },
     "ar": {
-        "csv_link": "هذا الشهر بصيغة CSV (لجداول البيانات)",
+        "csv_link": "هذا الشهر بصيغة \u2066CSV\u2069 (لجداول البيانات)",
         "crescent_link": "هلال {month}: خرائط العالم",
         "today_card": "اليوم",
         "next_prayer": "التالي",
@@ -302,7 +154,7 @@ PAGE_WORDS = {
         "imsakiya_other_calendar": "الإمساكية نفسها حسب {calendar}",
         "ramadan_day": "رمضان",
         "qadr_eve": "ليلة القدر ({night})",
-        "imsakiya_note": "الأوقات بالتوقيت المحلي ({tz})؛ طريقة الحساب: {method}. الأرقام من واجهة JSON:",
+        "imsakiya_note": "الأوقات بالتوقيت المحلي ({tz})؛ طريقة الحساب: {method}. الأرقام من واجهة \u2066JSON\u2069:",
         "imsakiya_source": "بداية الشهر: {begins} ({source}). ليالي القدر (١٩ و٢١ و٢٣ رمضان) تبدأ عند مغرب "
                            "اليوم المعلَّم.",
         "months_nav": "الأشهر",
@@ -312,18 +164,18 @@ PAGE_WORDS = {
         "home_intro": "جداول شهرية لأوقات الصلاة قابلة للطباعة لـ{count} مدينة، وإمساكية شهر رمضان، وخرائط "
                       "رؤية الهلال، وتقاويم للاشتراك، مجاناً.",
         "find_city": "ابحث عن مدينتك",
-        "find_city_label": "اسم المدينة (بالعربية أو فارسی أو اردو أو English)",
+        "find_city_label": "اسم المدينة، بإحدى اللغات",
         "all_cities": "كل المدن ({count})",
         "examples": "الأكثر فتحاً",
         "moon_maps": "رؤية الهلال",
-        "developers": "للمبرمجين: واجهة JSON",
-        "developers_text": "كل الأرقام في هذه الصفحات من واجهة JSON مجانية؛ مرجعها في الصفحة الرئيسية الإنجليزية.",
+        "developers": "للمبرمجين: واجهة \u2066JSON\u2069",
+        "developers_text": "كل الأرقام في هذه الصفحات من واجهة \u2066JSON\u2069 مجانية؛ مرجعها في الصفحة الرئيسية الإنجليزية.",
         "api_reference": "مرجع الواجهة البرمجية",
         "map_cities": "مدن مرجعية",
-        "point_answer": "الهلال في {city} مساءً بعد مساء (JSON)",
+        "point_answer": "الهلال في {city} مساءً بعد مساء (\u2066JSON\u2069)",
     },
     "fa": {
-        "csv_link": "این ماه به صورت CSV (برای صفحه‌گسترده)",
+        "csv_link": "این ماه به صورت \u2066CSV\u2069 (برای صفحه‌گسترده)",
         "crescent_link": "هلال {month}: نقشه‌های جهان",
         "today_card": "امروز",
         "next_prayer": "وقت بعدی",
@@ -342,7 +194,7 @@ PAGE_WORDS = {
         "imsakiya_other_calendar": "همین جدول طبق {calendar}",
         "ramadan_day": "رمضان",
         "qadr_eve": "شب قدر ({night})",
-        "imsakiya_note": "ساعت‌ها به وقت محلی ({tz})؛ روش محاسبه: {method}. اعداد از رابط JSON:",
+        "imsakiya_note": "ساعت‌ها به وقت محلی ({tz})؛ روش محاسبه: {method}. اعداد از رابط \u2066JSON\u2069:",
         "imsakiya_source": "آغاز ماه: {begins} ({source}). شب‌های قدر (۱۹، ۲۱ و ۲۳ رمضان) از مغرب روز "
                            "علامت‌خورده آغاز می‌شوند.",
         "months_nav": "ماه‌ها",
@@ -352,18 +204,18 @@ PAGE_WORDS = {
         "home_intro": "جدول ماهانهٔ اوقات شرعی برای {count} شهر، قابل چاپ، جدول ماه رمضان، نقشه‌های رؤیت هلال "
                       "و تقویم‌های اشتراکی، رایگان.",
         "find_city": "شهر خود را پیدا کنید",
-        "find_city_label": "نام شهر (فارسی، العربية، اردو یا English)",
+        "find_city_label": "نام شهر، به یکی از این زبان‌ها",
         "all_cities": "همهٔ شهرها ({count})",
         "examples": "پربازدید",
         "moon_maps": "رؤیت هلال",
-        "developers": "برای برنامه‌نویسان: رابط JSON",
-        "developers_text": "همهٔ اعداد این صفحه‌ها از یک رابط JSON رایگان است؛ راهنمای آن در صفحهٔ اصلی انگلیسی است.",
+        "developers": "برای برنامه‌نویسان: رابط \u2066JSON\u2069",
+        "developers_text": "همهٔ اعداد این صفحه‌ها از یک رابط \u2066JSON\u2069 رایگان است؛ راهنمای آن در صفحهٔ اصلی انگلیسی است.",
         "api_reference": "راهنمای رابط برنامه‌نویسی",
         "map_cities": "شهرهای راهنما",
-        "point_answer": "هلال در {city}، شب به شب (JSON)",
+        "point_answer": "هلال در {city}، شب به شب (\u2066JSON\u2069)",
     },
     "ur": {
-        "csv_link": "یہ مہینہ CSV میں (اسپریڈشیٹ کے لیے)",
+        "csv_link": "یہ مہینہ \u2066CSV\u2069 میں (اسپریڈشیٹ کے لیے)",
         "crescent_link": "{month} کا ہلال: دنیا کے نقشے",
         "today_card": "آج",
         "next_prayer": "اگلا وقت",
@@ -382,7 +234,7 @@ PAGE_WORDS = {
         "imsakiya_other_calendar": "یہی جدول بمطابق {calendar}",
         "ramadan_day": "رمضان",
         "qadr_eve": "شبِ قدر ({night})",
-        "imsakiya_note": "اوقات مقامی گھڑی ({tz}) کے مطابق؛ طریقۂ حساب: {method}۔ اعداد JSON API سے:",
+        "imsakiya_note": "اوقات مقامی گھڑی ({tz}) کے مطابق؛ طریقۂ حساب: {method}۔ اعداد \u2066JSON API\u2069 سے:",
         "imsakiya_source": "مہینے کا آغاز: {begins} ({source})۔ شبہائے قدر (۱۹، ۲۱، ۲۳ رمضان) نشان زدہ دن کی "
                            "مغرب سے شروع ہوتی ہیں۔",
         "months_nav": "مہینے",
@@ -392,15 +244,15 @@ PAGE_WORDS = {
         "home_intro": "{count} شہروں کے قابلِ طباعت ماہانہ اوقاتِ نماز، رمضان کا امساکیہ، ہلال کی رؤیت کے نقشے "
                       "اور کیلنڈر فیڈز، مفت۔",
         "find_city": "اپنا شہر تلاش کریں",
-        "find_city_label": "شہر کا نام (اردو، العربية، فارسی یا English)",
+        "find_city_label": "شہر کا نام، ان میں سے کسی زبان میں",
         "all_cities": "تمام شہر ({count})",
         "examples": "زیادہ دیکھے گئے",
         "moon_maps": "ہلال کی رؤیت",
-        "developers": "ڈویلپرز کے لیے: JSON API",
-        "developers_text": "ان صفحات کے تمام اعداد ایک مفت JSON API سے ہیں؛ اس کا حوالہ انگریزی صفحۂ اول پر ہے۔",
-        "api_reference": "API کا حوالہ",
+        "developers": "ڈویلپرز کے لیے: \u2066JSON API\u2069",
+        "developers_text": "ان صفحات کے تمام اعداد ایک مفت \u2066JSON API\u2069 سے ہیں؛ اس کا حوالہ انگریزی صفحۂ اول پر ہے۔",
+        "api_reference": "\u2066API\u2069 کا حوالہ",
         "map_cities": "حوالہ شہر",
-        "point_answer": "{city} میں ہلال، شام بہ شام (JSON)",
+        "point_answer": "{city} میں ہلال، شام بہ شام (\u2066JSON\u2069)",
     },
 }
 

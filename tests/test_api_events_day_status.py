@@ -126,7 +126,7 @@ def test_filters_and_details(client):
     major = client.get("/v1/events?importance=major&type=martyrdom").json()["events"]
     assert major and all(e["importance"] == "major" and e["type"] == "martyrdom" for e in major)
     detailed = client.get("/v1/events?hm=12&details=1").json()["events"]
-    assert all(set(e["details"]) == {"en", "ar", "fa"} and all(e["details"].values()) for e in detailed)
+    assert all(set(e["details"]) == {"en", "ar", "fa", "ur"} and all(e["details"].values()) for e in detailed)
 
 
 def test_resolving_to_a_year_under_iran(client):

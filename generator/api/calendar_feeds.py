@@ -69,9 +69,9 @@ def build_events(params: Params) -> bytes:
     identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang"))
     out = []
     for (_, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
-        summary, night_line = event["title"][lang], None
+        summary, night_line = events.title(event, calendar)[lang], None
         if event["night"]:
-            summary = words.titled(summary, words.NIGHT_BEGINS[lang])
+            summary = words.titled(summary, words.NIGHT_BEGINS[lang], lang)
             night_line = words.NIGHT_BEGINS_ON[lang].format(date=page_words.date_text(days.iso(begin), lang))
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
@@ -84,7 +84,7 @@ def build_events(params: Params) -> bytes:
     base = words.MAJOR_EVENTS_CALENDAR if params.get("importance") == "major" else words.EVENTS_CALENDAR
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang]),
+        name=words.titled(base[lang], words.RECKONING_TITLE[calendar][lang], lang),
         description=_dates_follow(calendar, lang) + " " + words.SUNSET_NOTE[lang] + " " + words.NIGHTS_NOTE[lang],
     )
     return feeds.serialize(cal, out)
@@ -125,7 +125,7 @@ def build_fasting(params: Params) -> bytes:
     """Return the fasting feed: all-day events on Ayyam al-Bid and the emphasised fasts."""
     lang, calendar = params["lang"], params["calendar"]
     first, end = _month_window(params["month"])
-    titles = {e["id"]: e["title"] for e in events.catalogue()}
+    titles = {e["id"]: events.title(e, calendar) for e in events.catalogue()}
     identity = feeds.feed_identity("fasting", params, ("calendar", "lang"))
     listed = day_status.fasting_days(first, end, calendar)
     dates = hijri.to_hijri(np.array([day for day, _ in listed], dtype=np.int64), calendar)
@@ -139,7 +139,7 @@ def build_fasting(params: Params) -> bytes:
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("fast", f"{hy}-{hm:02d}-{hd:02d}", identity),
             unix_day=day,
-            summary=words.SEPARATOR.join(summaries),
+            summary=words.SEPARATOR[lang].join(summaries),
             description=_hijri_description(hy, hm, hd, source, lang),
             lang=lang,
         )
@@ -148,7 +148,7 @@ def build_fasting(params: Params) -> bytes:
     description = words.FASTING_CALENDAR_DESCRIPTION[lang].format(days=words.join_list(emphasised, lang))
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(words.FASTING_CALENDAR[lang], words.RECKONING_TITLE[calendar][lang]),
+        name=words.titled(words.FASTING_CALENDAR[lang], words.RECKONING_TITLE[calendar][lang], lang),
         description=description + " " + _dates_follow(calendar, lang),
     )
     return feeds.serialize(cal, out)

@@ -97,14 +97,16 @@ OFFSETS = P.custom("offsets", {"type": "string", "maxLength": MAX_OFFSETS_CHARS}
                    example="fajr:15,maghrib:5")
 NAME = P.custom("name", {"type": "string", "maxLength": MAX_NAME_CHARS}, lambda q, n: read_name(q.raw(n)),
                 "Masjid name for the calendar title and summaries.")
-NIGHT_PARAMETERS = (FEED_CITY, FEED_METHOD, FEED_LANG, DAYS)
+CLOCK = P.choice("clock", words.CLOCKS, "Times in descriptions on a 12- or 24-hour clock (default: 12 for ar and ur, "
+                                        "24 for en and fa).", keep_default=False)
+NIGHT_PARAMETERS = (FEED_CITY, FEED_METHOD, FEED_LANG, DAYS, CLOCK)
 PRAYER_PARAMETERS = (*NIGHT_PARAMETERS, OFFSETS, NAME)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
     """A city feed's window starts today in the city's zone."""
     city = known_city(values["city"])
-    params = {name: values[name] for name in ("city", "method", "lang", "days", "offsets", "name")
+    params = {name: values[name] for name in ("city", "method", "lang", "days", "clock", "offsets", "name")
               if values.get(name) is not None}
     params["date"] = days.today(now_unix_s, str(city["tz"])).isoformat()
     return Canonical(params, today_dependent=True)
@@ -127,13 +129,18 @@ def _place(params: Params) -> tuple[str, str, str]:
     return city["names"][lang], str(city["tz"]), METHODS[params["method"]].label[lang]
 
 
-def _clock(zone: str, unix_s: np.ndarray, lang: str) -> list[str]:
-    return [words.native(hhmm, lang) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
+def _clock(zone: str, unix_s: np.ndarray, params: Params) -> list[str]:
+    """Return local times of ``unix_s`` as the feed's language writes them (`feed_words.clock_text`)."""
+    lang = params["lang"]
+    clock = params.get("clock", words.DEFAULT_CLOCK[lang])
+    return [words.clock_text(hhmm, lang, clock) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
 
 
 def build_prayer_times(params: Params) -> bytes:
     """Return the prayer feed: fajr, dhuhr, asr, maghrib and isha of each day, plus any jamaat offset."""
     lang, n_days, name = params["lang"], params["days"], params.get("name")
+    if name is not None and lang in words.RTL:  # a masjid name in either direction keeps its own inside RTL text
+        name = words.FSI + name + words.PDI
     city_name, zone, method_label = _place(params)
     result = _times(params, n_days)
     offsets = offsets_min(params.get("offsets"))
@@ -145,12 +152,12 @@ def build_prayer_times(params: Params) -> bytes:
     for order, prayer_id in enumerate(words.PRAYERS):
         calculated = result.times[prayer_id][0]
         starts = calculated + offsets.get(prayer_id, 0) * 60
-        start_clock, calculated_clock = _clock(zone, starts, lang), _clock(zone, calculated, lang)
+        start_clock, calculated_clock = _clock(zone, starts, params), _clock(zone, calculated, params)
         prayer_name = words.PRAYER_NAMES[lang][prayer_id]
         template = words.JAMAAT_SUMMARY if prayer_id in offsets else words.PRAYER_SUMMARY
         summary = template[lang].format(prayer=prayer_name)
         if name is not None:
-            summary = words.titled(summary, name)
+            summary = words.titled(summary, name, lang)
         for i in range(n_days):
             lines = [words.LOCAL_TIME[lang].format(time=start_clock[i], city=city_name)]
             if prayer_id in offsets:
@@ -171,9 +178,9 @@ def build_prayer_times(params: Params) -> bytes:
             )
             out.append(((int(starts[i]), first + i, order), vevent))
     title = (
-        words.titled(name, words.PRAYER_CALENDAR[lang])
+        words.titled(name, words.PRAYER_CALENDAR[lang], lang)
         if name is not None
-        else words.titled(words.PRAYER_CALENDAR[lang], city_name)
+        else words.titled(words.PRAYER_CALENDAR[lang], city_name, lang)
     )
     description = words.PRAYER_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line
     cal = feeds.calendar(lang=lang, name=title, description=description, zone=zone)
@@ -187,7 +194,7 @@ def build_night(params: Params) -> bytes:
     result = _times(params, n_days + 1)  # + the next day, whose fajr ends the last night
     maghrib, next_fajr = result.times["maghrib"][0, :n_days], result.times["fajr"][0, 1:]
     starts = prayer.last_third_start_s(maghrib, next_fajr)
-    start_clock, fajr_clock = _clock(zone, starts, lang), _clock(zone, next_fajr, lang)
+    start_clock, fajr_clock = _clock(zone, starts, params), _clock(zone, next_fajr, params)
     identity = feeds.feed_identity("night", params, ("city", "method", "lang"))
     first = days.unix_day(params["date"])
     out = []
@@ -206,7 +213,7 @@ def build_night(params: Params) -> bytes:
     method_line = words.METHOD_LINE[lang].format(method=method_label)
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(words.NIGHT_CALENDAR[lang], city_name),
+        name=words.titled(words.NIGHT_CALENDAR[lang], city_name, lang),
         description=words.NIGHT_CALENDAR_DESCRIPTION[lang].format(city=city_name) + "\n" + method_line,
         zone=zone,
     )

@@ -16,7 +16,7 @@ PARAMETERS = (
     P.integer("upcoming", 1, MAX_UPCOMING, "The next N events from today."),
     IMPORTANCE,
     P.choice("type", events.TYPES, "Only this type."),
-    P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa).", default="0"),
+    P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa, ur).", default="0"),
 )
 
 
@@ -36,7 +36,7 @@ def build(params: Params) -> dict:
     chosen = events.select(month=params.get("hm"), importance=params.get("importance"), kind=params.get("type"))
     details = bool(params["details"])
     if "hy" not in params and "upcoming" not in params:
-        return {"events": [events.item(e, details=details) for e in chosen]}
+        return {"events": [events.item(e, details=details, calendar=params["calendar"]) for e in chosen]}
     today = days.unix_day(params["today"])
     calendar = params["calendar"]
     if "hy" in params:
@@ -58,7 +58,7 @@ def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool)
     begins = events.begins_on(chosen, event_days)
     out = []
     for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):
-        item = events.item(event, details=details)
+        item = events.item(event, details=details, calendar=calendar)
         exists = day >= 0
         item.update(hijriYear=year, gregorian=days.iso(day) if exists else None)
         if event["night"]:

@@ -27,7 +27,6 @@ DATE = DATE_SCHEMA
 INSTANT = {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"}
 CLOCK = {"type": "string", "pattern": r"^\d{2}:\d{2}$"}
 NAMES4 = {"type": "object", "required": list(LANGUAGES), "properties": {lang: {"type": "string"} for lang in LANGUAGES}}
-NAMES3 = {"type": "object", "required": ["en", "ar", "fa"], "properties": {lang: {"type": "string"} for lang in LANGUAGES[:3]}}
 NULLABLE_NUMBER = {"type": ["number", "null"]}
 TIMES = ["imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight"]
 
@@ -95,7 +94,7 @@ MOON_VISIBILITY = {"oneOf": [
 EVENT_ITEM = obj(
     ["id", "hijriMonth", "hijriDay", "type", "importance", "title"],
     {"id": {"type": "string"}, "hijriMonth": _integer(1, 12), "hijriDay": _integer(1, 30),
-     "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES3,
+     "type": _enum(*events.TYPES), "importance": _enum(*events.IMPORTANCE), "title": NAMES4, "details": NAMES4,
      "lastDayOfMonth": {"type": "boolean"}, "hijriYear": {"type": "integer"}, "gregorian": {"type": ["string", "null"]},
      "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular"),
      # nights only (docs/decisions.md, "Nights"): daysUntil then counts to the eve

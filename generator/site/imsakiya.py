@@ -3,7 +3,8 @@
 Every number is the API's, asked in process: the month's days from /v1/hijri?hy=&hm=9 under
 the chosen reckoning (``moonsighting``: Sistani's office, then computed; ``iran``: Iran's
 official calendar), the times from /v1/prayer-times (the Gregorian months the Ramadan
-spans, ``local`` HH:mm), so the page equals /v1/prayer-times day by day.  Columns: the
+spans, ``local`` HH:mm, on the page's clock: 12-hour in ar and ur like the timetable), so the
+page equals /v1/prayer-times day by day.  Columns: the
 Ramadan day, the Gregorian day and weekday (and the Solar Hijri day in Persian), imsak,
 fajr, sunrise, dhuhr, maghrib, midnight.  The Nights of Qadr (19, 21, 23 Ramadan) begin at
 maghrib of the day before, so they are marked on that row (their eve).
@@ -59,7 +60,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
             "today": gregorian == local_today,
             "classes": " ".join(name for name, on in (("today", gregorian == local_today),
                                                       ("friday", gregorian.weekday() == 4), ("qadr", qadr)) if on),
-            "times": [{"id": t, "text": words.digits(answer["local"][t], lang)} for t in TIMES],
+            "times": [{"id": t, "text": words.clock(answer["local"][t], lang)} for t in TIMES],
             "polar": answer.get("polar"),
             "qadr": p["qadr_eve"].format(night=words.digits(qadr, lang)) if qadr else None,
         })
@@ -77,7 +78,8 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         title=title,
         canonical=href(lang),
         alternates=[{"lang": o, "href": href(o)} for o in words.LANGUAGES],
-        languages=[{"lang": o, "name": words.LANGUAGE_NAMES[o], "href": href(o), "current": o == lang}
+        languages=[{"lang": o, "name": words.LANGUAGE_NAMES[o], "href": href(o), "dir": words.direction(o),
+                    "current": o == lang}
                    for o in words.LANGUAGES],
         p=p,
         city_href=urls.city_url(city_id, lang, method),
@@ -92,7 +94,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in TIMES],
         shamsi_column=lang == "fa",
         rows=rows,
-        note=p["imsakiya_note"].format(tz=meta["tz"], method=method_label),
+        note=p["imsakiya_note"].format(tz=words.isolate(meta["tz"], lang), method=method_label),
         source=p["imsakiya_source"].format(
             begins=timetable.date_text(days[1], lang),
             source=words.SOURCES[lang].get(month["source"], month["source"])),

@@ -93,7 +93,8 @@ def home_url(lang: str) -> str:
 
 def home_languages(lang: str) -> list[dict]:
     """Return the language switcher of the home pages."""
-    return [{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": home_url(other), "current": other == lang}
+    return [{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": home_url(other), "dir": words.direction(other),
+             "current": other == lang}
             for other in words.LANGUAGES]
 
 

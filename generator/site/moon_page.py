@@ -63,7 +63,7 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
         canonical=urls.moon_url(hy, hm, lang),
         alternates=[{"lang": other, "href": urls.moon_url(hy, hm, other)} for other in words.LANGUAGES],
         languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.moon_url(hy, hm, other),
-                    "current": other == lang} for other in words.LANGUAGES],
+                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
         intro=intro,
         legend=[{"digit": d, "meaning": words.VISIBILITY[lang][d]} for d in moon_map.DIGITS],
         coast_defs=moon_map.coast_defs(marks),
@@ -82,5 +82,5 @@ def conjunction_text(instant: str | None, lang: str) -> str:
     """Return a UTC instant "2026-03-19T01:23:09Z" as "19 March 2026, 01:23" in ``lang``."""
     if instant is None:
         return "—"
-    return f"{moon_map.date_text(instant[:10], lang)}، {words.digits(instant[11:16], lang)}" if lang in words.RTL \
-        else f"{moon_map.date_text(instant[:10], lang)}, {instant[11:16]}"
+    return words.WORDS[lang]["date_time"].format(date=moon_map.date_text(instant[:10], lang),
+                                                 time=words.digits(instant[11:16], lang))

@@ -35,7 +35,7 @@ MONTHS_SHOWN = 2  # this month and the next
 # The two shown months link to the city's page itself.
 MONTH_PAGES = (-1, MONTHS_SHOWN)
 FIRST_YEAR, LAST_YEAR = 1900, 2100  # the API's Gregorian years (SPEC 8)
-FEEDS = ("prayer-times.ics", "night.ics")
+FEEDS = ("prayer-times", "night")  # the city feeds, /v1/<feed>.ics
 # Issue 9: switch on once /v1/prayer-times.csv is served; each month's table then links its CSV.
 PRAYER_TIMES_CSV = False
 _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
@@ -84,7 +84,8 @@ def page_context(today: date, city_id: str, lang: str, method: str | None) -> di
     method = method or default_method
     if city_id not in catalogue or lang not in words.LANGUAGES or method not in {m["id"] for m in methods}:
         raise PageNotFound(f"no timetable for city {city_id!r}, language {lang!r}, method {method!r}")
-    return {"city": catalogue[city_id], "method": method, "methods": methods, "default_method": default_method}
+    return {"city": catalogue[city_id], "method": method, "methods": methods, "default_method": default_method,
+            "catalogue": catalogue}
 
 
 def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method: str | None = None,
@@ -138,15 +139,19 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         title=title,
         canonical=canonical,
         alternates=[{"lang": other, "href": href(other)} for other in words.LANGUAGES],
-        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": href(other), "current": other == lang}
-                   for other in words.LANGUAGES],
+        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": href(other),
+                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
         p=p,
         city_name=name,
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),
                   "current": m["id"] == method} for m in methods],
         method_label=method_label,
-        place=w["place"].format(lat=words.number(meta["lat"], lang), lng=words.number(meta["lng"], lang),
-                                tz=meta["tz"], qibla=words.number(meta["qibla"], lang)),
+        place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang),
+                                lng=words.coordinate(meta["lng"], "lng", lang),
+                                zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, shared["catalogue"], lang),
+                                                lang),
+                                qibla=words.number(meta["qibla"], lang)),
+        times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
         shamsi_column=lang == "fa",
@@ -159,8 +164,8 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         qibla_svg=qibla_svg.compass(qibla, lang),
         qibla_text=p["qibla_text"].format(bearing=words.number(qibla, lang)),
         qibla_api=responses.api_url("qibla", {"city": city_id}),
-        feeds=[{"name": p["feed_names"][feed], "href": responses.api_url(feed, {"city": city_id, "lang": lang,
-                                                                                "method": method})}
+        feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"city": city_id, "lang": lang,
+                                                                                     "method": method})}
                for feed in FEEDS],
         imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
@@ -221,10 +226,10 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
             "today": gregorian == local_today,
             "shamsi": shamsi_cell(shamsi_date, first_row=i == 0, lang=lang),
             "hijri": [{"calendar": c, **hijri_cells[c]} for c in CALENDARS],
-            "times": [{"id": t, "name": words.TIME_NAMES[lang][t], "text": words.digits(day["local"][t], lang)}
+            "times": [{"id": t, "name": words.TIME_NAMES[lang][t], "text": words.clock(day["local"][t], lang)}
                       for t in words.TIMES],
             "instants": [_unix_s(day[t]) for t in words.TIMES],
-            "polar": day.get("polar"),
+            "polar": polar_text(day["polar"], lang) if "polar" in day else None,
             "events": events_by_day.get(iso, []),
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
@@ -237,8 +242,11 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         shamsi_months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
                                                  for y, m, _ in ends))
         hijri_caption = f"{shamsi_months}{sep}{hijri_caption}"
+    polar_days = [day["polar"] for day in prayer["days"] if "polar" in day]
     return {
         "id": f"{year:04d}-{month:02d}",
+        "polar_note": words.WORDS[lang]["polar_note"].format(lat=polar_latitude(polar_days[0], lang))
+        if polar_days else None,
         "caption": caption,
         "hijri_caption": hijri_caption,
         "rows": rows,
@@ -272,6 +280,22 @@ def shamsi_cell(shamsi_date: tuple[int, int, int], *, first_row: bool, lang: str
     text = f"{words.digits(day, lang)} {shamsi.MONTHS_FA[month - 1]}" if first_row or day == 1 \
         else words.digits(day, lang)
     return {"text": text, "month_start": day == 1}
+
+
+def zone_city_name(tz: str, city: dict, catalogue: dict, lang: str) -> str:
+    """Return the name in ``lang`` of the city a zone is named after ("Asia/Baghdad": Baghdad), else of ``city``."""
+    named = catalogue.get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
+    return (named or city)["names"][lang]
+
+
+def polar_latitude(polar: dict, lang: str) -> str:
+    """Return the latitude a polar day was computed at, one decimal, in the digits of ``lang``."""
+    return feed_words.decimal(polar["latitude"], lang)
+
+
+def polar_text(polar: dict, lang: str) -> str:
+    """Return the sentence saying at which latitude a polar day was computed (the feeds' wording)."""
+    return feed_words.POLAR_LINE[lang].format(lat=polar_latitude(polar, lang))
 
 
 def hijri_cell(hijri: dict, *, first_row: bool, lang: str) -> dict:
