@@ -27,9 +27,16 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 build: setup
 	$(BIN)/python build.py
 
+# First start: the tables (about a minute), then the server answers at once (rendering on demand)
+# while static_out/ is pre-rendered in the background at low priority, with progress lines, if
+# no complete build is there yet.  Proxy headers off: the app alone decides whose
+# X-Forwarded-For to believe (TRUSTED_PROXIES).  `make serve ACCESS_LOG=` logs every request.
+ACCESS_LOG ?= --no-access-log
 serve: setup
-	$(BIN)/python build.py --if-missing
-	$(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http httptools
+	$(BIN)/python build.py --tables-only
+	nice -n 10 $(BIN)/python build.py --if-missing --jobs 1 & \
+	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http httptools \
+	  --no-proxy-headers $(ACCESS_LOG)
 
 # Debian packages tests and benchmarks use (nginx for tests/test_nginx.py, wrk for bench-http;
 # chromium, the Noto fonts for Arabic/Persian/Urdu and pdfinfo for tests/test_site_browser.py).
@@ -56,7 +63,8 @@ bench: setup peers
 	$(BIN)/python -m bench.prayer_times
 	$(BIN)/python -m bench.hijri
 
-# HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic.
+# HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached
+# answers while 30 distinct 90-day feeds render at once (p95 and max latency).
 bench-http: setup system-packages
 	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m bench.http

@@ -29,7 +29,7 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
-from generator import coastline, eclipses, hijri, site, static_paths, sun_table
+from generator import coastline, eclipses, hijri, locale, site, static_paths, sun_table
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
 from generator.query import Query
@@ -56,18 +56,26 @@ def page_jobs(first_year: int, last_year: int, today: date) -> list[tuple[str, t
     return [(PAGES, (route, parameters)) for route, parameters in site.static_pages(first_year, last_year, today)]
 
 
-def render_one(job: tuple[str, dict, float, str]) -> tuple[str, str, int, bool]:
-    """Render one job and write it (and its compressed siblings) if its bytes changed."""
+def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool]:
+    """Render one job and write it (and its compressed siblings) if its bytes changed.
+
+    An answer or page that follows "today" goes under ``_today/`` (static_paths), and its
+    stable public name becomes a hard link to it (re-made every build: a rewrite replaces the
+    inode).  Returns (job kind, paths written or kept, bytes, changed)."""
     name, query, now_s, root = job
+    today = datetime.fromtimestamp(now_s, timezone.utc).date()
     if name == PAGES:
         route, parameters = query
-        relative = site.file_path(route, parameters)
         page = {page.route: page for page in site.pages()}[route]
-        body = page.render(today=datetime.fromtimestamp(now_s, timezone.utc).date(), **parameters)
+        stable = site.file_path(route, parameters)
+        relative = static_paths.page_path(stable, today.isoformat() if page.today_dependent else None)
+        body = page.render(today=today, **parameters)
     else:
         endpoint = BY_NAME[name]
         canonical = endpoint.parse(Query.of(query), now_s)
-        relative = static_paths.relative_path(name, canonical.params)
+        relative = static_paths.relative_path(name, canonical.params, canonical.today_dependent)
+        given = {key: value for key, value in canonical.params.items() if key in query}
+        stable = static_paths.stable_path(name, given) if canonical.today_dependent else None
         body = endpoint.render(canonical.params)
     path = Path(root) / relative
     changed = not path.is_file() or path.read_bytes() != body
@@ -76,7 +84,24 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, str, int, bool]:
         _write_atomic(path, body)
         _write_atomic(path.with_name(path.name + ".gz"), gzip.compress(body, compresslevel=9, mtime=0))
         _write_atomic(path.with_name(path.name + ".br"), brotli.compress(body, quality=9))
-    return name, relative, len(body), changed
+    written = [relative]
+    if stable is not None and stable != relative:
+        _link(Path(root) / stable, path)
+        written.append(stable)
+    return name, written, len(body), changed
+
+
+def _link(link: Path, target: Path) -> None:
+    """Make ``link`` a hard link to ``target`` (atomically; nothing to do when it already is one)."""
+    if link.exists() and os.path.samefile(link, target):
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    tmp = link.with_name(f".{link.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    os.link(target, tmp)
+    os.replace(tmp, link)
+    for sibling in (".gz", ".br"):  # a regular file's old siblings would outlive it
+        link.with_name(link.name + sibling).unlink(missing_ok=True)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -102,13 +127,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
-    parser.add_argument("--if-missing", action="store_true", help="render only when static_out/v1 does not exist yet")
+    parser.add_argument("--if-missing", action="store_true",
+                        help="render only when no full build has completed into --out yet")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     build_tables()
     print(f"tables ready ({time.perf_counter() - started:.1f} s)")
-    if args.tables_only or (args.if_missing and (Path(args.out) / "v1").is_dir()):
+    complete = Path(args.out) / static_paths.COMPLETE_MARKER
+    if args.tables_only or (args.if_missing and complete.is_file()):
         return
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     first_year, last_year = default_years(today)
@@ -126,15 +153,20 @@ def main(argv: list[str] | None = None) -> None:
     now_s = _now_s(today)
     work = [(name, query, now_s, args.out) for name, query in jobs]
     counts, sizes, written, produced = Counter(), Counter(), 0, set()
+    progress = _Progress(len(work))
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         results = pool.imap_unordered(render_one, work, chunksize=8)
-        for name, relative, size, changed in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
-                                                   unit="file", desc="rendering"):
+        for name, relatives, size, changed in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
+                                                    unit="file", desc="rendering"):
             counts[name] += 1
             sizes[name] += size
             written += changed
-            produced.add(relative)
+            produced.update(relatives)
+            progress.step()
+    _write_front_files(Path(args.out))
     removed = 0 if args.only else _prune(Path(args.out), produced)
+    if not args.only:  # --if-missing resumes an interrupted first build, not a finished one
+        complete.write_text(f"{today.isoformat()}\n")
     elapsed = time.perf_counter() - started
     print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "
           f"({written} written, {sum(counts.values()) - written} unchanged, {removed} stale removed) "
@@ -143,10 +175,37 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {name:18} {counts[name]:6} files {sizes[name] / 1e6:9.1f} MB")
 
 
+def _write_front_files(root: Path) -> None:
+    """The `_headers` file for static hosts, and the pages nginx answers 429 with (deploy/nginx.conf)."""
+    (root / static_paths.HEADERS_FILE).write_text(static_paths.headers_file())
+    errors = root / static_paths.ERRORS_DIR
+    errors.mkdir(parents=True, exist_ok=True)
+    for lang in locale.LANGUAGES:
+        _write_atomic(errors / f"429-{lang}.html", site.error_page("", 429, lang))
+
+
+class _Progress:
+    """A progress line every 10 s when stderr is not a terminal (tqdm draws a bar when it is)."""
+
+    def __init__(self, total: int, every_s: float = 10.0):
+        self.total, self.done, self.every_s = total, 0, every_s
+        self.started = self.last = time.perf_counter()
+        self.quiet = sys.stderr.isatty()
+
+    def step(self) -> None:
+        self.done += 1
+        now = time.perf_counter()
+        if not self.quiet and (now - self.last >= self.every_s or self.done == self.total):
+            self.last = now
+            print(f"rendering: {self.done}/{self.total} files ({100 * self.done / self.total:.0f} %, "
+                  f"{now - self.started:.0f} s)", flush=True)
+
+
 def _prune(root: Path, produced: set[str]) -> int:
     removed = 0
     page_folders = {route.strip("/").split("/")[0] for route in (page.route for page in site.pages())} - {""}
-    for path in (p for folder in ("v1", *sorted(page_folders)) for p in (root / folder).rglob("*")):
+    folders = ("v1", static_paths.TODAY_DIR, static_paths.STABLE_DIR, *sorted(page_folders))
+    for path in (p for folder in folders for p in (root / folder).rglob("*")):
         if not path.is_file():
             continue
         relative = path.relative_to(root).as_posix()

@@ -4,13 +4,20 @@
 loopback ports, builds a small static_out for the static cases, runs wrk for DURATION_S
 each, and prints requests/s, p99 latency, errors and the app's memory before and after.
 Goals on the 2-core machine: app static ≥ 3,000 req/s, nginx ≥ 15,000 req/s, dynamic
-≥ 1,000 req/s, zero errors, memory flat.  Traffic never leaves 127.0.0.1.
+≥ 1,000 req/s, zero errors, memory flat.  Then the contention case (issue 11) against one
+app process as `make serve` runs it: 30 clients ask at once for distinct 90-day Tromsø
+prayer feeds while one client keeps asking for a cached /v1/methods; goal: every feed
+answered, cached answers p95 < 100 ms and none > 500 ms.  Traffic never leaves 127.0.0.1.
 """
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shutil
+import statistics
+import threading
+import time
 import subprocess
 import sys
 import tempfile
@@ -61,6 +68,50 @@ def _wrk(url: str, script: str | None = None) -> dict:
             "socket_errors": socket_errors.group(1) if socket_errors else "none"}
 
 
+def _get_status(port: int, path: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def contention(port: int, feeds: int = 30) -> dict:
+    """``feeds`` concurrent distinct 90-day feed renders; latencies of a cached answer meanwhile (s)."""
+    assert _get_status(port, "/v1/methods") == 200  # cached from here on
+    statuses: list[int] = []
+    latencies: list[float] = []
+    busy = threading.Event()
+    busy.set()
+
+    def sample() -> None:
+        while busy.is_set():
+            started = time.perf_counter()
+            _get_status(port, "/v1/methods")
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.005)
+
+    sampler = threading.Thread(target=sample)
+    threads = [threading.Thread(target=lambda i=i: statuses.append(
+        _get_status(port, f"/v1/prayer-times.ics?city=tromso&days=90&offsets=fajr:{i}&name=bench{i}")))
+        for i in range(feeds)]
+    started = time.perf_counter()
+    sampler.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    elapsed = time.perf_counter() - started
+    busy.clear()
+    sampler.join(10)
+    return {"elapsed_s": elapsed, "ok": statuses.count(200), "feeds": feeds, "n": len(latencies),
+            "median_ms": statistics.median(latencies) * 1e3,
+            "p95_ms": statistics.quantiles(latencies, n=20)[-1] * 1e3, "max_ms": max(latencies) * 1e3}
+
+
 def main() -> None:
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk (make bench-http does it)")
@@ -92,6 +143,19 @@ def main() -> None:
                   f"{before:12.1f} → {after:8.1f}  ≥{goal:<6} {verdict}  (socket errors: {result['socket_errors']})")
     finally:
         local_stack.stop(front, app)
+    single_port = local_stack.free_port()
+    single = local_stack.start_app(static, single_port)  # one process, as `make serve` runs it
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{single_port}/v1/methods", seconds=60)
+        result = contention(single_port)
+        verdict = "ok" if result["ok"] == result["feeds"] and result["p95_ms"] < 100 and result["max_ms"] < 500 \
+            else "MISSED"
+        print(f"contention: {result['feeds']} distinct 90-day feeds at once on one process: {result['ok']} answered "
+              f"in {result['elapsed_s']:.1f} s; cached /v1/methods meanwhile: n={result['n']}, median "
+              f"{result['median_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms, max {result['max_ms']:.1f} ms "
+              f"(goal p95 < 100, max < 500) {verdict}")
+    finally:
+        local_stack.stop(single)
         shutil.rmtree(work, ignore_errors=True)
 
 

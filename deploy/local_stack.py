@@ -36,12 +36,18 @@ def wait_until_up(url: str, seconds: float = 30.0) -> None:
     raise RuntimeError(f"{url} did not come up within {seconds} s")
 
 
-def start_app(static_root: Path, port: int, *, workers: int = 1) -> subprocess.Popen:
-    """Start uvicorn on 127.0.0.1:port serving ``static_root``, with no rate limit, behind a local proxy."""
-    env = {**os.environ, "STATIC_ROOT": str(static_root), "RATE_LIMIT_PER_MINUTE": "0", "TRUSTED_PROXIES": "127.0.0.1"}
+UVICORN_FLAGS = ("--loop", "uvloop", "--http", "httptools", "--no-proxy-headers", "--no-access-log")
+
+
+def start_app(static_root: Path, port: int, *, workers: int = 1, rate_limit_per_minute: int = 0,
+              trusted_proxies: str = "127.0.0.1", extra_env: dict | None = None) -> subprocess.Popen:
+    """Start uvicorn on 127.0.0.1:port serving ``static_root`` as deploy/README.md runs it (proxy
+    headers off: the app alone decides whom to believe, by TRUSTED_PROXIES).  Behind nginx the
+    app's own limit is off (nginx's limit_req is the server's); `make serve` keeps it on."""
+    env = {**os.environ, "STATIC_ROOT": str(static_root), "RATE_LIMIT_PER_MINUTE": str(rate_limit_per_minute),
+           "TRUSTED_PROXIES": trusted_proxies, **(extra_env or {})}
     command = [sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port", str(port),
-               "--workers", str(workers), "--loop", "uvloop", "--http", "httptools", "--log-level", "warning",
-               "--no-access-log"]
+               "--workers", str(workers), "--log-level", "warning", *UVICORN_FLAGS]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
@@ -49,9 +55,10 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
 
 
-def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int) -> subprocess.Popen:
-    """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app on app_port."""
-    conf = render(prefix, f"127.0.0.1:{port}", static_root, f"127.0.0.1:{app_port}")
+def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int | list[int], **options) -> subprocess.Popen:
+    """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app process(es)."""
+    ports = app_port if isinstance(app_port, list) else [app_port]
+    conf = render(prefix, f"127.0.0.1:{port}", static_root, ",".join(f"127.0.0.1:{p}" for p in ports), **options)
     return subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
 
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 CITIES_PATH = Path(__file__).resolve().parent.parent / "data" / "cities.csv"
+ALIASES_PATH = CITIES_PATH.with_name("city_aliases.csv")
 LANGUAGES = ("en", "ar", "fa", "ur")
 
 
@@ -40,6 +41,24 @@ def load() -> list[dict]:
 def by_id() -> Mapping[str, Mapping[str, object]]:
     """Return an id → city mapping (read-only)."""
     return MappingProxyType({city["id"]: city for city in _catalogue()})
+
+
+def resolve(city_id: str) -> str | None:
+    """Return the catalogue id ``city_id`` names, case-insensitively (``London`` → ``london``), or None."""
+    folded = city_id.casefold()
+    return folded if folded in by_id() else None
+
+
+@functools.cache
+def aliases() -> Mapping[str, tuple[str, ...]]:
+    """Return id → other spellings people search with (data/city_aliases.csv; not part of answers)."""
+    with ALIASES_PATH.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    out: dict[str, tuple[str, ...]] = {}
+    for row in rows:
+        assert row["id"] in by_id(), row["id"]
+        out[row["id"]] = out.get(row["id"], ()) + (row["spelling"],)
+    return MappingProxyType(out)
 
 
 def suggest(unknown_id: str, limit: int = 3) -> list[str]:

@@ -3,8 +3,11 @@
 A query and every name are folded the same way before comparing: case, Latin accents
 and Arabic harakat removed, tatweel and ZWNJ removed, and the letters that the three
 Arabic-script languages write differently mapped to one form (ي/ی/ى/ے, ك/ک, ة/ه/ۀ/ہ/ۃ/ھ,
-the alef forms, hamza seats).  Results are ranked exact, then prefix (of the name or
-of a word in it), then substring; ties by shorter name, then id.
+the alef forms, hamza seats).  A city's names are its four catalogue names, its id and
+its other spellings (data/city_aliases.csv: Meshed, Kerbala, Qum, …).  Results are ranked
+exact, then a whole word of a name (so "کویت" finds "شهر کویت", Kuwait City, before
+"کویته", Quetta), then a prefix of a name or of a word in it, then substring; ties by
+shorter name, then id.
 """
 from __future__ import annotations
 
@@ -45,18 +48,26 @@ def fold(text: str) -> str:
 def _index() -> tuple[tuple[str, tuple[str, ...]], ...]:
     entries = []
     for city in cities.load():
-        names = {fold(name) for name in city["names"].values()} | {fold(city["id"])}
+        spellings = (*city["names"].values(), city["id"], *cities.aliases().get(city["id"], ()))
+        names = {fold(name) for name in spellings}
         entries.append((city["id"], tuple(sorted(names))))
     return tuple(entries)
+
+
+def has_letters(folded: str) -> bool:
+    """True when a folded query holds at least one letter (``123`` or ``--`` names no city)."""
+    return any(ch.isalpha() for ch in folded)
 
 
 def _rank(query: str, name: str) -> int | None:
     if name == query:
         return 0
-    if name.startswith(query) or any(word.startswith(query) for word in name.split(" ")[1:]):
+    if f" {query} " in f" {name} ":  # whole words
         return 1
-    if query in name:
+    if name.startswith(query) or any(word.startswith(query) for word in name.split(" ")[1:]):
         return 2
+    if query in name:
+        return 3
     return None
 
 

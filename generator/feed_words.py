@@ -123,3 +123,38 @@ def titled(base: str, qualifier: str, lang: str) -> str:
 NIGHT_BEGINS = glossary.term("feed.night_begins")  # appended to a night's title (feed SUMMARY, timetable row)
 NIGHT_BEGINS_ON = glossary.term("feed.night_begins_on")  # a night's DESCRIPTION line; {date}: its eve
 NIGHTS_NOTE = glossary.term("feed.nights_note")  # the events calendar's DESCRIPTION, after SUNSET_NOTE
+
+
+# --- Feeds for any place (issue 9) ---------------------------------------------------------------
+# A feed for lat+lng names its place by the coordinates (signed decimal degrees, the language's
+# digits) and its local times by the IANA zone id, which has no translation.  A custom method is
+# described by its own numbers: angles in degrees, intervals with the minute sign ′, so nothing is
+# counted in words.
+def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
+    """Return "35.69°, 51.39°" in the digits and list comma of ``lang``."""
+    comma, _ = _LIST_JOIN[lang]
+    return f"{locale.decimal(lat_deg, 2, lang)}°{comma}{locale.decimal(lng_deg, 2, lang)}°"
+
+
+SUNSET = glossary.term("feed.sunset")
+CUSTOM_METHOD = glossary.term("feed.custom_method")
+OPTIONS_LINE = glossary.term("feed.options_line")  # the query's options, as written in the URL (their names are the API's own)
+
+
+def custom_rules(params: dict, lang: str) -> str:
+    """Return a custom method's rules, e.g. "Fajr 16°, Isha 14°, Maghrib 4°" or "Isha = Maghrib + 90′"."""
+    names = PRAYER_NAMES[lang]
+
+    def number(value: float) -> str:  # as given (the query's own precision), e.g. 17.7 -> "۱۷٫۷"
+        return native(f"{value:g}".replace(".", DECIMAL_SEPARATOR[lang]), lang)
+
+    rules = [f"{names['fajr']} {number(params['fajrAngle'])}°"]
+    if "maghribAngle" in params:
+        rules.append(f"{names['maghrib']} {number(params['maghribAngle'])}°")
+    if "maghribInterval" in params:
+        rules.append(f"{names['maghrib']} = {SUNSET[lang]} + {number(params['maghribInterval'])}′")
+    if "ishaAngle" in params:
+        rules.append(f"{names['isha']} {number(params['ishaAngle'])}°")
+    if "ishaInterval" in params:
+        rules.append(f"{names['isha']} = {names['maghrib']} + {number(params['ishaInterval'])}′")
+    return _LIST_JOIN[lang][0].join(rules)

@@ -98,6 +98,15 @@ if [m.id for m in METHODS.values() if m.default] != [DEFAULT_METHOD]:
     raise ValueError(f"{METHODS_PATH.name}: exactly {DEFAULT_METHOD} must be the default")
 
 
+_BY_FOLDED_ID = {method_id.casefold(): method_id for method_id in METHODS}
+assert len(_BY_FOLDED_ID) == len(METHODS), "two method ids differ only in case"
+
+
+def resolve(method_id: str) -> str | None:
+    """Return the method id ``method_id`` names, case-insensitively (``tehran`` → ``Tehran``), or None."""
+    return _BY_FOLDED_ID.get(method_id.casefold())
+
+
 def custom_method(
     *,
     fajr_angle_deg: float,

@@ -1,6 +1,8 @@
 """IANA time zones: validation, UTC offsets for arrays of instants, local clock strings.
 
-Offsets come from ``zoneinfo`` with the pinned ``tzdata`` package.  To stay
+Offsets come from ``zoneinfo`` with the pinned ``tzdata`` package only: the host's
+/usr/share/zoneinfo is taken off zoneinfo's search path at import, so neither its version
+nor its extra keys (``localtime``, ``posix/…``, ``right/…``) decide an answer.  To stay
 vectorised, the zone's transitions inside a year are located once (weekly samples,
 then bisection to the second) and cached; converting any number of instants is then
 one ``searchsorted``.  A zone that changed its offset twice within one week would be
@@ -8,26 +10,69 @@ seen as not changing; tzdata has no such pair in 1900..2100 for the zones we che
 """
 from __future__ import annotations
 
+import atexit
 import functools
+import importlib.resources
 import zoneinfo
 from datetime import datetime, timezone
 
 import numpy as np
 
+zoneinfo.reset_tzpath(to=[])  # the pinned tzdata package is the only source of zone rules
+
 _SAMPLE_STEP_S = 7 * 86400
+_NOT_PLACES = frozenset({"Factory"})  # tzdata's placeholder zone ("-00"), not a place's clock
 _YEAR_MIN = 1899
 _YEAR_MAX = 2101
 
 
 @functools.cache
 def available() -> frozenset[str]:
-    """Return every zone key the installed tzdata knows."""
-    return frozenset(zoneinfo.available_timezones())
+    """Return every zone key of the pinned tzdata package (its ``zones`` list), less ``Factory``."""
+    listed = importlib.resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+    return frozenset(listed) - _NOT_PLACES
+
+
+@functools.cache
+def _by_folded_key() -> dict[str, str]:
+    """Map a case-folded key to its canonical spelling, for keys no other key folds to."""
+    folded: dict[str, list[str]] = {}
+    for key in available():
+        folded.setdefault(key.casefold(), []).append(key)
+    return {fold: keys[0] for fold, keys in folded.items() if len(keys) == 1}
+
+
+@functools.cache
+def _finder():
+    """The one TimezoneFinder of the process, made on first use (loading its polygons takes ~0.3 s)."""
+    from timezonefinder import TimezoneFinder  # offline: its boundary data ships in timezonefinder-data
+
+    finder = TimezoneFinder()
+    atexit.register(finder.cleanup)  # release its mapped polygon files before exit (else a ResourceWarning)
+    return finder
+
+
+def zone_at(lat_deg: float, lng_deg: float) -> str | None:
+    """Return the IANA zone at a point (timezone-boundary-builder polygons via timezonefinder), or None.
+
+    Open sea gets its nautical zone (``Etc/GMT±N``); None only where the data has no zone
+    at all, or a zone the pinned tzdata does not know.
+    """
+    name = _finder().timezone_at(lng=float(lng_deg), lat=float(lat_deg))
+    return name if name is not None and is_valid(name) else None
 
 
 def is_valid(name: str) -> bool:
     """True for a known IANA key (this is also what keeps keys out of file paths)."""
     return name in available()
+
+
+def canonical_zone(name: str) -> str | None:
+    """Return the canonical spelling of zone ``name`` (``utc`` → ``UTC``, ``asia/tehran`` →
+    ``Asia/Tehran``), matching case-insensitively where only one key fits; None if unknown."""
+    if name in available():
+        return name
+    return _by_folded_key().get(name.casefold())
 
 
 @functools.lru_cache(maxsize=1024)

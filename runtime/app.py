@@ -2,14 +2,23 @@
 
 Routes are data (a list), built from the endpoint registry.  A request is validated
 into canonical parameters; the in-memory LRU answers repeats; otherwise the canonical
-static file (build.py's output, DESIGN.md's path scheme) is served if it exists, and
-only then is the response rendered, which counts against the client's rate limit.
-Every error is JSON: 400 bad input (naming the parameter), 404 unknown path, 405 other
-methods, 429 over the limit (with Retry-After), and never a traceback.
+static file (build.py's output, generator/static_paths.py) is read in a thread if it
+exists, and only then is the response rendered, in the bounded render pool
+(runtime/render_pool.py), which counts against the client's rate limit by its CPU time.
+The event loop itself never renders and never reads a file, so cached answers keep
+flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
+parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
+render pool is full or a render overran its budget (both with Retry-After); the site's
+pages get the same statuses as HTML pages in the page's language.  CORS: every answer
+allows any origin and exposes ETag, Retry-After and the rate-limit fields; OPTIONS is a
+204 preflight.  No redirect is built from the Host header (a page address without its
+trailing slash gets a relative 308).
 
-Environment: ``RATE_LIMIT_PER_MINUTE`` (default 100, 0 = off), ``TRUSTED_PROXIES``
-(comma-separated addresses/networks whose X-Forwarded-For is believed; default none),
-``STATIC_ROOT`` (default ./static_out).
+Environment: ``RATE_LIMIT_PER_MINUTE`` (default 100 cost units, 0 = off), ``TRUSTED_PROXIES``
+(comma-separated addresses/networks whose X-Forwarded-For is believed; default none; run
+uvicorn with ``--no-proxy-headers`` so it does not rewrite the client address itself),
+``STATIC_ROOT`` (default ./static_out), ``RENDER_THREADS`` (default 2), ``RENDER_QUEUE``
+(renders admitted at once, default 64), ``RENDER_BUDGET_S`` (default 10).
 """
 from __future__ import annotations
 
@@ -18,37 +27,51 @@ import hashlib
 import logging
 import os
 import re
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from generator import site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
+from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime.cache import ResponseCache
 from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
+from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
-CACHE_STABLE = "public, max-age=604800"  # a given date's answer does not change
-CACHE_TODAY = "public, max-age=300"  # answers that follow "today"
 ALLOWED = "GET, HEAD"
 CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone offset is whole quarters)
-CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a month's crescent maps)
+PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
+# A page address without its trailing slash (the page routes of generator/site/routes.py).
+_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur)|/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?",
+                                 re.ASCII)
+_HEADER_LIST = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*", re.ASCII)
+
+# Render threads hold the GIL while they compute; the event loop's thread gets it back after at
+# most this long (Python's default is 5 ms), so a cached answer waits ~1 ms per hand-over.
+sys.setswitchinterval(0.001)
 
 log = logging.getLogger("runtime")
 cache = ResponseCache()
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
+renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
+                     max_pending=int(os.environ.get("RENDER_QUEUE", "64")),
+                     budget_s=float(os.environ.get("RENDER_BUDGET_S", "10")))
 
 
 def error_response(status: int, message: str, headers: dict | None = None) -> Response:
@@ -56,8 +79,14 @@ def error_response(status: int, message: str, headers: dict | None = None) -> Re
         dumps({"error": message}),
         status_code=status,
         media_type="application/json; charset=utf-8",
-        headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store", **(headers or {})},
+        headers={"Cache-Control": "no-store", **(headers or {})},
     )
+
+
+def html_error(request: Request, status: int, headers: dict | None = None) -> Response:
+    """The site's 404, 429 or 503 page, in the language the path names."""
+    return Response(site.error_page(request.url.path, status), status_code=status,
+                    media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", **(headers or {})})
 
 
 def etag_of(body: bytes) -> str:
@@ -65,92 +94,123 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def read_static(relative_path: str) -> bytes | None:
-    """Return a pre-rendered file under static_root (build.py's output), if there is one.
-
-    The path schemes never produce ``..`` or an absolute path (static_paths percent-encodes
-    every value); the check below keeps that true without a filesystem round trip.
-    """
+def read_static(relative_path: str) -> tuple[bytes, str] | None:
+    """Return a pre-rendered file under static_root (build.py's output) and its ETag, if there is one.
+    Runs in a worker thread: a read and a hash never hold up the event loop.  The path schemes
+    never produce ``..`` or an absolute path (static_paths); the check below keeps that true
+    without a filesystem round trip."""
     if relative_path.startswith("/") or ".." in relative_path.split("/"):
         return None
     try:
         with open(os.path.join(static_root, relative_path), "rb") as file:
-            return file.read()
+            body = file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
+    return body, etag_of(body)
 
 
-def _over_limit(request: Request) -> Response | None:
-    """Count a render for the client; return the 429 answer when it is over the limit."""
-    client = client_ip(request.client.host if request.client else None,
-                       request.headers.get("x-forwarded-for"), trusted_proxies)
-    wait_s = limiter.retry_after_s(client)
-    if wait_s is None:
-        return None
-    return error_response(429, f"more than {limiter.per_minute} uncached requests a minute; retry in {wait_s} s",
-                          {"Retry-After": str(wait_s)})
+def _client(request: Request) -> str:
+    return client_ip(request.client.host if request.client else None,
+                     request.headers.get("x-forwarded-for"), trusted_proxies)
 
 
-def answer(request: Request, key: tuple, relative_path: str, render_body, media_type: str,
-           cache_control: str) -> Response:
-    """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` (rate-limited)."""
+def _rendered(key: tuple, render_body):
+    """The job a render thread runs: the body, its ETag, into the cache (kept even if the
+    request that asked gave up waiting), and the thread's CPU seconds (the request's cost)."""
+    def job() -> tuple[bytes, str, float]:
+        started = time.thread_time()
+        body = render_body()
+        etag = etag_of(body)
+        cache.put(key, body, etag)
+        return body, etag, time.thread_time() - started
+    return job
+
+
+async def answer(request: Request, key: tuple, relative_path: str, render_body, media_type: str,
+                 cache_control: str, html: bool = False) -> Response:
+    """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` in the
+    render pool (rate-limited by cost)."""
     hit = cache.get(key)
+    limit_headers: dict = {}
     if hit is None:
-        body = read_static(relative_path)
-        if body is None:
-            refused = _over_limit(request)
-            if refused is not None:
-                return refused
-            body = render_body()
-        hit = (body, etag_of(body))
-        cache.put(key, *hit)
+        hit = await run_in_threadpool(read_static, relative_path)
+        if hit is not None:
+            cache.put(key, *hit)
+        else:
+            client = _client(request)
+            wait_s = limiter.admit(client)
+            if wait_s is not None:
+                headers = {"Retry-After": str(wait_s), **limiter.headers(client)}
+                if html:
+                    return html_error(request, 429, headers)
+                return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
+                                           f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
+            try:
+                body, etag, cpu_s = await renders.run(key, _rendered(key, render_body))
+            except Busy as busy:
+                headers = {"Retry-After": str(busy.retry_after_s)}
+                return html_error(request, 503, headers) if html else error_response(503, str(busy), headers)
+            limiter.charge(client, cpu_s)
+            hit = (body, etag)
+            limit_headers = limiter.headers(client)
     body, etag = hit
-    headers = {"ETag": etag, "Cache-Control": cache_control, "Access-Control-Allow-Origin": "*"}
+    headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
 
 
-def handler(endpoint: Endpoint):
-    media_type = f"{endpoint.media_type}; charset=utf-8"
+async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
+    try:
+        canonical: Canonical = endpoint.parse(Query(items), time.time())
+    except QueryError as error:
+        return error_response(400, str(error))
+    return await answer(request, (endpoint.name, tuple(canonical.params.items())),
+                        static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
+                        lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
+                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
 
+
+def handler(endpoint: Endpoint):
     async def respond(request: Request) -> Response:
-        try:
-            canonical: Canonical = endpoint.parse(Query(request.query_params.multi_items()), time.time())
-        except QueryError as error:
-            return error_response(400, str(error))
-        return answer(request, (endpoint.name, tuple(canonical.params.items())),
-                      static_paths.relative_path(endpoint.name, canonical.params),
-                      lambda: endpoint.render(canonical.params), media_type,
-                      CACHE_TODAY if canonical.today_dependent else CACHE_STABLE)
+        return await respond_api(request, endpoint, request.query_params.multi_items())
 
     return respond
 
 
-def page_not_found(request: Request) -> Response:
-    return Response(site.not_found_page(request.url.path), status_code=404, media_type="text/html; charset=utf-8",
-                    headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"})
+async def path_url(request: Request) -> Response:
+    """``/v1/<base>/<file name>`` (and the stable ``/today/v1/…`` of an answer that follows today):
+    the path URL of an answer (static_paths), read back into its query."""
+    base, file_name = request.path_params["base"], request.path_params["file"]
+    stem, dot, extension = file_name.rpartition(".")
+    name = static_paths.endpoint_of_file(base, extension, BY_NAME) if dot else None
+    items = static_paths.query_items(stem) if name else None
+    if items is None:
+        return error_response(404, f"no such path: {request.url.path[:200]}")
+    return await respond_api(request, BY_NAME[name], items)
 
 
 def page_handler(page: site.Page):
-    """Serve a site page: the in-memory cache, then the pre-rendered file, then `page.render`."""
+    """Serve a site page: the in-memory cache, then the pre-rendered file (a page that follows
+    today only from today's folder), then `page.render`."""
     media_type = f"{page.media_type}; charset=utf-8"
 
     async def respond(request: Request) -> Response:
         params = dict(request.path_params)
         if not all(_PAGE_PART.fullmatch(value) for value in params.values()):
-            return page_not_found(request)
+            return html_error(request, 404)
         now_s = time.time()
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
-        clock = {"now_s": now_s} if page.clock_dependent else {}
+        clock = {"now_s": now_s} if page.clock_dependent else {}  # a city's date, read at the request
         key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None,
                int(now_s // CLOCK_STEP_S) if page.clock_dependent else None)
+        relative = static_paths.page_path(site.file_path(page.route, params),
+                                          today.isoformat() if page.today_dependent else None)
         try:
-            return answer(request, key, site.file_path(page.route, params),
-                          lambda: page.render(today=today, **params, **clock), media_type,
-                          CACHE_TODAY if page.today_dependent else CACHE_PAGE)
+            return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
+                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
         except site.PageNotFound:
-            return page_not_found(request)
+            return html_error(request, 404)
 
     return respond
 
@@ -159,6 +219,10 @@ async def http_error(request: Request, exc: HTTPException) -> Response:
     if exc.status_code == 405:
         return error_response(405, f"method {request.method} not allowed; use GET", {"Allow": ALLOWED})
     if exc.status_code == 404:
+        if _PAGE_WITHOUT_SLASH.fullmatch(request.url.path):  # relative: never built from the Host header
+            query = request.url.query
+            return Response(status_code=308, headers={"Location": request.url.path + "/" + (f"?{query}" if query else ""),
+                                                      "Cache-Control": CACHE_PAGE})
         return error_response(404, f"no such path: {request.url.path[:200]}")
     return error_response(exc.status_code, str(exc.detail)[:200])
 
@@ -166,6 +230,43 @@ async def http_error(request: Request, exc: HTTPException) -> Response:
 async def server_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error for %s", request.url.path)
     return error_response(500, "internal error")
+
+
+class Cors:
+    """CORS for every answer: any origin, the validators and rate-limit fields exposed, and
+    OPTIONS answered as a preflight (204) before routing."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if scope["method"] == "OPTIONS":
+            return await self._preflight(scope, send)
+
+        async def send_with_cors(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []),
+                                      (b"access-control-allow-origin", b"*"),
+                                      (b"access-control-expose-headers", EXPOSED_HEADERS.encode())]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cors)
+
+    @staticmethod
+    async def _preflight(scope: Scope, send: Send) -> None:
+        asked = next((value for name, value in scope["headers"] if name == b"access-control-request-headers"), b"")
+        asked_text = asked.decode("latin-1").strip()
+        headers = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", ALLOWED.encode()),
+                   (b"access-control-max-age", str(PREFLIGHT_MAX_AGE_S).encode()),
+                   (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
+                   (b"allow", b"GET, HEAD, OPTIONS"), (b"vary", b"Access-Control-Request-Headers"),
+                   (b"cache-control", b"no-store")]
+        if len(asked_text) <= 1000 and _HEADER_LIST.fullmatch(asked_text):  # echo only a plain list of names
+            headers.append((b"access-control-allow-headers", asked_text.encode()))
+        await send({"type": "http.response.start", "status": 204, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
 
 
 def warm_up() -> None:
@@ -187,11 +288,16 @@ def warm_up() -> None:
 async def lifespan(app):
     warm_up()
     yield
+    renders.shutdown()
 
 
 routes = [  # the API first: most requests are API requests, and routes are matched in order
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
-] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()]
-app = Starlette(routes=routes, lifespan=lifespan,
-                exception_handlers={HTTPException: http_error, Exception: server_error})
+] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
+      Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
+      Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
+starlette_app = Starlette(routes=routes, lifespan=lifespan,
+                          exception_handlers={HTTPException: http_error, Exception: server_error})
+starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
+app = Cors(starlette_app)

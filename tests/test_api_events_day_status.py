@@ -163,7 +163,7 @@ def test_upcoming(client):
     assert all(e["importance"] == "major" for e in major)
 
 
-@pytest.mark.parametrize("query", ["hm=13", "hm=0", "hy=1316", "hy=1524", "upcoming=0", "upcoming=74", "importance=minor",
+@pytest.mark.parametrize("query", ["hm=13", "hm=0", "hy=1316", "hy=1524", "upcoming=0", "upcoming=74", "importance=trivial",
                                    "type=feast", "details=2", "calendar=umm", "hy=1447&upcoming=3", "x=y"])
 def test_events_bad_input(client, query):
     response = client.get("/v1/events?" + query)

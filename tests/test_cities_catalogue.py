@@ -53,3 +53,25 @@ def test_required_shrine_and_capital_cities_are_present():
     for required in ("karbala", "najaf", "mashhad", "qom", "tehran", "london", "kadhimiya", "samarra", "medina", "mecca",
                      "baghdad", "beirut", "manama", "islamabad", "kabul", "baku", "damascus", "sanaa", "cairo", "jakarta"):
         assert required in ids, required
+
+
+def test_every_other_spelling_finds_its_city_first_and_names_no_other():
+    """data/city_aliases.csv: an alias never equals (folded) another city's name or id, and a
+    search for it puts its own city first."""
+    from generator import city_search
+
+    names: dict[str, set[str]] = {}
+    for city in cities.load():
+        for name in [*city["names"].values(), city["id"]]:
+            names.setdefault(city_search.fold(name), set()).add(city["id"])
+    aliases = cities.aliases()
+    assert sum(len(spellings) for spellings in aliases.values()) >= 60
+    for city_id, spellings in aliases.items():
+        for spelling in spellings:
+            assert names.get(city_search.fold(spelling), set()) <= {city_id}, spelling
+            assert city_search.search(spelling)[0]["id"] == city_id, spelling
+
+
+def test_ids_resolve_case_insensitively():
+    assert cities.resolve("London") == "london" and cities.resolve("KUWAIT-CITY") == "kuwait-city"
+    assert cities.resolve("Londres") is None

@@ -56,6 +56,14 @@ FEEDS = (
         ("night.ics", {"city": "tehran", "lang": "fa", "method": "Jafari"}),
         ("night.ics", {"city": "karbala", "lang": "ar", "days": "90"}),
         ("night.ics", {"city": "tromso", "lang": "ur", "days": "7"}),
+        # feeds for any place (issue 9): coordinates, a zone, custom angles and options
+        ("prayer-times.ics", {"lat": "-33.87", "lng": "151.21", "tz": "auto", "lang": "ar", "method": "custom",
+                              "fajrAngle": "17.7", "ishaInterval": "90", "maghribAngle": "4.5", "asr": "hanafi",
+                              "tune": "fajr:2,isha:-1", "elevation": "300", "offsets": "maghrib:10"}),
+        ("prayer-times.ics", {"lat": "65", "lng": "18", "tz": "Europe/Stockholm", "lang": "fa",
+                              "highLatitudeRule": "none", "days": "7"}),
+        ("night.ics", {"lat": "40.71", "lng": "-74.01", "tz": "America/New_York", "lang": "ur",
+                       "highLatitudeRule": "seventhOfNight", "tune": "maghrib:3"}),
     ]
 )
 
@@ -453,10 +461,10 @@ BAD_REQUESTS = [
     ("prayer-times.ics", {"city": "london", "lang": "de"}, "lang"),
     ("prayer-times.ics", {}, "city"),
     ("prayer-times.ics", {"city": "atlantis"}, "city"),
-    ("prayer-times.ics", {"lat": "51.5", "lng": "0"}, "city"),
+    ("prayer-times.ics", {"lat": "51.5", "lng": "0"}, "tz"),  # a place feed needs the zone of its days
     ("prayer-times.ics", {"city": "london", "method": "Nope"}, "method"),
     ("prayer-times.ics", {"city": "london", "method": "Tehran,Jafari"}, "method"),
-    ("prayer-times.ics", {"city": "london", "method": "custom"}, "method"),
+    ("prayer-times.ics", {"city": "london", "method": "custom"}, "fajrAngle"),  # custom needs its angles
     ("prayer-times.ics", {"city": "london", "name": "x" * 61}, "name"),
     ("prayer-times.ics", {"city": "london", "name": "a\x00b"}, "name"),
     ("night.ics", {"city": "london", "days": "6"}, "days"),

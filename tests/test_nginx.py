@@ -1,13 +1,21 @@
-"""deploy/nginx.conf in front of the app: a real nginx on loopback (Debian nginx-light).
+"""deploy/nginx.conf in front of the app: a real nginx on loopback (Debian nginx-light), as
+deploy/README.md runs it: uvicorn with 2 workers, proxy headers off, its own limit off, and
+nginx's limit_req (here 30 requests and 5 feeds a minute, to keep the test short).
 
+Clients with different addresses use different loopback source addresses (127.0.0.x).
 Skipped, with the reason, only where no nginx binary can be found (`make test` installs it).
 """
 from __future__ import annotations
 
 import gzip
+import http.client
+import os
 import shutil
+import socket
 import tempfile
+import time
 import urllib.request
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -17,6 +25,22 @@ from deploy import local_stack
 
 pytestmark = pytest.mark.skipif(local_stack.nginx_binary() is None,
                                 reason="nginx is not installed (apt-get install nginx-light)")
+
+
+RATE, FEED_RATE = 30, 5
+FRONT_INFO: dict = {}
+
+
+def _from(source: str, url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+    """GET from loopback address ``source`` (another client, as nginx sees it)."""
+    host, port = url.removeprefix("http://").split("/", 1)[0].split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        connection.request("GET", "/" + url.removeprefix("http://").split("/", 1)[1], headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
 
 
 def _get(url: str, headers: dict | None = None, method: str = "GET"):
@@ -36,12 +60,14 @@ def front(tmp_path_factory):
     build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics,pages", "--jobs", "2",
                 "--out", str(static)])
     app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
-    app = local_stack.start_app(static, app_port)
-    nginx = local_stack.start_nginx(tmp_path_factory.mktemp("nginx"), static, nginx_port, app_port)
+    app = local_stack.start_app(static, app_port, workers=2)
+    prefix = tmp_path_factory.mktemp("nginx")
+    nginx = local_stack.start_nginx(prefix, static, nginx_port, app_port, rate_per_minute=RATE, feed_rate_per_minute=FEED_RATE)
     try:
         base = f"http://127.0.0.1:{nginx_port}"
-        local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods")
+        local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods", seconds=60)
         local_stack.wait_until_up(f"{base}/v1/methods")
+        FRONT_INFO.update(prefix=prefix, app=f"http://127.0.0.1:{app_port}")
         yield base, static
     finally:
         local_stack.stop(nginx, app)
@@ -109,3 +135,144 @@ def test_errors_are_json(front):
     assert status == 405 and headers["Allow"] == "GET, HEAD" and b"error" in body
     status, headers, body = _get(f"{base}/v1/methods?../../etc/passwd")
     assert status == 400 and b"error" in body
+
+
+def test_csv_is_served_from_its_static_file_as_text_csv(front):
+    """A pre-rendered CSV (written here as build.py writes it: the canonical path) is a static hit."""
+    from generator import static_paths
+    from generator.api import BY_NAME
+    from generator.query import Query
+
+    base, static = front
+    endpoint = BY_NAME["prayer-times.csv"]
+    canonical = endpoint.parse(Query.of({"city": "karbala", "year": "2026"}), 0.0)
+    path = static / static_paths.relative_path(endpoint.name, canonical.params)
+    query = static_paths.canonical_query(canonical.params)
+    assert path.name == static_paths.file_query(canonical.params) + ".csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.chmod(0o755)
+    path.write_bytes(endpoint.render(canonical.params))
+    path.chmod(0o644)
+    status, headers, body = _get(f"{base}/v1/prayer-times.csv?{query}")
+    assert status == 200 and body == path.read_bytes() and "Last-Modified" in headers
+    assert headers["Content-Type"] == "text/csv; charset=utf-8"
+    status, headers, body = _get(f"{base}/v1/prayer-times.csv?city=karbala&date=2026-03-20")  # not a file: the app
+    assert status == 200 and "Last-Modified" not in headers and headers["Content-Type"] == "text/csv; charset=utf-8"
+
+
+def test_one_limit_per_client_for_the_whole_server(front):
+    """2 app workers behind nginx: one client gets RATE uncached answers a minute in all (not per
+    worker), rotating X-Forwarded-For changes nothing, and another client is not affected."""
+    base, _ = front
+    statuses, started = [], time.monotonic()
+    for i in range(2 * RATE):
+        status, headers, body = _from("127.0.0.5", f"{base}/v1/qibla?lat={20 + i * 0.37:.2f}&lng=3",
+                                      {"X-Forwarded-For": f"203.0.113.{i}"})
+        statuses.append(status)
+        if status == 429:
+            assert headers["content-type"] == "application/json; charset=utf-8" and body.startswith(b'{"error":')
+            assert int(headers["retry-after"]) >= 1 and "ratelimit-policy" in headers
+    refilled = (time.monotonic() - started) * RATE / 60
+    assert RATE - 1 <= statuses.count(200) <= RATE + refilled + 1, statuses
+    assert _from("127.0.0.6", f"{base}/v1/qibla?lat=1.23&lng=3")[0] == 200
+
+
+def test_feeds_weigh_more(front):
+    """A feed also counts against the feed zone (FEED_RATE a minute)."""
+    base, _ = front
+    statuses = [_from("127.0.0.7", f"{base}/v1/night.ics?city=karbala&days={30 + i}")[0] for i in range(FEED_RATE + 4)]
+    assert statuses.count(200) <= FEED_RATE + 1 and statuses.count(429) >= 3, statuses
+
+
+def test_pages_over_the_limit_get_the_html_429_in_their_language(front):
+    base, _ = front
+    from generator.methods import METHODS
+
+    for city in ("kufa", "samarra", "basra"):
+        for method in METHODS:
+            status, headers, body = _from("127.0.0.8", f"{base}/city/{city}/ur/{method}/")
+            if status == 429:
+                assert headers["content-type"] == "text/html; charset=utf-8"
+                assert b'<html lang="ur" dir="rtl">' in body and int(headers["retry-after"]) >= 1
+                return
+    pytest.fail("never limited")
+
+
+def test_compression_varies_and_covers_proxied_answers(front):
+    base, _ = front
+    _, headers, _ = _get(f"{base}/v1/cities?all=1", {"Accept-Encoding": "gzip"})
+    assert headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
+    status, headers, body = _from("127.0.0.9", f"{base}/v1/prayer-times?lat=35.69&lng=51.39&year=2026",
+                                  {"Accept-Encoding": "gzip"})  # 111 kB from the app
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
+    assert gzip.decompress(body).startswith(b'{"meta":{"lat":35.69')
+
+
+def test_nginx_own_errors_are_json(front):
+    base, _ = front
+    status, headers, body = _get(f"{base}/v1/methods?q={'a' * 9000}")
+    assert status == 414 and body.startswith(b'{"error":"request:') and headers["Content-Type"].startswith("application/json")
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(b"GET /v1/methods HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        answer = raw.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 400") and b'{"error":"request:' in answer
+    status, headers, body = _get(f"{base}/_today/x/index.html")
+    assert status == 404 and body == b'{"error":"no such path"}' and headers["Content-Type"].startswith("application/json")
+
+
+def test_5xx_from_a_missing_app_is_json(front, tmp_path):
+    _, static = front
+    port = local_stack.free_port()
+    nginx = local_stack.start_nginx(tmp_path / "dead", static, port, local_stack.free_port())  # nothing listens there
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods")
+        status, headers, body = _get(f"http://127.0.0.1:{port}/v1/qibla?lat=1&lng=1")
+        assert status == 502 and body.startswith(b'{"error":') and headers["Retry-After"] == "5"  # its own status, a JSON body
+    finally:
+        local_stack.stop(nginx)
+
+
+def test_same_lifetimes_and_slashes_as_the_app(front):
+    base, _ = front
+    app = FRONT_INFO["app"]
+    for path in ("/v1/methods", "/moon/1448-5/", "/city/karbala/", "/v1/cities?all=1"):
+        at_nginx, at_app = _get(base + path)[1], _get(app + path)[1]
+        assert at_nginx["Cache-Control"] == at_app["cache-control"], path
+    for path in ("/v1/methods/", "/city/karbala", "/moon/1448-5/ar"):
+        at_nginx = _get(base + path, {"Host": "evil.example"})
+        at_app = _get(app + path, {"Host": "evil.example"})
+        assert at_nginx[0] == at_app[0], path
+        assert at_nginx[1].get("Location") == at_app[1].get("location"), path
+        assert not (at_nginx[1].get("Location") or "/").startswith("http"), path
+
+
+def test_today_files_are_private_and_feeds_have_a_stable_url(front):
+    base, static = front
+    # what nginx and the app answer for an internal name is the same: 400 (today is not a parameter)
+    status, _, _ = _get(f"{base}/v1/events?calendar=iran&hy=1448&today=2026-11-21")
+    assert status == 400
+    stable = f"{base}/today/v1/events/calendar=moonsighting&lang=en.ics"
+    status, headers, body = _get(stable)
+    assert status == 200 and "Last-Modified" not in headers  # the app answers (it checks the date)
+    assert body == _get(f"{base}/v1/events.ics?calendar=moonsighting&lang=en")[2]
+    assert (static / "today/v1/events/calendar=moonsighting&lang=en.ics").is_file()
+
+
+def test_a_page_whose_day_has_passed_is_not_served_as_today(front):
+    base, static = front
+    today = datetime.now(timezone.utc).date().isoformat()
+    status, headers, _ = _get(f"{base}/city/najaf/fa/")
+    assert status == 200 and "Last-Modified" in headers  # today's pre-rendered file
+    # the same tree a day later, before the next build: yesterday's folder only
+    yesterday_root = static / "_today" / (datetime.now(timezone.utc).date() - timedelta(days=1)).isoformat()
+    os.rename(static / "_today" / today, yesterday_root)
+    try:
+        status, headers, body = _get(f"{base}/city/najaf/ar/")
+        assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>")
+    finally:
+        os.rename(yesterday_root, static / "_today" / today)
+
+
+def test_access_log_is_off_by_default(front):
+    assert not list(FRONT_INFO["prefix"].glob("*access*"))

@@ -51,6 +51,12 @@ COMPANIONS = {
     ("moon-visibility.svg", "hy"): {"hm": "9"},
     ("moon-visibility.svg", "hm"): {"hy": "1447"},
 }
+BASE["prayer-times.csv"] = BASE["prayer-times"]
+_CUSTOM = {p: q for (name, p), q in COMPANIONS.items() if name == "prayer-times" and "method" in q}
+COMPANIONS.update({("prayer-times.csv", p): q for (name, p), q in list(COMPANIONS.items()) if name == "prayer-times"})
+COMPANIONS.update({(feed, p): q for feed in ("prayer-times.ics", "night.ics") for p, q in _CUSTOM.items()})
+# Enum values that need companions to be valid (method=custom needs its angles).
+VALUE_COMPANIONS = {("method", "custom"): {"fajrAngle": "16", "ishaAngle": "14"}}
 # Fields that replace what the base query gives (they exclude each other).
 REPLACES = {"date": ("year", "month", "hy", "hm", "hd"), "year": ("date",), "month": ("date",), "hy": ("date",),
             "hm": ("date",), "hd": ("date",), "lat": ("city",), "lng": ("city",), "city": ("lat", "lng"),
@@ -112,6 +118,7 @@ def test_every_documented_bound_is_the_enforced_one(client):
                 query = _query(name, pname, str(value))
                 if query is None:
                     continue
+                query.update(VALUE_COMPANIONS.get((pname, str(value)), {}))
                 response = client.get(f"/v1/{name}", params=query)
                 assert response.status_code == 200, (name, query, response.text[:200])
                 probed += 1

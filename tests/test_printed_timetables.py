@@ -8,9 +8,14 @@ every cell: tests/fixtures/timetables/README.md and data/SOURCES-TIMETABLES.md.
 
 Tolerance: 1 minute per cell.  A printed minute is a rounded instant and the engine's is
 another; the rules fitted in bench/fit_timetables.py reproduce most of these cells
-exactly and all within 1 minute.  Only the times whose rule the engine has today are
-compared here; the London dawn, the imsak and the sunset-based midnight wait for the
-options of issue 9 (the fit prints what they need).
+exactly and all within 1 minute.  Every cell whose rule the engine has is compared, with
+the request options that give it (issue 9): Iran's midnight is ``midnight=sunsetToFajr``,
+and the Centre's Cardiff page (the Imam Ali Foundation's table) is dawn at 12° with
+``highLatitudeRule=middleOfNight`` and maghrib 20 min after sunset.  Not compared, as no
+rule reproduces them: the Centre's London dawn (≈15° in winter, 13.1° in June: a table),
+hence its imsak and midnight, and the Foundation's midnight (half-way from sunset to the
+same morning's dawn + 24 h).  The Foundation's other city tables truncate to the minute
+and change their maghrib and imsak intervals in summer (docs/decisions.md).
 """
 from __future__ import annotations
 
@@ -19,31 +24,34 @@ import pytest
 from peers_praytime import run_praytime
 
 from bench.fit_timetables import Cells, load
-from generator.methods import METHODS
-from generator.prayer import compute
+from generator.api.prayer_times import options_of
+from generator.methods import METHODS, Method, custom_method
+from generator.prayer import DEFAULT_OPTIONS, Options, compute
 
 TOLERANCE_S = 60.0
 
 
-def _engine(cells: Cells, method: str, name: str) -> np.ndarray:
+def _engine(cells: Cells, method: str | Method, name: str, options: Options = DEFAULT_OPTIONS) -> np.ndarray:
     """The engine's ``name`` (Unix seconds) for every printed row of ``cells``: rounded to
     the minute where the table prints minutes, unrounded where it prints seconds."""
     out = np.empty(cells.day.shape)
+    method = METHODS[method] if isinstance(method, str) else method
     for lat, lng in set(zip(cells.lat, cells.lng)):
         rows = np.flatnonzero((cells.lat == lat) & (cells.lng == lng))
         first, last = int(cells.day[rows].min()), int(cells.day[rows].max())
-        result = compute(lat, lng, first, last - first + 1, [METHODS[method]])
+        result = compute(lat, lng, first, last - first + 1, [method], options=options)
         index = (cells.day[rows] - first).astype(int)
         rounded, exact = result.times[name][0][index], result.unrounded_s[name][0][index]
         out[rows] = np.where(cells.has_seconds[name][rows], exact, rounded)
     return out
 
 
-def _assert_cells(cells: Cells, method: str, name: str, skip_seconds: bool = False) -> None:
+def _assert_cells(cells: Cells, method: str | Method, name: str, skip_seconds: bool = False,
+                  options: Options = DEFAULT_OPTIONS) -> None:
     printed = cells.printed[name]
     have = np.isfinite(printed) & ~(skip_seconds & cells.has_seconds[name])
     assert have.sum() > 0, name
-    diff = np.abs(_engine(cells, method, name) - printed)[have]
+    diff = np.abs(_engine(cells, method, name, options) - printed)[have]
     worst = int(np.argmax(diff))
     assert diff.max() <= TOLERANCE_S, (name, f"{have.sum()} cells, worst {diff[worst] / 60:.2f} min",
                                         cells.files[have][worst], int(cells.day[have][worst]))
@@ -65,6 +73,31 @@ def test_tehran_preset_reproduces_the_university_of_tehran_tables(tables, name):
     Tehran and the provincial capitals print dawn and noon without such a shift.
     """
     _assert_cells(tables["Tehran (all places)"], "Tehran", name, skip_seconds=name in ("fajr", "dhuhr"))
+
+
+def test_tehran_preset_with_midnight_sunset_to_fajr_reproduces_the_printed_midnight(tables):
+    """Every midnight the Institute's tables print (Tehran 2022–2025, Abadan, Khorramshahr: 10
+    cells) is the midpoint of sunset and the next dawn: the Tehran preset with the request
+    option midnight=sunsetToFajr (the preset keeps the SPEC's maghribToFajr, 8–10 min later)."""
+    cells = tables["Tehran (all places)"]
+    _assert_cells(cells, "Tehran", "midnight", options=options_of({"midnight": "sunsetToFajr"}))
+    default = _engine(cells, "Tehran", "midnight")
+    printed = cells.printed["midnight"]
+    have = np.isfinite(printed)
+    assert (default - printed)[have].min() >= 5 * 60  # the SPEC default is not what Iran prints
+
+
+IMAM_ALI_FOUNDATION_CARDIFF = custom_method(fajr_angle_deg=12, isha_angle_deg=14, maghrib_interval_min=20)
+
+
+@pytest.mark.parametrize("name", ["fajr", "sunrise", "dhuhr", "maghrib"])
+def test_the_centres_cardiff_page_is_reproduced_with_options(tables, name):
+    """The Centre's Cardiff page of July 2026 (the Imam Ali Foundation's Cardiff table, README):
+    method=custom&fajrAngle=12&ishaAngle=14&maghribInterval=20&highLatitudeRule=middleOfNight
+    (its July dawn is the Sun at 12°, up to 29 min before the default twilightAngle bound of
+    12/60 of the night; half the night never binds there, but it is the Foundation's fallback)."""
+    options = options_of({"highLatitudeRule": "middleOfNight"})
+    _assert_cells(tables["IslamicCentreOfEngland, cardiff"], IMAM_ALI_FOUNDATION_CARDIFF, name, options=options)
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ def test_over_the_limit_is_a_429_with_retry_after(client, limited):
     over = client.get("/v1/prayer-times?lat=1&lng=1&date=2026-01-04")
     assert over.status_code == 429
     assert 1 <= int(over.headers["retry-after"]) <= 60
+    assert over.headers["ratelimit-policy"] == '"renders";q=3;w=60' and over.headers["ratelimit"].startswith('"renders";r=0;')
     assert "error" in over.json() and over.headers["content-type"].startswith("application/json")
 
 
@@ -29,20 +30,31 @@ def test_cached_answers_do_not_count(client, limited):
         assert client.get("/v1/prayer-times?lat=2&lng=2&date=2026-01-01").status_code == 200
 
 
-def test_limit_is_per_client_and_resets_each_minute():
+def test_limit_is_per_client_and_refills_at_its_rate():
+    """Token bucket arithmetic: 2 units a minute refill one unit every 30 s."""
     limiter = RateLimiter(2)
-    assert limiter.retry_after_s("a", 60.0) is None and limiter.retry_after_s("a", 61.0) is None
-    assert limiter.retry_after_s("a", 90.0) == 30
-    assert limiter.retry_after_s("b", 90.0) is None
-    assert limiter.retry_after_s("a", 120.0) is None  # a new minute
-    assert RateLimiter(0).retry_after_s("a") is None  # 0 turns it off
+    assert limiter.admit("a", 60.0) is None and limiter.admit("a", 61.0) is None
+    assert limiter.admit("a", 62.0) == 28  # 1.93 units spent at 62 s: a whole unit is free again at 90 s
+    assert limiter.admit("b", 62.0) is None  # another client has its own bucket
+    assert limiter.admit("a", 90.5) is None  # refilled
+    assert RateLimiter(0).admit("a") is None  # 0 turns it off
+
+
+def test_cost_is_one_unit_per_started_10_ms_of_cpu():
+    from runtime.ratelimit import units_of
+
+    assert [units_of(s) for s in (0.0, 0.0004, 0.010, 0.0101, 0.125)] == [1, 1, 1, 2, 13]
+    limiter = RateLimiter(100)
+    assert limiter.admit("a", 0.0) is None
+    limiter.charge("a", 0.125, 0.0)  # a 90-day feed: 13 units in all
+    assert limiter.headers("a", 0.0) == {"RateLimit-Policy": '"renders";q=100;w=60', "RateLimit": '"renders";r=87;t=8'}
 
 
 def test_limiter_memory_is_bounded():
     limiter = RateLimiter(5, max_clients=100)
     for i in range(1000):
-        limiter.retry_after_s(f"10.0.{i // 256}.{i % 256}", 60.0)
-    assert len(limiter._counts) <= 100
+        limiter.admit(f"10.0.{i // 256}.{i % 256}", 60.0)
+    assert len(limiter._spent) <= 100
 
 
 def test_forwarded_for_is_believed_only_from_trusted_proxies():

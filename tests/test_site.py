@@ -137,14 +137,16 @@ def test_city_page_links_feeds_as_webcal_and_https_and_draws_the_qibla():
     assert 'href="/city/london/ur/imsakiya/"' in html
 
 
-def test_csv_link_waits_for_its_endpoint(monkeypatch):
-    """Off until /v1/prayer-times.csv exists (issue 9); switched on, each month links its own CSV."""
-    assert "prayer-times.csv" not in timetable.render(TODAY, "london").decode()
-    monkeypatch.setattr(timetable, "PRAYER_TIMES_CSV", True)
+def test_each_month_links_its_csv(pages_client, monkeypatch):
+    """Every month of a city page links /v1/prayer-times.csv for the same city, method and month (issue 9)."""
     html = timetable.render(TODAY, "london").decode()
-    assert re.findall(r'<a href="(/v1/prayer-times\.csv\?[^"]+)" class="csv-link">', html) == [
-        "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=3&amp;year=2026",
-        "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=4&amp;year=2026"]
+    links = re.findall(r'<a href="(/v1/prayer-times\.csv\?[^"]+)" class="csv-link">', html)
+    assert links == ["/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=3&amp;year=2026",
+                     "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=4&amp;year=2026"]
+    response = pages_client.get(links[0].replace("&amp;", "&"))
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    monkeypatch.setattr(timetable, "PRAYER_TIMES_CSV", False)
+    assert "prayer-times.csv" not in timetable.render(TODAY, "london").decode()
 
 
 def test_month_pages_and_their_links():
@@ -421,8 +423,9 @@ def test_static_pages_and_their_files():
 def test_build_writes_pages_incrementally(tmp_path):
     job = (build.PAGES, ("/moon/{hy}-{hm}/{lang}/", {"hy": "1447", "hm": "9", "lang": "ar"}),
            responses.now_s(TODAY), str(tmp_path))
-    name, relative, size, changed = build.render_one(job)
-    assert (name, relative, changed) == ("pages", "moon/1447-9/ar/index.html", True)
+    name, relatives, size, changed = build.render_one(job)
+    assert (name, relatives, changed) == ("pages", ["moon/1447-9/ar/index.html"], True)  # fixed by its month
+    relative = relatives[0]
     assert (tmp_path / relative).read_bytes() == routes.moon(TODAY, "1447", "9", "ar")
     assert (tmp_path / (relative + ".gz")).is_file() and (tmp_path / (relative + ".br")).is_file()
     assert build.render_one(job)[3] is False
@@ -448,9 +451,15 @@ def test_pages_are_served_with_headers_and_404s(pages_client):
 
 
 def test_pre_rendered_page_is_served_first(pages_client, tmp_path):
-    page = tmp_path / "city" / "najaf" / "index.html"
-    page.parent.mkdir(parents=True)
-    page.write_bytes(b"<!doctype html><title>pre-rendered</title>")
+    """A page that follows today is read only from today's (UTC) folder of _today/, never from its
+    stable name, which a late build may have left from an earlier day (issue 11)."""
+    from datetime import datetime, timezone
+
+    today = datetime.now(timezone.utc).date().isoformat()
+    for relative, body in ((f"_today/{today}/city/najaf/index.html", b"<!doctype html><title>pre-rendered</title>"),
+                           ("city/najaf/index.html", b"<!doctype html><title>an earlier day</title>")):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes(body)
     assert pages_client.get("/city/najaf/").content == b"<!doctype html><title>pre-rendered</title>"
 
 
@@ -463,8 +472,8 @@ def test_city_pages_are_rendered_with_the_request_clock(pages_client, monkeypatc
     import runtime.app
 
     instant = 1774040400.0  # 2026-03-20T21:00:00Z
-    monkeypatch.setattr(runtime.app, "time", SimpleNamespace(time=lambda: instant, monotonic=real_time.monotonic,
-                                                             perf_counter=real_time.perf_counter))
+    clock = {name: getattr(real_time, name) for name in ("monotonic", "perf_counter", "thread_time")}
+    monkeypatch.setattr(runtime.app, "time", SimpleNamespace(time=lambda: instant, **clock))
     tehran = pages_client.get("/city/tehran/fa/").text
     london = pages_client.get("/city/london/").text
     assert re.findall(r'<tr data-date="([\d-]+)"[^>]*aria-current="date"', tehran) == ["2026-03-21"]

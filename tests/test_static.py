@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from urllib.parse import parse_qsl
 
 import pytest
 
@@ -28,11 +27,13 @@ def built(tmp_path_factory) -> Path:
 
 def _job_of(out: Path, path: Path) -> tuple[str, dict]:
     """Recover (endpoint, query) from a static file's path: the scheme is reversible."""
-    relative = path.relative_to(out / "v1")
+    relative = path.relative_to(out)
+    relative = relative.relative_to(static_paths.TODAY_DIR) if relative.parts[0] == static_paths.TODAY_DIR else relative
+    relative = relative.relative_to("v1")
     if len(relative.parts) == 1:
         return relative.stem, {}
     name = relative.parts[0] + (".ics" if path.suffix == ".ics" else "")
-    return name, dict(parse_qsl(relative.name[: -len(path.suffix)], keep_blank_values=True))
+    return name, dict(static_paths.query_items(relative.name[: -len(path.suffix)]))
 
 
 def _canonical(name: str, query: dict):
@@ -48,7 +49,8 @@ def _canonical(name: str, query: dict):
 
 
 def _files(out: Path) -> list[Path]:
-    return sorted(p for p in (out / "v1").rglob("*") if p.is_file() and p.suffix in (".json", ".ics"))
+    folders = (out / "v1", out / static_paths.TODAY_DIR / "v1")
+    return sorted(p for folder in folders for p in folder.rglob("*") if p.is_file() and p.suffix in (".json", ".ics"))
 
 
 def _sample(files: list[Path], per_endpoint: int, total: int) -> list[Path]:
@@ -73,7 +75,8 @@ def test_render_reproduces_200_sampled_static_files(built):
     for path in sample:
         name, query = _job_of(built, path)
         canonical = _canonical(name, query)
-        assert static_paths.relative_path(name, canonical.params) == path.relative_to(built).as_posix()
+        assert static_paths.relative_path(name, canonical.params, canonical.today_dependent) == \
+            path.relative_to(built).as_posix()
         assert render(name, canonical.params) == path.read_bytes(), path
 
 
@@ -117,4 +120,46 @@ def test_no_value_can_name_a_path_outside_static_out(value):
     relative = static_paths.relative_path("cities", {"q": value})
     resolved = (static_paths.STATIC_ROOT / relative).resolve()
     assert resolved.is_relative_to(static_paths.STATIC_ROOT.resolve())
-    assert relative.count("/") == 2 and ".." not in relative.split("/")
+    assert ".." not in relative.split("/") and "%" not in relative
+    assert relative.count("/") == 2 or relative.startswith("v1/cities/_/")  # plain, or only the app's hash
+
+
+def test_a_plain_file_server_serves_the_documented_urls(built):
+    """Python's http.server (no rewriting, no configuration) over static_out: the path URLs
+    and stable feed URLs of deploy/README.md answer the bytes the app answers for the same
+    request, with a content type from the extension; no file name needs a %-escape."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    from deploy import local_stack
+
+    names = [p.relative_to(built).as_posix() for p in built.rglob("*") if p.is_file()]
+    assert names and not [n for n in names if "%" in n or "?" in n]
+    port = local_stack.free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", str(built)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/", seconds=20)
+        cases = [
+            ("/v1/methods.json", "methods", {}, "application/json"),
+            ("/v1/cities/all=1.json", "cities", {"all": "1"}, "application/json"),
+            ("/v1/prayer-times/city=karbala&method=Tehran&tz=Asia~Baghdad&year=2026.json", "prayer-times",
+             {"city": "karbala", "year": "2026"}, "application/json"),
+            ("/v1/hijri/calendar=iran&offset=0&year=2026.json", "hijri", {"calendar": "iran", "year": "2026"}, "application/json"),
+            ("/today/v1/prayer-times/city=karbala.ics", "prayer-times.ics", {"city": "karbala"}, "text/calendar"),
+            ("/today/v1/night/city=london.ics", "night.ics", {"city": "london"}, "text/calendar"),
+            ("/today/v1/events/calendar=iran&lang=fa.ics", "events.ics", {"calendar": "iran", "lang": "fa"},
+             "text/calendar"),
+        ]
+        for url, name, query, media_type in cases:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{url}", timeout=10) as response:
+                assert response.headers["Content-Type"].startswith(media_type), url
+                assert response.read() == render(name, _canonical(name, dict(query)).params), url
+    finally:
+        server.terminate()
+        server.wait(10)
+    headers = (built / static_paths.HEADERS_FILE).read_text().splitlines()
+    rules = [line for line in headers if line.startswith("/")]
+    assert "/v1/*.json" in rules and "/today/v1/*.ics" in rules
+    assert "  Access-Control-Allow-Origin: *" in headers and "  Cache-Control: public, max-age=300" in headers

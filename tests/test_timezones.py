@@ -39,3 +39,15 @@ def test_only_known_zone_keys_are_valid():
     assert timezones.is_valid("Asia/Tehran")
     for bad in ("", "../../etc/passwd", "/etc/localtime", "Asia/Tehran/..", "asia/tehran", "UTC\n"):
         assert not timezones.is_valid(bad)
+
+
+def test_zone_names_resolve_case_insensitively_from_the_pinned_tzdata_only():
+    """IANA keys are case-sensitive, but no two tzdata keys differ only in case, so a folded
+    match is unambiguous; keys only the host's /usr/share/zoneinfo has are refused."""
+    assert timezones.canonical_zone("utc") == "UTC"
+    assert timezones.canonical_zone("asia/tehran") == "Asia/Tehran"
+    assert timezones.canonical_zone("AMERICA/ARGENTINA/BUENOS_AIRES") == "America/Argentina/Buenos_Aires"
+    for host_only in ("localtime", "posix/UTC", "right/UTC", "posixrules", "Factory", "factory", "zone.tab"):
+        assert timezones.canonical_zone(host_only) is None, host_only
+    with pytest.raises(zoneinfo.ZoneInfoNotFoundError):
+        zoneinfo.ZoneInfo("localtime")  # the host's files are off zoneinfo's search path

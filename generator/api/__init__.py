@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from generator.api import (
     calendar_feeds, cities, city_feeds, day_status, eclipses, events, hijri, methods, moon_map, moon_visibility,
-    openapi, prayer_times, qibla,
+    openapi, prayer_times, prayer_times_csv, qibla,
 )
 from generator.api.endpoint import Endpoint, Params
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     prayer_times.ENDPOINT,
+    prayer_times_csv.ENDPOINT,
     methods.ENDPOINT,
     qibla.ENDPOINT,
     cities.ENDPOINT,

@@ -20,7 +20,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
     if text is None or not text.strip():
         raise QueryError("q", "required: a city name in English, Arabic, Farsi or Urdu (or all=1 for the catalogue)")
     folded = city_search.fold(text)
-    if not folded:
+    if not city_search.has_letters(folded):
         raise QueryError("q", "must contain letters")
     return Canonical({"q": folded})
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import orjson
 
 _DATE_DIGITS = (0, 1, 2, 3, 5, 6, 8, 9)  # YYYY MM DD in "0000-00-00"
 _CLOCK_DIGITS = (0, 1, 3, 4)  # hh mm in "00:00"
@@ -134,3 +135,64 @@ def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
         out[:, clock_cols] = _clock_digits((instants_s + utc_offsets_s) % 86400).reshape(rows, -1)
     blob, width = out.tobytes(), out.shape[1]
     return [blob[i : i + width] for i in range(0, len(blob), width)]
+
+
+def mark_unreached(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray) -> None:
+    """Rewrite, in place, the rows with a time that is never reached (``highLatitudeRule=none``).
+
+    ``unreached``: (rows, len(names)) bool.  Such a time becomes null (and null in ``local``),
+    and the row gains ``"unreached": [names]`` in output order.  Only these rows go through
+    a dict, so the fixed-width path above stays the one every other row takes.
+    """
+    for r in np.flatnonzero(unreached.any(axis=1)):
+        row = orjson.loads(rows[r])
+        missing = [name for name, flag in zip(names, unreached[r].tolist()) if flag]
+        for name in missing:
+            row[name] = None
+            if "local" in row:
+                row["local"][name] = None
+        row["unreached"] = missing
+        rows[r] = orjson.dumps(row)
+
+
+@functools.lru_cache(maxsize=16)
+def _csv_layout(names: tuple[str, ...], with_local: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return the CSV row template ``date,[HH:MM,…,]instant,…`` and its digit columns (as `_layout`)."""
+    parts = ["0000-00-00"] + (["00:00"] * len(names) if with_local else []) + ["0000-00-00T00:00:00Z"] * len(names)
+    template = ",".join(parts)
+    starts = np.cumsum([0] + [len(p) + 1 for p in parts[:-1]])
+    date_cols = [starts[0] + k for k in _DATE_DIGITS]
+    n_local = len(names) if with_local else 0
+    clock_cols = [s + k for s in starts[1 : 1 + n_local] for k in _CLOCK_DIGITS]
+    iso_cols = [s + k for s in starts[1 + n_local :] for k in _ISO_DIGITS]
+    return (np.frombuffer(template.encode(), dtype=np.uint8), np.array(date_cols), np.array(iso_cols),
+            np.array(clock_cols, dtype=np.int64))
+
+
+def rows_csv(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
+             utc_offsets_s: np.ndarray | None) -> list[bytes]:
+    """Return each row as CSV cells ``date,<local HH:MM of names>…,<UTC instants of names>…`` (no line end).
+
+    Same inputs as `rows_json`; the local cells are present only with ``utc_offsets_s``.
+    Every cell has a fixed width and needs no quoting, so rows are filled like `rows_json`.
+    """
+    template, date_cols, iso_cols, clock_cols = _csv_layout(tuple(names), utc_offsets_s is not None)
+    rows = len(dates)
+    out = np.tile(template, (rows, 1))
+    out[:, date_cols] = _days_digits(np.asarray(dates))
+    out[:, iso_cols] = _instant_digits(instants_s).reshape(rows, -1)
+    if utc_offsets_s is not None:
+        out[:, clock_cols] = _clock_digits((instants_s + utc_offsets_s) % 86400).reshape(rows, -1)
+    blob, width = out.tobytes(), out.shape[1]
+    return [blob[i : i + width] for i in range(0, len(blob), width)]
+
+
+def blank_unreached_csv(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray, with_local: bool) -> None:
+    """Empty, in place, the cells of times never reached (``highLatitudeRule=none``): local and UTC."""
+    for r in np.flatnonzero(unreached.any(axis=1)):
+        cells = rows[r].split(b",")
+        for k in np.flatnonzero(unreached[r]).tolist():
+            if with_local:
+                cells[1 + k] = b""
+            cells[1 + (len(names) if with_local else 0) + k] = b""
+        rows[r] = b",".join(cells)

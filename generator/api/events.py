@@ -10,7 +10,7 @@ from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
 
 MAX_UPCOMING = 73
-IMPORTANCE = P.choice("importance", ("major",), "Only major events.")
+IMPORTANCE = P.choice("importance", events.IMPORTANCE, "Only major (or only minor) events.")
 PARAMETERS = (
     CALENDAR, HM, HY,
     P.integer("upcoming", 1, MAX_UPCOMING, "The next N events from today."),

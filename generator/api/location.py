@@ -20,19 +20,22 @@ LAT = P.number("lat", -90, 90, "Latitude, decimal degrees (rounded to 0.01°). W
                example=35.69)
 LNG = P.number("lng", -180, 180, "Longitude, decimal degrees east (rounded to 0.01°).", example=51.39)
 CITY = P.text("city", CITY_ID_MAX_CHARS, "A city id of /v1/cities (sets lat, lng and tz).", example="karbala")
-TZ = P.text("tz", ZONE_MAX_CHARS, "IANA zone for `local` HH:mm (default the city's).", example="Asia/Tehran")
+AUTO_ZONE = "auto"
+TZ = P.text("tz", ZONE_MAX_CHARS, "IANA zone for `local` HH:mm (default the city's), or `auto`: the zone at the "
+            "coordinates, looked up offline (timezone-boundary-builder polygons; open sea gets Etc/GMT±N).",
+            example="Asia/Tehran")
 PLACE = (LAT, LNG, CITY)
 
 
 def place(values: Mapping, *, with_tz: bool) -> dict:
-    """Return canonical {city} or {lat, lng}, plus {tz} (from ``tz`` or the city's zone)."""
+    """Return canonical {city} or {lat, lng}, plus {tz} (from ``tz``, the city's zone, or ``tz=auto``)."""
     city_id, lat, lng = values["city"], values["lat"], values["lng"]
     tz = values.get("tz") if with_tz else None
     if city_id is not None:
         if lat is not None or lng is not None:
             raise QueryError("city", "give either city or lat+lng, not both")
         city = known_city(city_id)
-        found: dict = {"city": city_id}
+        found: dict = {"city": city["id"]}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
@@ -42,16 +45,20 @@ def place(values: Mapping, *, with_tz: bool) -> dict:
         if lng is None:
             raise QueryError("lng", "required with lat (a number from -180 to 180)")
         found = {"lat": _round(lat), "lng": _round(lng)}
+    if tz == AUTO_ZONE:  # the key stores the zone found, so the answer equals the explicit-tz one
+        tz = city["tz"] if city_id is not None else timezones.zone_at(found["lat"], found["lng"])
+        if tz is None:
+            raise QueryError("tz", "no zone is known at these coordinates; give an IANA zone such as Etc/GMT-3")
     if tz is not None:
-        if not timezones.is_valid(tz):
+        found["tz"] = timezones.canonical_zone(tz)
+        if found["tz"] is None:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-        found["tz"] = tz
     return found
 
 
 def known_city(city_id: str) -> Mapping:
     """Return the catalogue city ``city_id``, or a QueryError on ``city`` suggesting close ids."""
-    city = cities.by_id().get(city_id)
+    city = cities.by_id().get(cities.resolve(city_id))
     if city is None:
         close = cities.suggest(city_id)
         hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="

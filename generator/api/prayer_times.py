@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import calendar
+import math
+import re
 from datetime import date
 
 import numpy as np
@@ -14,7 +16,8 @@ from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, Window, dumps
 from generator.api.location import LAT, LNG, CITY, TZ, coordinates, place
 from generator.errors import QueryError
-from generator.methods import METHODS, DEFAULT_METHOD, custom_method
+from generator.methods import METHODS, DEFAULT_METHOD, HighLatitudeRule, custom_method, resolve as resolve_method
+from generator.prayer import Midnight
 
 MAX_DAY_METHODS = 496  # SPEC 8
 CUSTOM = "custom"
@@ -29,21 +32,109 @@ CUSTOM_PARAMETERS = (
     P.number("maghribAngle", 0.5, 12, "method=custom: maghrib depression angle (default sunset)."),
     P.number("maghribInterval", 0, 120, "method=custom: maghrib minutes after sunset."),
 )
+
+# --- options beyond the method (issue 9; docs/decisions.md "Prayer options") ---------------------
+# Each default gives the SPEC's times, and keep_default=False keeps a default out of the key: a
+# request that spells a default out gets the same bytes and the same static file as one that omits it.
+MAX_TUNE_MIN = 60
+MAX_TUNE_CHARS = 160  # nine name:-60 pairs fit
+MAX_ELEVATION_M = 9000
+MAX_IMSAK_MIN = 60
+ASR_SHADOW_FACTORS = {"standard": 1.0, "hanafi": 2.0}  # shadow = noon shadow + factor × the object
+TUNABLE = prayer.OUTPUT_TIMES
+RULE_CHOICES = tuple(r.value for r in HighLatitudeRule if r is not HighLatitudeRule.MOONSIGHTING_SEASONAL)
+_TUNE_ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*([+-]?\d{1,3})\s*", re.ASCII)
+
+
+def read_tune(raw: str | None) -> str | None:
+    """Return the canonical ``tune``: ``name:minutes`` pairs in output-time order, zeros dropped, or None.
+
+    Names: imsak, fajr, sunrise, dhuhr, asr, sunset, maghrib, isha, midnight (any case), each at
+    most once; minutes a whole number from -60 to 60 with an optional sign (an unencoded ``+``
+    arrives as a space, which is allowed around items).  E.g. ``Isha:-1, fajr:+2`` is ``fajr:2,isha:-1``.
+    """
+    if raw is None or not raw.strip():
+        return None
+    found: dict[str, int] = {}
+    for item in raw.split(","):
+        match = _TUNE_ITEM.fullmatch(item)
+        if match is None:
+            raise QueryError("tune", "must be name:minutes pairs separated by commas, e.g. fajr:2,isha:-1")
+        name, minutes = match.group(1).lower(), int(match.group(2))
+        if name not in TUNABLE:
+            raise QueryError("tune", f"unknown time {name[:20]!r}; one of {', '.join(TUNABLE)}")
+        if name in found:
+            raise QueryError("tune", f"{name} given more than once")
+        if not -MAX_TUNE_MIN <= minutes <= MAX_TUNE_MIN:
+            raise QueryError("tune", f"minutes for {name} must be a whole number from {-MAX_TUNE_MIN} to {MAX_TUNE_MIN}")
+        found[name] = minutes
+    return ",".join(f"{name}:{found[name]}" for name in TUNABLE if found.get(name)) or None
+
+
+def tune_min(canonical_tune: str | None) -> dict[str, int]:
+    """Return {time name: minutes} of a canonical ``tune`` value."""
+    if not canonical_tune:
+        return {}
+    return {name: int(minutes) for name, minutes in (item.split(":") for item in canonical_tune.split(","))}
+
+
+MIDNIGHT = P.choice(
+    "midnight", tuple(Midnight), "Which night midnight halves: maghribToFajr (SPEC; maghrib to the next fajr), "
+    "sunsetToFajr (sunset to the next fajr, as Iran's Institute of Geophysics prints it) or sunsetToSunrise.",
+    default=Midnight.MAGHRIB_TO_FAJR.value, keep_default=False)
+ASR = P.choice("asr", tuple(ASR_SHADOW_FACTORS), "Asr shadow: standard (noon shadow + 1× the object: Jafari, "
+               "Shafi'i, Maliki, Hanbali) or hanafi (noon shadow + 2×).", default="standard", keep_default=False)
+HIGH_LATITUDE_RULE = P.choice(
+    "highLatitudeRule", RULE_CHOICES, "What bounds fajr and isha where twilight lasts long: twilightAngle "
+    "(angle/60 of the night), middleOfNight (½), seventhOfNight (⅐) or none (a time whose angle is never reached "
+    "is null and the day lists it in `unreached`). Absent: each method's own rule (twilightAngle for every method "
+    "but MoonsightingCommittee, which has its seasonal limits).", keep_default=False, example="middleOfNight")
+TUNE = P.custom("tune", {"type": "string", "maxLength": MAX_TUNE_CHARS},
+                lambda q, n: read_tune(q.string(n, max_chars=MAX_TUNE_CHARS)),
+                f"Minutes added to computed times: name:minutes pairs, comma-separated; names {', '.join(TUNABLE)}; "
+                f"whole minutes {-MAX_TUNE_MIN}..{MAX_TUNE_MIN}. Each moves only the time it names.",
+                keep_default=False, example="fajr:2,isha:-1")
+ELEVATION = P.number("elevation", 0, MAX_ELEVATION_M, "Metres above the surrounding horizon (rounded to whole "
+                     "metres): sunrise and sunset use the dip of the horizon seen from that height, which also moves "
+                     "sunset-based maghrib, midnight and the night of the high-latitude rules.",
+                     default=0, keep_default=False, example=900)
+IMSAK = P.integer("imsak", 0, MAX_IMSAK_MIN, "Imsak: minutes before fajr.", default=prayer.IMSAK_BEFORE_FAJR_MIN,
+                  keep_default=False)
+OPTION_PARAMETERS = (MIDNIGHT, ASR, HIGH_LATITUDE_RULE, TUNE, ELEVATION, IMSAK)
+
+
+def read_options(values, parameters: tuple[P.Param, ...] = OPTION_PARAMETERS) -> dict:
+    """Return the canonical options among ``parameters`` (defaults included; `Endpoint.parse` drops them)."""
+    options = {p.name: values[p.name] for p in parameters if values.get(p.name) is not None}
+    if "elevation" in options:
+        options["elevation"] = math.floor(options["elevation"] + 0.5)  # whole metres, half up
+    return options
+
+
+def options_of(params: Params) -> prayer.Options:
+    """Return the engine's `prayer.Options` for canonical params (absent options: the SPEC's defaults)."""
+    rule = params.get("highLatitudeRule")
+    return prayer.Options(
+        midnight=Midnight(params.get("midnight", MIDNIGHT.default)),
+        asr_shadow_factor=ASR_SHADOW_FACTORS[params.get("asr", ASR.default)],
+        high_latitude_rule=None if rule is None else HighLatitudeRule(rule),
+        tune_min=tune_min(params.get("tune")),
+        elevation_m=float(params.get("elevation", ELEVATION.default)),
+        imsak_before_fajr_min=params.get("imsak", IMSAK.default),
+    )
+
+
 PARAMETERS = (LAT, LNG, CITY, METHOD, DATE,
               YEAR.but(description="A year (with month: that month; alone: the year, single method)."),
-              MONTH, TZ, *CUSTOM_PARAMETERS)
+              MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
     """Apply the rules across parameters of a /v1/prayer-times query."""
     params = place(values, with_tz=True)
     params["method"] = read_methods(values["method"])
-    custom = {p.name: values[p.name] for p in CUSTOM_PARAMETERS if values[p.name] is not None}
-    if params["method"] == CUSTOM:
-        _check_custom(custom)
-        params.update(custom)
-    elif custom:
-        raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
+    params.update(read_options(values))
+    params.update(custom_angles(values, params["method"]))
 
     span, today_dependent = gregorian_range(
         values["date"], values["year"], values["month"], lambda: days.today(now_unix_s, params.get("tz", "UTC")))
@@ -66,13 +157,23 @@ def read_methods(raw: str | None) -> str:
         return ",".join(sorted(METHODS))
     if raw == CUSTOM:
         return CUSTOM
-    ids = [part.strip() for part in raw.split(",")]
+    ids = [resolve_method(part.strip()) or part.strip() for part in raw.split(",")]
     for method_id in ids:
         if method_id == CUSTOM:
             raise QueryError("method", "custom cannot be combined with other methods")
         if method_id not in METHODS:
             raise QueryError("method", f"unknown method {method_id[:40]!r}; one of {', '.join(METHODS)}, all, custom")
     return ",".join(sorted(set(ids)))
+
+
+def custom_angles(values, method: str) -> dict:
+    """Return the canonical custom angles and intervals (only with ``method=custom``, where fajrAngle is required)."""
+    custom = {p.name: values[p.name] for p in CUSTOM_PARAMETERS if values[p.name] is not None}
+    if method == CUSTOM:
+        _check_custom(custom)
+    elif custom:
+        raise QueryError(next(iter(custom)), "custom angles apply only with method=custom")
+    return custom
 
 
 def _check_custom(custom: dict) -> None:
@@ -109,10 +210,11 @@ def methods_of(params: Params):
     return [METHODS[m] for m in params["method"].split(",")]
 
 
-def times_for(lat: float, lng: float, first: int, n_days: int, methods) -> prayer.PrayerTimes:
+def times_for(lat: float, lng: float, first: int, n_days: int, methods,
+              options: prayer.Options = prayer.DEFAULT_OPTIONS) -> prayer.PrayerTimes:
     """Return the times of ``n_days`` from ``first`` (a unix day), Ramadan known for UmmAlQura."""
     ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
-    return prayer.compute(lat, lng, first, n_days, methods, ramadan)
+    return prayer.compute(lat, lng, first, n_days, methods, ramadan, options)
 
 
 def build(params: Params) -> bytes:
@@ -120,7 +222,7 @@ def build(params: Params) -> bytes:
     methods = methods_of(params)
     first, n_days = day_range(params)
     lat, lng = coordinates(params)
-    result = times_for(lat, lng, first, n_days, methods)
+    result = times_for(lat, lng, first, n_days, methods, options_of(params))
 
     meta = {"lat": lat, "lng": lng}
     if "city" in params:
@@ -133,6 +235,8 @@ def build(params: Params) -> bytes:
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
     dates = np.tile(first + np.arange(n_days), len(methods))
     rows = day_rows.rows_json(names, dates, instants, offsets)
+    if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
+        day_rows.mark_unreached(rows, names, unreached_mask(result, names))
     for i in np.flatnonzero(result.latitude_used_deg != lat):  # polar days: say which latitude was used
         note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
         for r in range(i, len(rows), n_days):
@@ -143,6 +247,13 @@ def build(params: Params) -> bytes:
         return head + b',"days":' + blocks[0] + b"}"
     results = [b'{"method":' + dumps(m.id) + b',"days":' + block + b"}" for m, block in zip(methods, blocks)]
     return head + b',"results":[' + b",".join(results) + b"]}"
+
+
+def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
+    """Return (methods·days, len(names)) True where a time is never reached (rows in output order)."""
+    shape = result.times[names[0]].shape
+    return np.stack([result.unreached.get(name, np.zeros(shape, dtype=bool)) for name in names],
+                    axis=-1).reshape(-1, len(names))
 
 
 def plan(window: Window):

@@ -43,10 +43,17 @@ def obj(required: list[str], properties: dict, **extra) -> dict:
     return {"type": "object", "required": required, "properties": properties, **extra}
 
 
+# A time is null only under highLatitudeRule=none, where its angle is never reached that day;
+# the day then lists it in "unreached".  With any other rule every time is an instant.
+UNREACHED_NOTE = "null only with highLatitudeRule=none, when the Sun never reaches this time's angle (see `unreached`)"
+MAYBE_INSTANT = {**INSTANT, "type": ["string", "null"], "description": "UTC instant; " + UNREACHED_NOTE}
+MAYBE_CLOCK = {**CLOCK, "type": ["string", "null"], "description": "Local HH:mm; " + UNREACHED_NOTE}
 DAY_ENTRY = obj(
     ["date", *TIMES],
-    {"date": DATE, **{name: INSTANT for name in TIMES},
-     "local": obj(TIMES, {name: CLOCK for name in TIMES}),
+    {"date": DATE, **{name: MAYBE_INSTANT for name in TIMES},
+     "local": obj(TIMES, {name: MAYBE_CLOCK for name in TIMES}),
+     "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES),
+                   "description": "Times that are null this day (highLatitudeRule=none only), in output order."},
      "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}})},
 )
 PRAYER_META = obj(["lat", "lng", "tz", "qibla"], {"lat": {"type": "number"}, "lng": {"type": "number"},

@@ -19,7 +19,7 @@ from datetime import date
 from generator.site import routes
 from generator.site.page import Page, PageNotFound, file_path
 
-__all__ = ["Page", "PageNotFound", "file_path", "pages", "static_pages", "not_found_page"]
+__all__ = ["Page", "PageNotFound", "file_path", "pages", "static_pages", "not_found_page", "error_page"]
 
 
 def pages() -> list[Page]:
@@ -35,3 +35,8 @@ def static_pages(first_year: int, last_year: int, today: date) -> list[tuple[str
 def not_found_page(path: str) -> bytes:
     """Return the HTML of the site's 404 page for a request path."""
     return routes.not_found_page(path)
+
+
+def error_page(path: str, status: int, lang: str | None = None) -> bytes:
+    """Return the HTML of the site's 404, 429 or 503 page, in ``lang`` or the language the path names."""
+    return routes.error_page(path, status, lang)

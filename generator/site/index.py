@@ -25,6 +25,7 @@ _CODE = re.compile(r"`([^`]*)`")
 
 EXAMPLES = {  # path -> query of its example link
     "/prayer-times": {"city": "karbala", "year": "2026", "month": "3", "method": "Jafari"},
+    "/prayer-times.csv": {"city": "karbala", "year": "2026", "month": "3", "method": "Jafari"},
     "/methods": {},
     "/qibla": {"lat": "51.51", "lng": "-0.13"},
     "/cities": {"q": "کربلا"},

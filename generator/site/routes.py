@@ -102,7 +102,19 @@ def hijri_months(first_year: int, last_year: int, today: date) -> list[tuple[int
     return months
 
 
+_ERROR_WORDS = {404: ("not_found", "not_found_text"), 429: ("too_many", "too_many_text"),
+                503: ("busy", "busy_text")}
+
+
+def error_page(path: str, status: int = 404, lang: str | None = None) -> bytes:
+    """Return the HTML of the 404, 429 or 503 page, in ``lang`` or the language the path names (else English)."""
+    lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
+    title, text = _ERROR_WORDS[status]
+    w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
+    return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w, title=w["not_found"],
+                       canonical=None, alternates=[], languages=[], path=path[:200])
+
+
 def not_found_page(path: str) -> bytes:
     """Return the HTML of the 404 page for a request path."""
-    return render_page("not_found.html.j2", lang="en", dir="ltr", w=words.WORDS["en"], title=words.WORDS["en"]["not_found"],
-                       canonical=None, alternates=[], languages=[], path=path[:200])
+    return error_page(path, 404)

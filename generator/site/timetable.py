@@ -36,8 +36,8 @@ MONTHS_SHOWN = 2  # this month and the next
 MONTH_PAGES = (-1, MONTHS_SHOWN)
 FIRST_YEAR, LAST_YEAR = 1900, 2100  # the API's Gregorian years (SPEC 8)
 FEEDS = ("prayer-times", "night")  # the city feeds, /v1/<feed>.ics
-# Issue 9: switch on once /v1/prayer-times.csv is served; each month's table then links its CSV.
-PRAYER_TIMES_CSV = False
+# Each month's table links its /v1/prayer-times.csv (issue 9); False leaves the link out.
+PRAYER_TIMES_CSV = True
 _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
 
 

@@ -14,10 +14,15 @@ function seconds(date) {
   return Number.isNaN(t) ? null : Math.floor(t / 1000);
 }
 
-function times(lat, lng, ymd, method) {
+// Optional per case: highLatitudeRule (adhan's names: MiddleOfTheNight, SeventhOfTheNight,
+// TwilightAngle) and madhab (Shafi, Hanafi); absent, the service's defaults of adhan_methods.js.
+function times(lat, lng, ymd, method, highLatitudeRule, madhab) {
   const [y, m, d] = ymd.split('-').map(Number);
   const date = new Date(y, m - 1, d);
-  const pt = new adhan.PrayerTimes(new adhan.Coordinates(lat, lng), date, parameters(method));
+  const params = parameters(method);
+  if (highLatitudeRule !== undefined) params.highLatitudeRule = adhan.HighLatitudeRule[highLatitudeRule];
+  if (madhab !== undefined) params.madhab = adhan.Madhab[madhab];
+  const pt = new adhan.PrayerTimes(new adhan.Coordinates(lat, lng), date, params);
   return {
     fajr: seconds(pt.fajr), sunrise: seconds(pt.sunrise), dhuhr: seconds(pt.dhuhr), asr: seconds(pt.asr),
     sunset: seconds(pt.sunset), maghrib: seconds(pt.maghrib), isha: seconds(pt.isha),
@@ -31,9 +36,9 @@ function nextDay(ymd) {
 }
 
 const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-const out = cases.map(({ lat, lng, date, method }) => {
-  const today = times(lat, lng, date, method);
-  today.nextFajr = times(lat, lng, nextDay(date), method).fajr;
+const out = cases.map(({ lat, lng, date, method, highLatitudeRule, madhab }) => {
+  const today = times(lat, lng, date, method, highLatitudeRule, madhab);
+  today.nextFajr = times(lat, lng, nextDay(date), method, highLatitudeRule, madhab).fajr;
   return today;
 });
 process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,72 @@
+"""GET /v1/prayer-times.csv: the /v1/prayer-times answer as a table, for spreadsheets and mosque screens.
+
+The same parameters, rules and limits as the JSON (its declarations and ``canonical`` are
+reused), and the same computation (`prayer_times.times_for`), so the two cannot disagree.
+One row per method × day, methods in the JSON's order: ``date,method``, then each time as
+local ``HH:mm`` (columns ``imsak`` … ``midnight``, only when a zone is known: a city, or
+``tz``), then each UTC instant (``imsak_utc`` … ``midnight_utc``, as the JSON writes them),
+then ``polar_latitude``: empty, or the latitude every time of a polar day was computed at
+(the JSON's ``polar``).  A time never reached (``highLatitudeRule=none``) is an empty cell.
+RFC 4180: a header row, CRLF line ends; no cell needs quoting (ids, digits, ``:-.TZ``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from generator import timezones
+from generator.api import day_rows, prayer_times
+from generator.api.endpoint import Endpoint, Params, Window
+from generator.api.location import coordinates
+from generator.prayer import OUTPUT_TIMES
+
+MEDIA_TYPE = "text/csv"
+LINE_END = b"\r\n"  # RFC 4180
+
+
+def header(with_local: bool) -> bytes:
+    """Return the header row (without the line end)."""
+    local = list(OUTPUT_TIMES) if with_local else []
+    return ",".join(["date", "method", *local, *(f"{name}_utc" for name in OUTPUT_TIMES), "polar_latitude"]).encode()
+
+
+def build(params: Params) -> bytes:
+    """Return the CSV body for canonical /v1/prayer-times parameters."""
+    methods = prayer_times.methods_of(params)
+    first, n_days = prayer_times.day_range(params)
+    lat, lng = coordinates(params)
+    result = prayer_times.times_for(lat, lng, first, n_days, methods, prayer_times.options_of(params))
+
+    names = OUTPUT_TIMES
+    instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))
+    with_local = "tz" in params
+    offsets = timezones.utc_offsets_s(params["tz"], instants) if with_local else None
+    dates = np.tile(first + np.arange(n_days), len(methods))
+    rows = day_rows.rows_csv(names, dates, instants, offsets)
+    if result.unreached:
+        day_rows.blank_unreached_csv(rows, names, prayer_times.unreached_mask(result, names), with_local)
+    polar = [b"" if used == lat else repr(used).encode() for used in result.latitude_used_deg.tolist()]
+    lines = [header(with_local)]
+    for k, method in enumerate(methods):
+        prefix = method.id.encode()
+        for i in range(n_days):
+            date_cell, rest = rows[k * n_days + i][:10], rows[k * n_days + i][10:]
+            lines.append(date_cell + b"," + prefix + rest + b"," + polar[i])
+    return LINE_END.join(lines) + LINE_END
+
+
+def plan(window: Window):
+    """Pre-rendered where the JSON is: a year of the default method for every catalogue city."""
+    return prayer_times.plan(window)
+
+
+RESPONSE = {
+    "description": "CSV (RFC 4180), a header row then one row per method and day: date, method, local HH:mm of "
+                   "imsak … midnight (only when a zone is known: city or tz), the UTC instants imsak_utc … "
+                   "midnight_utc, polar_latitude (empty, or the latitude a polar day was computed at). An empty time "
+                   "cell: never reached (highLatitudeRule=none). A city's year of the default method is pre-rendered.",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+
+ENDPOINT = Endpoint(
+    "prayer-times.csv", "Prayer times as CSV: the same parameters and times as /v1/prayer-times",
+    prayer_times.PARAMETERS, prayer_times.canonical, build, RESPONSE, MEDIA_TYPE, plan=plan)
