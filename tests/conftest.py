@@ -46,6 +46,24 @@ def client():
         yield test_client
 
 
+STATIC_BUILD_GROUP = "static_build"  # test_static and test_nginx share one build: mark both with this xdist group
+STATIC_BUILD_ONLY = ("methods,cities,events,hijri,day-status,prayer-times,eclipses,moon-visibility,events.ics,"
+                     "fasting.ics,prayer-times.ics,night.ics,pages")
+
+
+@pytest.fixture(scope="session")
+def static_build():
+    """One static build of 2026 for today (build.py, every endpoint and the pages) shared by the
+    modules that test pre-rendered files; world-readable, because nginx's workers serve it."""
+    import build
+
+    static = Path(tempfile.mkdtemp(prefix="static_out-"))
+    static.chmod(0o755)
+    build.main(["--years", "2026-2026", "--only", STATIC_BUILD_ONLY, "--jobs", "2", "--out", str(static)])
+    yield static
+    shutil.rmtree(static, ignore_errors=True)
+
+
 def run_node_peer(script: str, package: str, payload) -> object:
     """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output."""
     node = shutil.which("node")

@@ -10,21 +10,19 @@ from __future__ import annotations
 import gzip
 import http.client
 import os
-import shutil
 import socket
-import tempfile
 import time
 import urllib.request
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
-import build
+from conftest import STATIC_BUILD_GROUP
 from deploy import local_stack
 
-pytestmark = pytest.mark.skipif(local_stack.nginx_binary() is None,
-                                reason="nginx is not installed (apt-get install nginx-light)")
+pytestmark = [pytest.mark.skipif(local_stack.nginx_binary() is None,
+                                 reason="nginx is not installed (apt-get install nginx-light)"),
+              pytest.mark.xdist_group(STATIC_BUILD_GROUP)]
 
 
 RATE, FEED_RATE = 30, 5
@@ -53,12 +51,8 @@ def _get(url: str, headers: dict | None = None, method: str = "GET"):
 
 
 @pytest.fixture(scope="module")
-def front(tmp_path_factory):
-    # nginx workers run as an unprivileged user: the tree they serve must be world-readable
-    static = Path(tempfile.mkdtemp(prefix="static_out-"))
-    static.chmod(0o755)
-    build.main(["--years", "2026-2026", "--only", "methods,cities,events,events.ics,pages", "--jobs", "2",
-                "--out", str(static)])
+def front(tmp_path_factory, static_build):
+    static = static_build  # shared with tests/test_static.py (conftest.static_build)
     app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
     app = local_stack.start_app(static, app_port, workers=2)
     prefix = tmp_path_factory.mktemp("nginx")
@@ -71,7 +65,6 @@ def front(tmp_path_factory):
         yield base, static
     finally:
         local_stack.stop(nginx, app)
-        shutil.rmtree(static, ignore_errors=True)
 
 
 def test_static_hit_is_served_by_nginx_from_the_file(front):

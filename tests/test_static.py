@@ -7,22 +7,24 @@ from pathlib import Path
 import pytest
 
 import build
+from conftest import STATIC_BUILD_GROUP
 from generator import static_paths
 from generator.api import BY_NAME, render
 from generator.errors import QueryError
 from generator.query import Query
 
-TODAY = "2026-11-21"
+TODAY = __import__("datetime").datetime.now(__import__("datetime").timezone.utc).date().isoformat()  # the shared build's
 NOW_S = build._now_s(__import__("datetime").date.fromisoformat(TODAY))
 LIGHT = "methods,cities,events,hijri,day-status,prayer-times,eclipses,moon-visibility,events.ics,fasting.ics"
 ONLY = LIGHT + ",prayer-times.ics,night.ics"  # the two per-city feeds are 650 slower files
 
 
+pytestmark = pytest.mark.xdist_group(STATIC_BUILD_GROUP)
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("static_out")
-    build.main(["--years", "2026-2026", "--only", ONLY, "--jobs", "2", "--out", str(out), "--today", TODAY])
-    return out
+def built(static_build) -> Path:
+    return static_build
 
 
 def _job_of(out: Path, path: Path) -> tuple[str, dict]:
