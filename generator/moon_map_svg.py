@@ -6,7 +6,9 @@ Cell (r, c) of the API's ``rows`` is the square x = c·res, y = r·res of side r
 subpath ``M x y h res v res h −res z`` in the path of its digit (class ``z<digit>``), so
 the map holds exactly one square per grid cell (counting subpaths per class gives the
 API's ``counts.digits``).  Coastlines (GSHHS crude, `generator.coastline`) are drawn
-on top, in tenths of a degree.
+on top, in tenths of a degree, then a light 30° graticule and the reference cities (Mecca,
+Najaf, Tehran, London, Jakarta, Karachi, New York: `page_words.MAP_CITIES`), a dot and the city's
+name in the page's language, so a reader finds their own region on the small maps.
 
 Colours per digit (docs/site.md): 0 light grey (not visible), 1 dark green (easily
 visible to the naked eye), 2 green (naked eye), 3 orange (optical aid to find, then naked
@@ -27,6 +29,14 @@ WIDTH_DEG, HEIGHT_DEG = 360, 130
 DIGITS = (0, 1, 2, 3, 4)
 COLOURS = {0: "#ececec", 1: "#1b7837", 2: "#7fbc41", 3: "#fdb863", 4: "#b2abd2"}
 COAST_ID = "coast"
+OVERLAY_ID = "overlay"  # the graticule and the city marks, defined once per page
+GRATICULE_STEP_DEG = 30
+LABEL_SIZE = 6  # map units (degrees): ~10 px on a half-width map of a desktop page
+# Where each reference city's name goes: (text-anchor, dx, dy) in map units, so neighbours
+# (Mecca, Najaf, Tehran; Karachi) do not collide.
+LABEL_PLACES = {"new-york": ("end", -2.5, 2), "london": ("middle", 0, -3), "mecca": ("end", -2.5, 3),
+                "najaf": ("end", -2.5, -1), "tehran": ("start", 2.5, -1.5), "karachi": ("start", 2.5, 3),
+                "jakarta": ("start", 2.5, 2)}
 _LEGEND_ROW = 7  # SVG units per legend line in the stand-alone map
 
 
@@ -54,31 +64,59 @@ def coastline_path() -> str:
     return "".join(out)
 
 
-def coast_defs() -> Markup:
-    """Return an invisible <svg> defining the coastline once, for the maps of a page to <use>."""
+def overlay(marks: list[dict], height_deg: int = HEIGHT_DEG) -> str:
+    """Return the SVG of the graticule (every 30°) and the city marks ({"id", "name", "lat", "lng"})."""
+    meridians = "".join(f"M{lng - WEST_DEG:g} 0v{height_deg}" for lng in range(-150, 180, GRATICULE_STEP_DEG))
+    parallels = "".join(f"M0 {NORTH_DEG - lat:g}h{WIDTH_DEG}" for lat in range(60, int(SOUTH_DEG) - 1,
+                                                                              -GRATICULE_STEP_DEG))
+    dots, labels = [], []
+    for mark in marks:
+        x, y = round(mark["lng"] - WEST_DEG, 2), round(NORTH_DEG - mark["lat"], 2)
+        anchor, dx, dy = LABEL_PLACES.get(mark["id"], ("start", 2.5, 2))
+        dots.append(f'<circle cx="{x:g}" cy="{y:g}" r="1.3"/>')
+        labels.append(f'<text x="{x + dx:g}" y="{y + dy:g}" text-anchor="{anchor}">{escape(mark["name"])}</text>')
+    return (f'<path class="graticule" d="{meridians}{parallels}" fill="none" stroke="#9a9a9a" stroke-width="0.3" '
+            f'stroke-dasharray="1.5 1.5"/>'
+            f'<g class="marks" fill="#fff" stroke="#1a1a1a" stroke-width="0.6">{"".join(dots)}</g>'
+            f'<g class="labels" direction="ltr" font-size="{LABEL_SIZE}" fill="#1a1a1a" stroke="#fff" '
+            f'stroke-width="1.2" paint-order="stroke" stroke-linejoin="round">{"".join(labels)}</g>')
+
+
+def coast_defs(marks: list[dict] = ()) -> Markup:
+    """Return an invisible <svg> defining the coastline and the overlay once, for the maps of a page to <use>."""
     return Markup(
         f'<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>'
         f'<path id="{COAST_ID}" d="{coastline_path()}" transform="scale(0.1)" fill="none" stroke="#1a1a1a" '
-        f'stroke-width="3" stroke-linejoin="round"/></defs></svg>'
+        f'stroke-width="3" stroke-linejoin="round"/><g id="{OVERLAY_ID}">{overlay(list(marks))}</g></defs></svg>'
     )
 
 
-def map_svg(grid: dict, title: str, *, coast: str = "use", placement: str = "") -> Markup:
+def reference_marks(lang: str) -> list[dict]:
+    """Return the reference cities to mark, from the catalogue /v1/cities serves, named in ``lang``."""
+    from generator import cities
+
+    catalogue = cities.by_id()
+    return [{"id": c, "name": catalogue[c]["names"][lang], "lat": catalogue[c]["lat"], "lng": catalogue[c]["lng"]}
+            for c in words.MAP_CITIES if c in catalogue]
+
+
+def map_svg(grid: dict, title: str, *, coast: str = "use", placement: str = "", marks: list[dict] = ()) -> Markup:
     """Return an <svg> of one grid (the /v1/moon-visibility body), titled ``title``.
 
     ``coast="use"`` references the page's `coast_defs`; ``coast="inline"`` draws the coastline
-    itself (for a stand-alone document).  ``placement`` adds attributes (x, y, width, height)
+    itself and the overlay of ``marks`` (for a stand-alone document).  ``placement`` adds attributes (x, y, width, height)
     when the map is nested in a larger SVG.
     """
     res = grid["meta"]["res"]
     paths = cell_paths(grid["rows"], res)
     cells = "".join(f'<path class="z{d}" fill="{COLOURS[d]}" d="{paths[d]}"/>' for d in DIGITS if paths[d])
+    height = len(grid["rows"]) * res
     if coast == "inline":
         coast_svg = (f'<path class="coast" d="{coastline_path()}" transform="scale(0.1)" fill="none" '
-                     f'stroke="#1a1a1a" stroke-width="3" stroke-linejoin="round"/>')
+                     f'stroke="#1a1a1a" stroke-width="3" stroke-linejoin="round"/>{overlay(list(marks), height)}')
     else:
-        coast_svg = f'<use href="#{COAST_ID}"/>'
-    height = len(grid["rows"]) * res
+        coast_svg = f'<use href="#{COAST_ID}"/><use href="#{OVERLAY_ID}"/>'
+
     return Markup(
         f'<svg xmlns="http://www.w3.org/2000/svg"{placement} viewBox="0 0 {WIDTH_DEG} {height}" role="img">'
         f'<title>{escape(title)}</title>'
@@ -101,7 +139,8 @@ def standalone_svg(grid: dict, lang: str) -> bytes:
     map_height = len(grid["rows"]) * meta["res"]
     title = (f"{month_title(meta['hy'], meta['hm'], lang)}{words.SEPARATOR[lang]}"
              f"{evening_label(meta['evening'], meta['eveningOffset'], lang)}")
-    body = map_svg(grid, title, coast="inline", placement=f' x="0" y="0" width="{WIDTH_DEG}" height="{map_height}"')
+    body = map_svg(grid, title, coast="inline", placement=f' x="0" y="0" width="{WIDTH_DEG}" height="{map_height}"',
+                   marks=reference_marks(lang))
     # text-anchor "start" is the right end of a right-to-left line
     x_text, x_swatch, x_title = (WIDTH_DEG - 9, WIDTH_DEG - 7, WIDTH_DEG - 3) if rtl else (9, 3, 3)
     anchor = "start"

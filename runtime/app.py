@@ -52,10 +52,12 @@ from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
 ALLOWED = "GET, HEAD"
+CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone offset is whole quarters)
 PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
 # A page address without its trailing slash (the page routes of generator/site/routes.py).
-_PAGE_WITHOUT_SLASH = re.compile(r"/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z]{1,32})?)?", re.ASCII)
+_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur)|/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?",
+                                 re.ASCII)
 _HEADER_LIST = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*", re.ASCII)
 
 # Render threads hold the GIL while they compute; the event loop's thread gets it back after at
@@ -197,13 +199,16 @@ def page_handler(page: site.Page):
         params = dict(request.path_params)
         if not all(_PAGE_PART.fullmatch(value) for value in params.values()):
             return html_error(request, 404)
-        today = datetime.now(timezone.utc).date()
-        key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None)
+        now_s = time.time()
+        today = datetime.fromtimestamp(now_s, timezone.utc).date()
+        clock = {"now_s": now_s} if page.clock_dependent else {}  # a city's date, read at the request
+        key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None,
+               int(now_s // CLOCK_STEP_S) if page.clock_dependent else None)
         relative = static_paths.page_path(site.file_path(page.route, params),
                                           today.isoformat() if page.today_dependent else None)
         try:
-            return await answer(request, key, relative, lambda: page.render(today=today, **params), media_type,
-                                CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
+            return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
+                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
         except site.PageNotFound:
             return html_error(request, 404)
 

@@ -22,7 +22,7 @@ import pytest
 from rtl_lint import lint_html, lint_ics, lint_svg, lint_text
 
 from generator import events, glossary
-from generator.site import moon_page, timetable
+from generator.site import imsakiya, index, moon_page, timetable
 
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ("ar", "fa", "ur")
@@ -90,6 +90,19 @@ def test_the_feed_lint_reads_folded_escaped_text():
 def test_city_pages_pass_the_lint(city, lang):
     html = timetable.render(TODAY, city, lang).decode()
     assert lint_html(html, lang) == []
+
+
+@pytest.mark.parametrize("lang", RTL)
+@pytest.mark.parametrize("city", ("tehran", "karachi", "tromso"))
+def test_imsakiya_and_month_pages_pass_the_lint(city, lang):
+    """Issue 13's pages: the Ramadan imsakiya (1448, February-March 2027) and a one-month page."""
+    assert lint_html(imsakiya.render(TODAY, city, lang).decode(), lang) == []
+    assert lint_html(timetable.render_month(TODAY, city, lang, "Jafari", "2026-08").decode(), lang) == []
+
+
+@pytest.mark.parametrize("lang", RTL)
+def test_home_pages_pass_the_lint(lang):
+    assert lint_html(index.render_home(TODAY, lang).decode(), lang) == []
 
 
 def test_the_polar_city_page_has_polar_days_to_lint():

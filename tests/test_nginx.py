@@ -111,6 +111,13 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
     assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>")
     status, headers, body = _get(f"{base}/city/atlantis/")
     assert status == 404 and headers["Content-Type"].startswith("text/html")
+    for path in ("/fa/", "/city/karbala/ur/imsakiya/"):  # issue 13's pre-rendered pages
+        status, headers, body = _get(f"{base}{path}")
+        assert status == 200 and body == (static / path.lstrip("/") / "index.html").read_bytes(), path
+    for path in ("/city/karbala/en/imsakiya/iran/Jafari/", "/city/karbala/ar/Jafari/2026-08/",
+                 "/city/karbala/en/imsakiya/iran/"):  # rendered on request
+        status, headers, body = _get(f"{base}{path}")
+        assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>"), path
 
 
 def test_errors_are_json(front):

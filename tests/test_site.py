@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import orjson
 import pytest
@@ -17,7 +17,7 @@ from generator.query import Query
 from generator import coastline
 from generator import moon_map_svg as moon_map
 from generator import page_words as words
-from generator.site import index, responses, routes, timetable, urls
+from generator.site import imsakiya, index, responses, routes, timetable, urls
 
 TODAY = date(2026, 3, 20)  # a fixed "today": this month March 2026, next April
 NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
@@ -83,6 +83,160 @@ def test_events_are_marked_on_their_days_under_the_city_reckoning():
     assert timetable.city_calendar({"country": "IQ"}) == "moonsighting"
 
 
+# Instants around midnight in a city's zone (IANA tzdata: Tehran UTC+03:30, New York UTC-05:00 in winter,
+# Sydney UTC+11:00 in its summer), with the date its clocks show.
+CITY_CLOCKS = [
+    ("tehran", "2026-03-20T20:29:00+00:00", "2026-03-20"), ("tehran", "2026-03-20T20:31:00+00:00", "2026-03-21"),
+    ("new-york", "2026-03-01T04:59:00+00:00", "2026-02-28"), ("new-york", "2026-03-01T05:01:00+00:00", "2026-03-01"),
+    ("sydney", "2026-01-31T12:59:00+00:00", "2026-01-31"), ("sydney", "2026-01-31T13:01:00+00:00", "2026-02-01"),
+]
+
+
+@pytest.mark.parametrize("city, instant, local", CITY_CLOCKS)
+def test_today_is_the_city_date_not_the_utc_date(city, instant, local):
+    now_s = datetime.fromisoformat(instant).timestamp()
+    html = timetable.render(date.fromisoformat(instant[:10]), city, now_s=now_s).decode()
+    marked = re.findall(r'<tr data-date="([\d-]+)"[^>]*aria-current="date"', html)
+    assert marked == [local]
+    tables = re.findall(r'<table class="timetable[^"]*" data-year="(\d+)" data-month="(\d+)">', html)
+    assert tables[0] == (local[:4], local[5:7]), "the page starts at the city's month"
+    card = re.search(r'<section class="today-card[^"]*"[^>]*data-date="([\d-]+)"(.*?)</section>', html, re.S)
+    assert card[1] == local
+    api_times = api("prayer-times", city=city, date=local)["days"][0]["local"]
+    assert dict(re.findall(r'<li data-time="(\w+)"><span class="name">[^<]*</span> <span class="time">([^<]*)</span>',
+                           card[2])) == api_times
+
+
+def test_today_card_carries_the_instants_for_the_next_time():
+    html = timetable.render(TODAY, "london").decode()
+    data = orjson.loads(re.search(r'<script type="application/json" id="day-instants">(.*?)</script>', html, re.S)[1])
+    assert data["tz"] == "Europe/London"
+    day = api("prayer-times", city="london", date="2026-03-20")["days"][0]
+    expected = [int(datetime.fromisoformat(day[t].replace("Z", "+00:00")).timestamp()) for t in words.TIMES]
+    assert data["days"]["2026-03-20"] == expected
+    assert len(data["days"]) == 31 + 30
+
+
+def test_persian_pages_show_the_solar_hijri_date():
+    """1 Farvardin 1405 = 21 March 2026 (Nowruz, Iran's Calendar Center table; tests/test_shamsi.py)."""
+    html = timetable.render(TODAY, "tehran", "fa").decode()
+    row = re.search(r'<tr data-date="2026-03-21".*?</tr>', html, re.S)[0]
+    assert '<td data-shamsi class="start">۱ فروردین</td>' in row
+    first = re.search(r'<tr data-date="2026-03-01".*?</tr>', html, re.S)[0]
+    assert "<td data-shamsi>۱۰ اسفند</td>" in first
+    assert "<td data-shamsi" not in timetable.render(TODAY, "tehran", "ar").decode()
+
+
+def test_city_page_links_feeds_as_webcal_and_https_and_draws_the_qibla():
+    html = timetable.render(TODAY, "london", "ur").decode()
+    feeds = re.findall(r'<a class="(webcal|https)" href="([^"]+)" data-path="([^"]+)">', html)
+    assert [kind for kind, _, _ in feeds] == ["webcal", "https", "webcal", "https"]
+    assert all(href == path and href.startswith("/v1/") for _, href, path in feeds)
+    bearing = api("qibla", city="london")["qibla"]
+    assert f'data-bearing="{bearing}"' in html and f'transform="rotate({bearing} 50 50)"' in html
+    assert 'href="/city/london/ur/imsakiya/"' in html
+
+
+def test_each_month_links_its_csv(pages_client, monkeypatch):
+    """Every month of a city page links /v1/prayer-times.csv for the same city, method and month (issue 9)."""
+    html = timetable.render(TODAY, "london").decode()
+    links = re.findall(r'<a href="(/v1/prayer-times\.csv\?[^"]+)" class="csv-link">', html)
+    assert links == ["/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=3&amp;year=2026",
+                     "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=4&amp;year=2026"]
+    response = pages_client.get(links[0].replace("&amp;", "&"))
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    monkeypatch.setattr(timetable, "PRAYER_TIMES_CSV", False)
+    assert "prayer-times.csv" not in timetable.render(TODAY, "london").decode()
+
+
+def test_month_pages_and_their_links():
+    html = timetable.render(TODAY, "beirut", "ar").decode()
+    assert 'href="/city/beirut/ar/Tehran/2026-02/" rel="prev"' in html
+    assert 'href="/city/beirut/ar/Tehran/2026-05/" rel="next"' in html
+    month = routes.city_month(TODAY, "beirut", "ar", "Tehran", "2026-05").decode()
+    assert '<link rel="canonical" href="/city/beirut/ar/Tehran/2026-05/">' in month
+    assert re.findall(r'data-year="(\d+)" data-month="(\d+)"', month) == [("2026", "05")]
+    assert 'href="/city/beirut/ar/" rel="prev"' in month  # April is on the city's page
+    assert 'rel="next"' not in month  # the window ends with the month after the two shown
+    assert 'rel="next"' in routes.city_month(TODAY, "beirut", "ar", "Tehran", "2026-02").decode()
+    assert 'rel="prev"' not in routes.city_month(TODAY, "beirut", "ar", "Tehran", "2026-02").decode()
+    assert "2026-09" in routes.city_month(TODAY, "beirut", "ar", "Tehran", "2026-09").decode()  # any month on request
+    for bad in ("2026-13", "1899-12", "2026-1", "abcd-ef"):
+        with pytest.raises(site.PageNotFound):
+            routes.city_month(TODAY, "beirut", "ar", "Tehran", bad)
+
+
+def _twelve_hour(hhmm: str) -> str:
+    """ar and ur pages print 12-hour times without the AM/PM word (docs/site.md): by the C library's strftime."""
+    return datetime.strptime(hhmm, "%H:%M").strftime("%I:%M").lstrip("0")
+
+
+def test_imsakiya_shows_the_current_ramadan_until_its_last_day():
+    """On 20 March 2026 Ramadan 1447 is not over under the sighting reckoning (/v1/hijri: 30 Ramadan)."""
+    assert api("hijri", date="2026-03-20")["hijri"]["month"] == 9
+    html = routes.imsakiya_page(TODAY, "london", "en").decode()
+    assert "Ramadan 1447" in html and '<tr data-date="2026-02-19"' in html
+
+
+@pytest.mark.parametrize("lang, city, calendar", [("en", "london", "moonsighting"), ("fa", "tehran", "iran"),
+                                                  ("ur", "karachi", "iran")])
+def test_imsakiya_equals_the_api_and_marks_the_nights_of_qadr_on_their_eves(lang, city, calendar):
+    """On 1 April 2026 (Shawwal 1447 under both reckonings) the coming Ramadan is 1448's, from February 2027."""
+    default = timetable.city_calendar(next(c for c in api("cities", all=1)["cities"] if c["id"] == city))
+    html = routes.imsakiya_page(date(2026, 4, 1), city, lang, None if calendar == default else calendar).decode()
+    month = api("hijri", hy=1448, hm=9, calendar=calendar)
+    rows = re.findall(r'<tr data-date="([\d-]+)"( class="[^"]*")?[^>]*>\s*<th scope="row">([^<]*)</th>(.*?)</tr>',
+                      html, re.S)
+    assert [iso for iso, *_ in rows] == list(month["days"].values())
+    assert [int(day.translate(NATIVE_DIGITS)) for _, _, day, _ in rows] == [int(d) for d in month["days"]]
+    for iso, classes, _, cells in rows:
+        local = api("prayer-times", city=city, date=iso)["days"][0]["local"]
+        shown = {k: v.translate(NATIVE_DIGITS) for k, v in re.findall(r'<td data-time="(\w+)">([^<]*)</td>', cells)}
+        assert shown == {k: local[k] if lang in ("en", "fa") else _twelve_hour(local[k]) for k in imsakiya.TIMES}
+    qadr = [int(day.translate(NATIVE_DIGITS)) for _, classes, day, _ in rows if "qadr" in classes]
+    assert qadr == [18, 20, 22]
+    assert next(m["label"][lang] for m in api("methods")["methods"] if m["default"]) in html
+
+
+def test_imsakiya_addresses():
+    assert urls.imsakiya_url("london", "en", "moonsighting", "moonsighting") == "/city/london/en/imsakiya/"
+    assert urls.imsakiya_url("london", "en", "iran", "moonsighting") == "/city/london/en/imsakiya/iran/"
+    assert urls.imsakiya_url("london", "ar", "iran", "moonsighting", "Jafari") == \
+        "/city/london/ar/imsakiya/iran/Jafari/"
+    for args in (("london", "en", "tabular"), ("london", "de"), ("nowhere", "en"), ("london", "en", "iran", "Nope")):
+        with pytest.raises(site.PageNotFound):
+            routes.imsakiya_page(TODAY, *args)
+
+
+def test_home_pages_in_arabic_persian_and_urdu(pages_client):
+    for lang in ("ar", "fa", "ur"):
+        response = pages_client.get(f"/{lang}/")
+        assert response.status_code == 200, lang
+        html = response.text
+        assert f'<html lang="{lang}" dir="rtl">' in html
+        assert html.index('id="city-search"') < html.index('id="h-api"'), "find your city first"
+        assert words.digits(len(api("cities", all=1)["cities"]), lang) in html
+        assert f'href="/city/karbala/{lang}/"' in html
+    assert pages_client.get("/de/").status_code == 404
+    english = pages_client.get("/").text
+    assert "`" not in english, "no literal backticks: `code` spans are <code>"
+    assert "<code>local</code>" in english
+    assert '<bdi lang="fa">فارسی</bdi>' in english
+
+
+def test_moon_maps_carry_a_graticule_and_the_reference_cities():
+    """Markers at x = lng + 180, y = 70 - lat (the maps' projection) for the catalogue's coordinates."""
+    html = routes.moon(TODAY, "1447", "9", "fa").decode()
+    cities = {c["id"]: c for c in api("cities", all=1)["cities"]}
+    for city in words.MAP_CITIES:
+        x, y = round(cities[city]["lng"] + 180, 2), round(70 - cities[city]["lat"], 2)
+        assert f'<circle cx="{x:g}" cy="{y:g}" r="1.3"/>' in html, city
+        assert f">{cities[city]['names']['fa']}</text>" in html
+        assert f"/v1/moon-visibility?city={city}&amp;hm=9&amp;hy=1447" in html
+    assert html.count('<use href="#overlay"/>') == 5
+    assert "M30 0v130" in html and "M0 40h360" in html  # 150° W meridian, 30° N parallel
+
+
 # Nights on their eves (issue 10).  Iran's official calendar (shared/reference/
 # iran_hijri_month_starts.csv): 1 Ramadan 1448 = 8 Feb 2027, so the 19th night begins on the
 # evening of 25 Feb 2027 (the issue's example) and the 21st and 23rd on 27 Feb and 1 Mar.  The
@@ -105,7 +259,7 @@ def test_nights_are_shown_on_their_eves_row(city, today, lang):
     rows = dict(re.findall(r'<tr data-date="([\d-]+)".*?<td class="events">(.*?)</td>\s*</tr>', html, re.S))
     night_rows = [day for day, cell in rows.items() if 'class="event major night"' in cell]
     assert night_rows == QADR_EVES[city, today]
-    assert f'<span class="event major night">{escape(shown)}</span>' in rows[QADR_EVES[city, today][0]]
+    assert f'<span class="event major night" dir="auto">{escape(shown)}</span>' in rows[QADR_EVES[city, today][0]]
     day_after = (date.fromisoformat(QADR_EVES[city, today][0]) + timedelta(days=1)).isoformat()
     assert title not in rows[day_after]  # not on the Hijri date's own row, where Imam Ali's strike is
     struck = next(e["title"][lang] for e in api("events")["events"] if e["id"] == "imam-ali-struck")
@@ -256,9 +410,13 @@ def test_static_pages_and_their_files():
     assert "city/london/index.html" in files and "city/london/fa/index.html" in files
     assert "city/london/en/index.html" not in files  # English is /city/<id>/
     assert "moon/1447-9/index.html" in files and "moon/1447-9/ur/index.html" in files
+    assert {"ar/index.html", "fa/index.html", "ur/index.html"} <= set(files)
+    assert "city/london/ur/imsakiya/index.html" in files and "city/london/en/imsakiya/index.html" in files
+    assert "city/london/fa/Tehran/2026-02/index.html" in files and "city/london/fa/Tehran/2026-05/index.html" in files
+    assert "city/london/fa/Tehran/2026-03/index.html" not in files  # shown by /city/london/fa/
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
-    assert len(files) == 1 + 4 * cities + 4 * moon_months
+    assert len(files) == 4 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months
     assert 12 <= moon_months <= 14
 
 
@@ -303,6 +461,23 @@ def test_pre_rendered_page_is_served_first(pages_client, tmp_path):
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_bytes(body)
     assert pages_client.get("/city/najaf/").content == b"<!doctype html><title>pre-rendered</title>"
+
+
+def test_city_pages_are_rendered_with_the_request_clock(pages_client, monkeypatch):
+    """Rendered on request, a city page's today is the city's date at the request's instant: Tehran is UTC+03:30
+    (Iran's zone without DST since 2022, IANA tzdata), so at 21:00 UTC on 20 March it is already 21 March there."""
+    import time as real_time
+    from types import SimpleNamespace
+
+    import runtime.app
+
+    instant = 1774040400.0  # 2026-03-20T21:00:00Z
+    clock = {name: getattr(real_time, name) for name in ("monotonic", "perf_counter", "thread_time")}
+    monkeypatch.setattr(runtime.app, "time", SimpleNamespace(time=lambda: instant, **clock))
+    tehran = pages_client.get("/city/tehran/fa/").text
+    london = pages_client.get("/city/london/").text
+    assert re.findall(r'<tr data-date="([\d-]+)"[^>]*aria-current="date"', tehran) == ["2026-03-21"]
+    assert re.findall(r'<tr data-date="([\d-]+)"[^>]*aria-current="date"', london) == ["2026-03-20"]
 
 
 # --- words -------------------------------------------------------------------------------

@@ -9,13 +9,19 @@ example link and expects 200.
 """
 from __future__ import annotations
 
+import re
 import urllib.parse
 from datetime import date
+
+from markupsafe import Markup, escape
 
 from generator import hijri_names
 from generator import page_words as words
 from generator.site import responses, urls
-from generator.site.templating import render_page
+from generator.site.page import PageNotFound
+from generator.site.templating import render_localised_page, render_page
+
+_CODE = re.compile(r"`([^`]*)`")
 
 EXAMPLES = {  # path -> query of its example link
     "/prayer-times": {"city": "karbala", "year": "2026", "month": "3", "method": "Jafari"},
@@ -60,9 +66,10 @@ def render(today: date) -> bytes:
         w=w,
         title=document["info"]["title"],
         canonical="/",
-        alternates=[],
-        languages=[],
+        alternates=[{"lang": lang, "href": home_url(lang)} for lang in words.LANGUAGES],
+        languages=home_languages("en"),
         info=document["info"],
+        info_description=code_spans(document["info"].get("description", "")),
         version=document["info"]["version"],
         server=document["servers"][0]["url"],
         operations=operations,
@@ -80,15 +87,64 @@ def render(today: date) -> bytes:
     )
 
 
+def home_url(lang: str) -> str:
+    """Return the address of the home page in ``lang`` (English is the index, /)."""
+    return "/" if lang == words.DEFAULT_LANGUAGE else f"/{lang}/"
+
+
+def home_languages(lang: str) -> list[dict]:
+    """Return the language switcher of the home pages."""
+    return [{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": home_url(other), "dir": words.direction(other),
+             "current": other == lang}
+            for other in words.LANGUAGES]
+
+
+def render_home(today: date, lang: str) -> bytes:
+    """Return the home page in ar, fa or ur: find your city first, then the maps, then a pointer to the API."""
+    if lang not in words.LANGUAGES or lang == words.DEFAULT_LANGUAGE:
+        raise PageNotFound(f"no home page in {lang!r}")
+    p = words.PAGE_WORDS[lang]
+    catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
+    by_id = {c["id"]: c for c in catalogue}
+    now = responses.api_json("hijri", {"date": today.isoformat()}, today)["hijri"]
+    following = (now["year"], now["month"] + 1) if now["month"] < 12 else (now["year"] + 1, 1)
+    return render_localised_page(
+        "home.html.j2",
+        lang,
+        p=p,
+        title=p["home_title"],
+        canonical=home_url(lang),
+        alternates=[{"lang": other, "href": home_url(other)} for other in words.LANGUAGES],
+        languages=home_languages(lang),
+        intro=p["home_intro"].format(count=words.digits(len(catalogue), lang)),
+        all_cities=p["all_cities"].format(count=words.digits(len(catalogue), lang)),
+        cities=sorted(({"name": c["names"][lang], "href": urls.city_url(c["id"], lang)} for c in catalogue),
+                      key=lambda c: (c["name"], c["href"])),
+        example_cities=[{"name": by_id[c]["names"][lang], "href": urls.city_url(c, lang)}
+                        for c in EXAMPLE_CITIES if c in by_id],
+        moons=[{"name": f"{hijri_names.MONTHS[lang][n - 1]} {words.digits(y, lang)}", "href": urls.moon_url(y, n, lang)}
+               for y, n in ((now["year"], now["month"]), following)],
+        feeds=[{"path": path, "href": responses.api_url(path[1:], query)} for path, query, _ in FEEDS],
+    )
+
+
+def code_spans(text: str) -> Markup:
+    """Return OpenAPI prose with its `code` spans as <code> (escaped), not literal backticks."""
+    parts = _CODE.split(text)
+    return Markup("").join(Markup("<code>{}</code>").format(part) if i % 2 else escape(part)
+                           for i, part in enumerate(parts))
+
+
 def operation(path: str, get: dict) -> dict:
     """Return one endpoint for the template: path, summary, parameters and its example link."""
-    parameters = [{"name": p["name"], "required": p.get("required", False), "description": p.get("description", ""),
+    parameters = [{"name": p["name"], "required": p.get("required", False),
+                   "description": code_spans(p.get("description", "")),
                    "schema": schema_text(p.get("schema", {}))} for p in get.get("parameters", [])]
     query = EXAMPLES.get(path)
     if query is None:
         query = {p["name"]: str(p["example"]) for p in get.get("parameters", []) if p.get("required") and "example" in p}
     example = responses.api_url(path[1:], query)
-    return {"path": path, "summary": get.get("summary", ""), "parameters": parameters,
+    return {"path": path, "summary": code_spans(get.get("summary", "")), "parameters": parameters,
             "example": example, "example_text": urllib.parse.unquote(example)}
 
 

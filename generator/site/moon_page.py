@@ -27,6 +27,10 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
     grids = [responses.api_json("moon-visibility", {"hy": hy, "hm": hm, "evening": e, "res": RES_DEG}, today)
              for e in EVENINGS]
     w = words.WORDS[lang]
+    p = words.PAGE_WORDS[lang]
+    catalogue = {c["id"]: c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]}
+    marks = [{"id": c, "name": catalogue[c]["names"][lang], "lat": catalogue[c]["lat"], "lng": catalogue[c]["lng"]}
+             for c in words.MAP_CITIES if c in catalogue]
     meta = grids[EVENINGS.index(0)]["meta"]
     month_name = hijri_names.MONTHS[lang][hm - 1]
     year = words.digits(hy, lang)
@@ -62,7 +66,11 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
                     "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
         intro=intro,
         legend=[{"digit": d, "meaning": words.VISIBILITY[lang][d]} for d in moon_map.DIGITS],
-        coast_defs=moon_map.coast_defs(),
+        coast_defs=moon_map.coast_defs(marks),
+        p=p,
+        point_answers=[{"name": mark["name"], "href": responses.api_url("moon-visibility", {"hy": hy, "hm": hm,
+                                                                                          "city": mark["id"]})}
+                       for mark in marks],
         maps=maps,
         coastlines=w["coastlines"].format(res=words.digits(RES_DEG, lang)),
         previous=urls.moon_url(*previous, lang) if previous[0] >= FIRST_HY else None,

@@ -17,6 +17,9 @@ class Page:
     render: Callable[..., bytes]
     media_type: str = "text/html"
     today_dependent: bool = True  # pages showing "this month" change with the date
+    # pages whose "today" is a city's own date: rendered on request, ``render`` also takes ``now_s``
+    # (the request's Unix time), and an answer is cached per quarter hour (zones are whole quarters)
+    clock_dependent: bool = False
 
 
 def file_path(route: str, parameters: dict) -> str:

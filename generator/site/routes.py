@@ -2,18 +2,20 @@
 
 Addresses are those of `generator.site.urls` (docs/site.md).  Path parts arrive as
 strings; a renderer refuses what does not name a page with `PageNotFound` (404).
-Pre-rendered: the index, every city in its four languages with the default method,
-and the crescent pages (four languages) of every Hijri month overlapping the build's
-years.  Other methods' pages are rendered on request (16 × 4 × 325 pages would be
+Pre-rendered: the index (four languages), every city in its four languages with the
+default method, with its one-month pages around this month and its Ramadan imsakiya under
+its own reckoning, and the crescent pages (four languages) of every Hijri month overlapping
+the build's years.  Other methods' pages are rendered on request (16 × 4 × 325 pages would be
 20,800 files for little use) and cached by the runtime like any answer.
 """
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date
 
 from generator import page_words as words
-from generator.site import index, moon_page, responses, timetable
+from generator.site import imsakiya, index, moon_page, responses, timetable
 from generator.site.page import Page, PageNotFound
 from generator.site.templating import render_page
 
@@ -24,8 +26,22 @@ def index_page(today: date) -> bytes:
     return index.render(today)
 
 
-def city_page(today: date, city: str, lang: str = words.DEFAULT_LANGUAGE, method: str | None = None) -> bytes:
-    return timetable.render(today, city, lang, method)
+def home_page(today: date, lang: str) -> bytes:
+    return index.render_home(today, lang)
+
+
+def city_page(today: date, city: str, lang: str = words.DEFAULT_LANGUAGE, method: str | None = None,
+              now_s: float | None = None) -> bytes:
+    return timetable.render(today, city, lang, method, now_s=now_s)
+
+
+def city_month(today: date, city: str, lang: str, method: str, month: str, now_s: float | None = None) -> bytes:
+    return timetable.render_month(today, city, lang, method, month, now_s=now_s)
+
+
+def imsakiya_page(today: date, city: str, lang: str, calendar: str | None = None, method: str | None = None,
+                  now_s: float | None = None) -> bytes:
+    return imsakiya.render(today, city, lang, calendar, method, now_s=now_s)
 
 
 def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
@@ -36,9 +52,17 @@ def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> b
 
 PAGES: list[Page] = [
     Page("/", index_page),  # links this Hijri month's crescent page
-    Page("/city/{city}/", city_page),  # this month and the next
-    Page("/city/{city}/{lang}/", city_page),
-    Page("/city/{city}/{lang}/{method}/", city_page),
+    *(Page(f"/{lang}/", functools.partial(home_page, lang=lang)) for lang in words.LANGUAGES
+      if lang != words.DEFAULT_LANGUAGE),
+    # "today" on city pages is the city's date: rendered on request they take the clock (now_s)
+    Page("/city/{city}/", city_page, clock_dependent=True),  # this month and the next
+    Page("/city/{city}/{lang}/", city_page, clock_dependent=True),
+    # before /city/{city}/{lang}/{method}/ and its months: "imsakiya" is not a method
+    Page("/city/{city}/{lang}/imsakiya/", imsakiya_page, clock_dependent=True),
+    Page("/city/{city}/{lang}/imsakiya/{calendar}/", imsakiya_page, clock_dependent=True),
+    Page("/city/{city}/{lang}/imsakiya/{calendar}/{method}/", imsakiya_page, clock_dependent=True),
+    Page("/city/{city}/{lang}/{method}/", city_page, clock_dependent=True),
+    Page("/city/{city}/{lang}/{method}/{month}/", city_month, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
     Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False),
 ]
@@ -46,11 +70,21 @@ PAGES: list[Page] = [
 
 def static_pages(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
     """Return the (route, path parameters) of every page to pre-render for the years (inclusive)."""
-    out: list[tuple[str, dict]] = [("/", {})]
-    for city in sorted(c["id"] for c in responses.api_json("cities", {"all": "1"}, today)["cities"]):
-        out.append(("/city/{city}/", {"city": city}))
-        out += [("/city/{city}/{lang}/", {"city": city, "lang": lang}) for lang in words.LANGUAGES
+    out: list[tuple[str, dict]] = [("/", {})] + [(f"/{lang}/", {}) for lang in words.LANGUAGES
+                                                 if lang != words.DEFAULT_LANGUAGE]
+    catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
+    method = next(m["id"] for m in responses.api_json("methods", {}, today)["methods"] if m["default"])
+    for city in sorted(catalogue, key=lambda c: c["id"]):
+        city_id = city["id"]
+        out.append(("/city/{city}/", {"city": city_id}))
+        out += [("/city/{city}/{lang}/", {"city": city_id, "lang": lang}) for lang in words.LANGUAGES
                 if lang != words.DEFAULT_LANGUAGE]
+        months = timetable.month_window(timetable.city_date(city, responses.now_s(today)))
+        for lang in words.LANGUAGES:
+            out.append(("/city/{city}/{lang}/imsakiya/", {"city": city_id, "lang": lang}))
+            out += [("/city/{city}/{lang}/{method}/{month}/",
+                     {"city": city_id, "lang": lang, "method": method, "month": f"{year:04d}-{month:02d}"})
+                    for year, month in months]
     for hy, hm in hijri_months(first_year, last_year, today):
         out.append(("/moon/{hy}-{hm}/", {"hy": str(hy), "hm": str(hm)}))
         out += [("/moon/{hy}-{hm}/{lang}/", {"hy": str(hy), "hm": str(hm), "lang": lang}) for lang in words.LANGUAGES

@@ -2,25 +2,43 @@
 
 Everything shown comes from the API, asked in process (`generator.site.responses`):
 /v1/prayer-times (``local`` HH:mm, per month), /v1/hijri (forward month maps under both
-reckonings), /v1/events (the Hijri years touched, under the page's reckoning), /v1/cities
-and /v1/methods.  The page only lays them out: digits and names in the page's language.
+reckonings), /v1/events (the Hijri years touched, under the page's reckoning), /v1/cities,
+/v1/methods and /v1/qibla.  The page only lays them out: digits and names in the page's language.
+
+"Today" is the city's own date (its zone), not UTC: at the instant ``now_s`` when the page
+is rendered on request, at noon UTC of ``today`` when build.py pre-renders it; the page's
+script moves the mark and the card when the reader's clock says the city's date is another
+day (docs/site.md).
 
 Events are placed by the city's own reckoning: ``iran`` for cities in Iran, ``moonsighting``
 elsewhere (docs/site.md); both reckonings' Hijri dates are shown on every row.
 """
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, datetime, timezone
+from zoneinfo import ZoneInfo
+
+import orjson
+from markupsafe import Markup
 
 from generator import feed_words, hijri, hijri_names
 from generator import page_words as words
-from generator.site import responses, urls
+from generator.site import qibla_svg, responses, shamsi, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
 CALENDARS = ("moonsighting", "iran")
 MONTHS_SHOWN = 2  # this month and the next
-LAST_YEAR = 2100  # the API's last Gregorian year (SPEC 8)
+# One-month pages linked from a city's page, as offsets from the city's month: the month before
+# and the month after the two shown (pre-rendered; any other month is rendered on request).
+# The two shown months link to the city's page itself.
+MONTH_PAGES = (-1, MONTHS_SHOWN)
+FIRST_YEAR, LAST_YEAR = 1900, 2100  # the API's Gregorian years (SPEC 8)
+FEEDS = ("prayer-times", "night")  # the city feeds, /v1/<feed>.ics
+# Each month's table links its /v1/prayer-times.csv (issue 9); False leaves the link out.
+PRAYER_TIMES_CSV = True
+_MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
 
 
 def city_calendar(city: dict) -> str:
@@ -28,89 +46,240 @@ def city_calendar(city: dict) -> str:
     return "iran" if city["country"] == "IR" else "moonsighting"
 
 
+def city_date(city: dict, now_s: float) -> date:
+    """Return the date on the city's clocks at the Unix time ``now_s``."""
+    return datetime.fromtimestamp(now_s, timezone.utc).astimezone(ZoneInfo(city["tz"])).date()
+
+
 def months_from(today: date, count: int = MONTHS_SHOWN) -> list[tuple[int, int]]:
     """Return (year, month) of the month of ``today`` and the ``count - 1`` following ones (up to 2100)."""
-    index = today.year * 12 + today.month - 1
-    return [(year, month + 1) for year, month in (divmod(index + k, 12) for k in range(count)) if year <= LAST_YEAR]
+    return [ym for ym in (month_offset(today.year, today.month, k) for k in range(count)) if ym[0] <= LAST_YEAR]
 
 
-def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method: str | None = None) -> bytes:
-    """Return the HTML of a city's timetable page (`PageNotFound` for an unknown city, language or method)."""
+def month_offset(year: int, month: int, months: int) -> tuple[int, int]:
+    """Return the (year, month) ``months`` months after year/month (negative: before)."""
+    y, m = divmod(year * 12 + month - 1 + months, 12)
+    return y, m + 1
+
+
+def month_window(local_today: date) -> list[tuple[int, int]]:
+    """Return the months with a one-month page linked (and pre-rendered) around the city's month."""
+    months = [month_offset(local_today.year, local_today.month, k) for k in MONTH_PAGES]
+    return [ym for ym in months if FIRST_YEAR <= ym[0] <= LAST_YEAR]
+
+
+def month_link(city_id: str, lang: str, method: str, local_today: date, target: tuple[int, int]) -> str | None:
+    """Return where a link to month ``target`` goes: the city's page for the months it shows, a one-month
+    page inside the window, else nowhere (None)."""
+    if target in months_from(local_today):
+        return urls.city_url(city_id, lang, method)
+    return urls.month_url(city_id, lang, method, *target) if target in month_window(local_today) else None
+
+
+def page_context(today: date, city_id: str, lang: str, method: str | None) -> dict:
+    """Return what every page of a city shares (`PageNotFound` for an unknown city, language or method)."""
     catalogue = {c["id"]: c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]}
     methods = responses.api_json("methods", {}, today)["methods"]
     default_method = next(m["id"] for m in methods if m["default"])
     method = method or default_method
     if city_id not in catalogue or lang not in words.LANGUAGES or method not in {m["id"] for m in methods}:
         raise PageNotFound(f"no timetable for city {city_id!r}, language {lang!r}, method {method!r}")
-    city = catalogue[city_id]
+    return {"city": catalogue[city_id], "method": method, "methods": methods, "default_method": default_method,
+            "catalogue": catalogue}
+
+
+def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method: str | None = None,
+           now_s: float | None = None) -> bytes:
+    """Return the HTML of a city's timetable page (`PageNotFound` for an unknown city, language or method)."""
+    shared = page_context(today, city_id, lang, method)
+    local_today = city_date(shared["city"], responses.now_s(today) if now_s is None else now_s)
+    return _render(today, local_today, shared, lang, months_from(local_today), month_page=None)
+
+
+def render_month(today: date, city_id: str, lang: str, method: str, month: str, now_s: float | None = None) -> bytes:
+    """Return the HTML of one month of a city's timetable ("YYYY-MM"), any month of the API's years."""
+    found = _MONTH_PART.fullmatch(month)
+    if not found or not (FIRST_YEAR <= int(found[1]) <= LAST_YEAR and 1 <= int(found[2]) <= 12):
+        raise PageNotFound(f"no month {month[:10]!r}")
+    shared = page_context(today, city_id, lang, method)
+    local_today = city_date(shared["city"], responses.now_s(today) if now_s is None else now_s)
+    ym = (int(found[1]), int(found[2]))
+    return _render(today, local_today, shared, lang, [ym], month_page=ym)
+
+
+def _render(today: date, local_today: date, shared: dict, lang: str, shown: list[tuple[int, int]],
+            month_page: tuple[int, int] | None) -> bytes:
+    city, method, methods = shared["city"], shared["method"], shared["methods"]
+    city_id = city["id"]
     calendar = city_calendar(city)
     w = words.WORDS[lang]
+    p = words.PAGE_WORDS[lang]
     name = city["names"][lang]
-    title = w["timetable_title"].format(city=name)
-    months = [month_table(today, city, lang, method, calendar, year, month) for year, month in months_from(today)]
+    months = [month_table(today, local_today, city, lang, method, calendar, year, month) for year, month in shown]
     meta = months[0]["meta"]
+    method_label = next(m["label"][lang] for m in methods if m["id"] == method)
+    if month_page is None:
+        title = w["timetable_title"].format(city=name)
+        canonical = urls.city_url(city_id, lang, method)
+        href = lambda other: urls.city_url(city_id, other, method)  # noqa: E731
+    else:
+        month_name = f"{words.GREGORIAN_MONTHS[lang][month_page[1] - 1]} {words.digits(month_page[0], lang)}"
+        title = p["month_page_title"].format(city=name, month=month_name)
+        canonical = urls.month_url(city_id, lang, method, *month_page)
+        href = lambda other: urls.month_url(city_id, other, method, *month_page)  # noqa: E731
+    today_row = next((row for m in months for row in m["rows"] if row["today"]), None)
+    qibla = responses.api_json("qibla", {"city": city_id}, today)["qibla"]
+    previous = month_link(city_id, lang, method, local_today, month_offset(*shown[0], -1))
+    following = month_link(city_id, lang, method, local_today, month_offset(*shown[-1], 1))
+    ramadan = ramadan_year(today, local_today, calendar)
+    crescent = crescent_links(today, local_today, city, lang)
     return render_localised_page(
         "city.html.j2",
         lang,
         title=title,
-        canonical=urls.city_url(city_id, lang, method),
-        alternates=[{"lang": other, "href": urls.city_url(city_id, other, method)} for other in words.LANGUAGES],
-        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.city_url(city_id, other, method),
+        canonical=canonical,
+        alternates=[{"lang": other, "href": href(other)} for other in words.LANGUAGES],
+        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": href(other),
                     "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
+        p=p,
+        city_name=name,
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),
                   "current": m["id"] == method} for m in methods],
-        method_label=next(m["label"][lang] for m in methods if m["id"] == method),
+        method_label=method_label,
         place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang),
                                 lng=words.coordinate(meta["lng"], "lng", lang),
-                                zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, catalogue, lang), lang),
+                                zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, shared["catalogue"], lang),
+                                                lang),
                                 qibla=words.number(meta["qibla"], lang)),
         times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
+        shamsi_column=lang == "fa",
         calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
         months=months,
+        today_row=today_row if month_page is None else None,
+        instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
+                                                                for row in m["rows"]}}).decode()
+                        .replace("<", "\\u003c")),
+        qibla_svg=qibla_svg.compass(qibla, lang),
+        qibla_text=p["qibla_text"].format(bearing=words.number(qibla, lang)),
+        qibla_api=responses.api_url("qibla", {"city": city_id}),
         feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"city": city_id, "lang": lang,
-                                                                                    "method": method})}
-               for feed in ("prayer-times", "night")],
+                                                                                     "method": method})}
+               for feed in FEEDS],
+        imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
+                  "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
+        crescent=crescent,
+        main_href=urls.city_url(city_id, lang, method) if month_page is not None else None,
+        previous={"href": previous, "text": w["previous_month"]} if previous else None,
+        next={"href": following, "text": w["next_month"]} if following else None,
     )
 
 
-def month_table(today: date, city: dict, lang: str, method: str, calendar: str, year: int, month: int) -> dict:
+def ramadan_year(today: date, local_today: date, calendar: str) -> int | None:
+    """Return the Hijri year of the current or coming Ramadan on the city's date (None past the API's years)."""
+    now = responses.api_json("hijri", {"date": local_today.isoformat(), "calendar": calendar}, today)["hijri"]
+    year = now["year"] if now["month"] <= 9 else now["year"] + 1
+    return year if year <= hijri.API_LAST_YEAR else None
+
+
+def crescent_links(today: date, local_today: date, city: dict, lang: str) -> dict | None:
+    """Return the links to the coming Hijri month's crescent maps and to this city's point answer."""
+    now = responses.api_json("hijri", {"date": local_today.isoformat()}, today)["hijri"]
+    hy, hm = (now["year"], now["month"] + 1) if now["month"] < 12 else (now["year"] + 1, 1)
+    if hy > hijri.API_LAST_YEAR:
+        return None
+    p = words.PAGE_WORDS[lang]
+    month = f"{hijri_names.MONTHS[lang][hm - 1]} {words.digits(hy, lang)}"
+    return {"href": urls.moon_url(hy, hm, lang), "text": p["crescent_link"].format(month=month),
+            "json": responses.api_url("moon-visibility", {"hy": hy, "hm": hm, "city": city["id"]}),
+            "json_text": p["point_answer"].format(city=city["names"][lang])}
+
+
+def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,
+                month: int) -> dict:
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
     query = {"city": city["id"], "year": year, "month": month, "method": method}
     prayer = responses.api_json("prayer-times", query, today)
     maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in CALENDARS}
     events_by_day = events_on_days(today, maps[calendar], calendar, lang)
+    sep = words.SEPARATOR[lang]
     rows = []
     for i, day in enumerate(prayer["days"]):
         iso = day["date"]
         gregorian = date.fromisoformat(iso)
         hijri_cells = {c: hijri_cell(maps[c]["days"][iso], first_row=i == 0, lang=lang) for c in CALENDARS}
+        shamsi_date = shamsi.from_gregorian(gregorian)
+        weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
+        own_hijri = maps[calendar]["days"][iso]
+        label = [f"{weekday} {date_text(gregorian, lang)}",
+                 f"{words.digits(own_hijri['day'], lang)} {hijri_names.MONTHS[lang][own_hijri['month'] - 1]} "
+                 f"{words.digits(own_hijri['year'], lang)}"]
+        if lang == "fa":
+            label.insert(1, shamsi_text(shamsi_date, lang))
         rows.append({
             "iso": iso,
             "day": words.digits(gregorian.day, lang),
-            "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
+            "weekday": weekday,
+            "label": sep.join(label),
             "friday": gregorian.weekday() == 4,
-            "today": gregorian == today,
+            "today": gregorian == local_today,
+            "shamsi": shamsi_cell(shamsi_date, first_row=i == 0, lang=lang),
             "hijri": [{"calendar": c, **hijri_cells[c]} for c in CALENDARS],
-            "times": [{"id": t, "text": words.clock(day["local"][t], lang)} for t in words.TIMES],
+            "times": [{"id": t, "name": words.TIME_NAMES[lang][t], "text": words.clock(day["local"][t], lang)}
+                      for t in words.TIMES],
+            "instants": [_unix_s(day[t]) for t in words.TIMES],
             "polar": polar_text(day["polar"], lang) if "polar" in day else None,
             "events": events_by_day.get(iso, []),
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(
         month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang))
+    hijri_caption = " – ".join(hijri_months)
+    if lang == "fa":  # the Solar Hijri months first, as Iran's calendars print them
+        ends = (shamsi.from_gregorian(date.fromisoformat(prayer["days"][0]["date"])),
+                shamsi.from_gregorian(date.fromisoformat(prayer["days"][-1]["date"])))
+        shamsi_months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
+                                                 for y, m, _ in ends))
+        hijri_caption = f"{shamsi_months}{sep}{hijri_caption}"
     polar_days = [day["polar"] for day in prayer["days"] if "polar" in day]
     return {
         "id": f"{year:04d}-{month:02d}",
         "polar_note": words.WORDS[lang]["polar_note"].format(lat=polar_latitude(polar_days[0], lang))
         if polar_days else None,
         "caption": caption,
-        "hijri_caption": " – ".join(hijri_months),
+        "hijri_caption": hijri_caption,
         "rows": rows,
         "meta": prayer["meta"],
         "api": responses.api_url("prayer-times", query),
+        "csv": responses.api_url("prayer-times.csv", query) if PRAYER_TIMES_CSV else None,
     }
+
+
+def _unix_s(instant: str | None) -> int | None:
+    """Return an API instant ("2026-03-01T02:23:00Z") as Unix seconds, for the page's script."""
+    if instant is None:
+        return None
+    return int(datetime.fromisoformat(instant.replace("Z", "+00:00")).timestamp())
+
+
+def date_text(day: date, lang: str) -> str:
+    """Return "22 November 2026" in ``lang``."""
+    return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
+
+
+def shamsi_text(shamsi_date: tuple[int, int, int], lang: str) -> str:
+    """Return a Solar Hijri date written out ("1 فروردین 1405", in the page's digits)."""
+    year, month, day = shamsi_date
+    return f"{words.digits(day, lang)} {shamsi.MONTHS_FA[month - 1]} {words.digits(year, lang)}"
+
+
+def shamsi_cell(shamsi_date: tuple[int, int, int], *, first_row: bool, lang: str) -> dict:
+    """Return a Solar Hijri cell: the day, with the month's name on its 1st and on the first row."""
+    _, month, day = shamsi_date
+    text = f"{words.digits(day, lang)} {shamsi.MONTHS_FA[month - 1]}" if first_row or day == 1 \
+        else words.digits(day, lang)
+    return {"text": text, "month_start": day == 1}
 
 
 def zone_city_name(tz: str, city: dict, catalogue: dict, lang: str) -> str:

@@ -2,9 +2,13 @@
 // and report what a reader sees, for tests/test_site_browser.py to compare with the JSON API.
 //
 // stdin: {"base": "http://127.0.0.1:PORT", "chromium": "/usr/bin/chromium", "artifacts": "dir",
-//         "pages": [{"name", "path" (or "file": a saved page), "kind": "index"|"city"|"moon"|"svg"|"print",
-//                    "pdf": bool}]}
-// stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search", "pdf"}]}
+//         "pages": [{"name", "path" (or "file": a saved page),
+//                    "kind": "index"|"home"|"city"|"month"|"imsakiya"|"moon"|"svg"|"print",
+//                    "pdf": bool, "viewports": [[width, height], ...]}]}
+// stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search"|"imsakiya", "pdf",
+//                     "layout": [{"width", "height", "scrollWidth", "card", "today", "webcal", ...}]}]}
+// At each viewport the page is measured (horizontal overflow, today's card on the first screen)
+// and photographed: <name>-<width>.png (the first screen on a phone, the whole page on a desktop).
 // Only loopback requests are let through; anything else is aborted and reported as an error.
 "use strict";
 const fs = require("fs");
@@ -49,6 +53,47 @@ async function readMaps(page) {
   }));
 }
 
+async function readLayout(page) {
+  // What a reader sees at this viewport: does the page scroll sideways, where is today's card, which row is today.
+  return page.evaluate(() => {
+    const card = document.querySelector(".today-card");
+    const box = card ? card.getBoundingClientRect() : null;
+    return {
+      width: window.innerWidth,
+      height: window.innerHeight,
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+      card: card ? {
+        date: card.dataset.date,
+        hidden: card.hidden,
+        top: box.top + window.scrollY,
+        bottom: box.bottom + window.scrollY,
+        times: Object.fromEntries(Array.from(card.querySelectorAll("li[data-time]"))
+          .map((li) => [li.dataset.time, li.querySelector(".time").textContent.trim()])),
+        next: card.querySelector(".next").hidden ? null : card.querySelector(".next").textContent.trim(),
+      } : null,
+      today: Array.from(document.querySelectorAll('tr[aria-current="date"]')).map((row) => row.dataset.date),
+      webcal: Array.from(document.querySelectorAll("a.webcal")).map((a) => a.href),
+      https: Array.from(document.querySelectorAll("a.https")).map((a) => a.href),
+      clock: Date.now(),
+    };
+  });
+}
+
+async function readImsakiya(page) {
+  return page.$eval("table.imsakiya", (table) => ({
+    calendar: table.dataset.calendar,
+    method: table.dataset.method,
+    rows: Array.from(table.querySelectorAll("tbody tr")).map((row) => ({
+      date: row.dataset.date,
+      day: row.querySelector("th").textContent.trim(),
+      qadr: row.classList.contains("qadr"),
+      times: Object.fromEntries(Array.from(row.querySelectorAll("td[data-time]"))
+        .map((cell) => [cell.dataset.time, cell.textContent.trim()])),
+    })),
+  }));
+}
+
 async function citySearch(page) {
   // Type an Arabic-script name, as a user would, and read the suggestions.
   await page.fill("#city-q", "کربلا");
@@ -88,6 +133,7 @@ async function main() {
       const response = await page.goto(url, { waitUntil: "load" });
       const result = {
         name: spec.name,
+        kind: spec.kind,
         status: spec.file ? 200 : response.status(),
         contentType: spec.file ? "text/html" : response.headers()["content-type"],
         errors,
@@ -98,14 +144,22 @@ async function main() {
         result.title = await page.title();
         await page.evaluate(() => document.fonts.ready);
       }
-      if (spec.kind === "city") result.tables = await readTables(page);
+      if (spec.kind === "city" || spec.kind === "month") result.tables = await readTables(page);
+      if (spec.kind === "imsakiya") result.imsakiya = await readImsakiya(page);
       if (spec.kind === "moon" || spec.kind === "svg") result.maps = await readMaps(page);
-      if (spec.kind === "index") result.search = await citySearch(page);
-      if (spec.kind !== "print") {
-        await page.screenshot({ path: path.join(config.artifacts, `${spec.name}.png`),
-                                fullPage: spec.kind === "city" || spec.kind === "index" });
+      if (spec.kind === "index" || spec.kind === "home") result.search = await citySearch(page);
+      result.layout = [];
+      for (const [width, height] of spec.viewports || []) {
+        await page.setViewportSize({ width, height });
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+        result.layout.push(await readLayout(page));
+        const started = Date.now();
+        await page.screenshot({ path: path.join(config.artifacts, `${spec.name}-${width}.png`), fullPage: width > 800 && spec.kind !== "svg",
+                                timeout: 120000 });
+        if (process.env.SITE_CHECK_TRACE) process.stderr.write(`${spec.name} ${width}: ${Date.now() - started} ms\n`);
       }
       if (spec.pdf) {
+        await page.setViewportSize({ width: 1280, height: 900 });
         const file = path.join(config.artifacts, `${spec.name}.pdf`);
         await page.pdf({ path: file, format: "A4", printBackground: true, preferCSSPageSize: true });
         result.pdf = file;

@@ -1,4 +1,4 @@
-// The index page's only script: the city search (GET /v1/cities?q=) and webcal:// links.
+// The home pages' only script: the city search (GET /v1/cities?q=) and webcal:// links.
 // Everything still works without it: the full city list is in the page, feeds keep https links.
 "use strict";
 (function () {
@@ -16,8 +16,12 @@
   let timer = null;
   let asked = "";
 
+  // The index has a language list; a home page in ar, fa or ur links its own language.
+  const pageLanguage = document.documentElement.lang;
+  const chosen = () => (language ? language.value : pageLanguage);
+
   function cityHref(id) {
-    const lang = language.value;
+    const lang = chosen();
     return "/city/" + encodeURIComponent(id) + "/" + (lang === "en" ? "" : lang + "/");
   }
 
@@ -27,11 +31,18 @@
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = cityHref(city.id);
-      link.textContent = city.names.en;
-      const native = document.createElement("span");
-      native.textContent = " · " + city.names.ar + " · " + city.names.fa + " · " + city.names.ur + " (" + city.country + ")";
-      native.dir = "auto";
-      item.append(link, native);
+      const own = pageLanguage === "en" ? chosen() : pageLanguage;
+      link.textContent = city.names[own];
+      link.dir = "auto";
+      item.append(link);
+      for (const other of ["en", "ar", "fa", "ur"]) {
+        if (other === own) continue;
+        const name = document.createElement("bdi");  // each name isolated: mixed scripts keep their order
+        name.textContent = city.names[other];
+        name.lang = other;
+        item.append(pageLanguage === "en" ? " · " : " — ", name);
+      }
+      item.append(" (" + city.country + ")");
       results.append(item);
     }
   }
@@ -50,7 +61,7 @@
     clearTimeout(timer);
     timer = setTimeout(search, 150);
   });
-  language.addEventListener("change", function () { asked = ""; search(); });
+  if (language) language.addEventListener("change", function () { asked = ""; search(); });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     const first = results.querySelector("a");
