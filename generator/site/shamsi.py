@@ -13,8 +13,10 @@ from datetime import date
 
 from persiantools.jdatetime import JalaliDate
 
+from generator import glossary
+
 # Month names as Iran's official calendar prints them.
-MONTHS_FA = ("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر", "دی", "بهمن", "اسفند")
+MONTHS_FA = glossary.sequence("shamsi_month")["fa"]  # data/glossary.csv
 
 
 def from_gregorian(day: date) -> tuple[int, int, int]:
