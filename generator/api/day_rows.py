@@ -126,7 +126,13 @@ def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     Unix seconds on whole minutes, written as UTC ``…:00Z``.  ``utc_offsets_s`` (same
     shape, optional) adds ``local``: the wall-clock ``HH:MM`` of each instant.
     """
-    template, date_cols, iso_cols, clock_cols = _layout(tuple(names), utc_offsets_s is not None)
+    return _fill(_layout(tuple(names), utc_offsets_s is not None), dates, instants_s, utc_offsets_s)
+
+
+def _fill(layout: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], dates: np.ndarray, instants_s: np.ndarray,
+          utc_offsets_s: np.ndarray | None) -> list[bytes]:
+    """Return one row per date: the fixed-width ``layout`` template with its digit columns filled."""
+    template, date_cols, iso_cols, clock_cols = layout
     rows = len(dates)
     out = np.tile(template, (rows, 1))
     out[:, date_cols] = _days_digits(np.asarray(dates))
@@ -176,15 +182,7 @@ def rows_csv(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     Same inputs as `rows_json`; the local cells are present only with ``utc_offsets_s``.
     Every cell has a fixed width and needs no quoting, so rows are filled like `rows_json`.
     """
-    template, date_cols, iso_cols, clock_cols = _csv_layout(tuple(names), utc_offsets_s is not None)
-    rows = len(dates)
-    out = np.tile(template, (rows, 1))
-    out[:, date_cols] = _days_digits(np.asarray(dates))
-    out[:, iso_cols] = _instant_digits(instants_s).reshape(rows, -1)
-    if utc_offsets_s is not None:
-        out[:, clock_cols] = _clock_digits((instants_s + utc_offsets_s) % 86400).reshape(rows, -1)
-    blob, width = out.tobytes(), out.shape[1]
-    return [blob[i : i + width] for i in range(0, len(blob), width)]
+    return _fill(_csv_layout(tuple(names), utc_offsets_s is not None), dates, instants_s, utc_offsets_s)
 
 
 def blank_unreached_csv(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray, with_local: bool) -> None:
