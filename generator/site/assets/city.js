@@ -1,14 +1,8 @@
-// A city page's script: today (the city's own date, from the reader's clock), the next time, webcal:// links.
+// A city page's script: today (the city's own date, from the reader's clock) and the next time (feed links: feed_links.js).
 // The page is right without it: the server marked today in the city's zone when it rendered the page;
 // this moves the mark and refills the card when the city's date has changed since, and counts down.
 "use strict";
 (function () {
-  for (const link of document.querySelectorAll("a.webcal")) {
-    link.href = "webcal://" + location.host + link.dataset.path;
-  }
-  for (const link of document.querySelectorAll("a.https")) {
-    link.href = location.protocol + "//" + location.host + link.dataset.path;
-  }
   const data = JSON.parse(document.getElementById("day-instants").textContent);
   const card = document.querySelector(".today-card");
   // en-CA writes dates as YYYY-MM-DD, the rows' data-date.

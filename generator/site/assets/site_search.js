@@ -1,13 +1,7 @@
-// The home pages' only script: the city search (GET /v1/cities?q=) and webcal:// links.
+// The home pages' script: the city search (GET /v1/cities?q=); feed links are feed_links.js.
 // Everything still works without it: the full city list is in the page, feeds keep https links.
 "use strict";
 (function () {
-  for (const link of document.querySelectorAll("a.webcal")) {
-    link.href = "webcal://" + location.host + link.dataset.path;
-  }
-  for (const link of document.querySelectorAll("a.https")) {
-    link.href = location.protocol + "//" + location.host + link.dataset.path;
-  }
   const form = document.getElementById("city-search");
   const input = document.getElementById("city-q");
   const language = document.getElementById("city-lang");
