@@ -2,11 +2,14 @@
 
 Usage::
 
-    python build.py [--years 2025-2027] [--only prayer-times,hijri] [--jobs 2] [--today 2026-11-21]
+    python build.py [--years 2025-2027] [--only prayer-times,hijri] [--cities karbala,london] [--jobs 2]
+                    [--today 2026-11-21]
 
 The plan is a list of (endpoint, query) pairs.  Each query goes through the endpoint's
 own ``parse`` — exactly what the runtime does with a request — so the file lands at the
-canonical path (generator/static_paths.py) the runtime and nginx look for.  A file is
+canonical path (generator/static_paths.py) the runtime and nginx look for.  ``--only`` and
+``--cities`` make a partial build (tests and previews): nothing is pruned and the build is not
+marked complete.  A file is
 written only when its bytes change (incremental; two builds are byte-identical), with
 ``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
 files no longer in the plan (e.g. yesterday's "today" answers) are removed.
@@ -29,6 +32,7 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
+from generator import cities as catalogue
 from generator import coastline, eclipses, hijri, locale, site, static_paths, sun_table
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
@@ -41,9 +45,10 @@ def default_years(today: date) -> tuple[int, int]:
     return today.year - 1, today.year + 1
 
 
-def plan(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
+def plan(first_year: int, last_year: int, today: date,
+         cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
     """Return every (endpoint name, query) to pre-render for the window: each endpoint's own plan."""
-    window = Window(first_year, last_year, today)
+    window = Window(first_year, last_year, today, cities)
     return [(endpoint.name, query) for endpoint in ENDPOINTS for query in endpoint.plan(window)]
 
 
@@ -51,9 +56,11 @@ def _now_s(today: date) -> float:
     return datetime.combine(today, clock_time(12, 0), tzinfo=timezone.utc).timestamp()
 
 
-def page_jobs(first_year: int, last_year: int, today: date) -> list[tuple[str, tuple[str, dict]]]:
+def page_jobs(first_year: int, last_year: int, today: date,
+              cities: tuple[str, ...] | None = None) -> list[tuple[str, tuple[str, dict]]]:
     """Return the site pages to pre-render, as (PAGES, (route, path parameters)) jobs."""
-    return [(PAGES, (route, parameters)) for route, parameters in site.static_pages(first_year, last_year, today)]
+    return [(PAGES, (route, parameters))
+            for route, parameters in site.static_pages(first_year, last_year, today, cities)]
 
 
 def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool]:
@@ -123,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--years", help="Gregorian years A-B (default: this year ±1)")
     parser.add_argument("--only", help="comma-separated endpoint names, or pages for the site (default: all)")
+    parser.add_argument("--cities", help="comma-separated catalogue ids: only their per-city answers and pages "
+                                         "(default: every city)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
@@ -143,7 +152,14 @@ def main(argv: list[str] | None = None) -> None:
         first_year, last_year = (int(y) for y in args.years.split("-"))
         if not 1900 <= first_year <= last_year <= 2100:
             parser.error("--years must be A-B within 1900-2100")
-    jobs = plan(first_year, last_year, today) + page_jobs(first_year, last_year, today)
+    cities = None
+    if args.cities:
+        cities = tuple(sorted(set(args.cities.split(","))))
+        unknown_cities = set(cities) - set(catalogue.by_id())
+        if unknown_cities:
+            parser.error(f"unknown cities: {', '.join(sorted(unknown_cities))}")
+    partial = bool(args.only or cities)
+    jobs = plan(first_year, last_year, today, cities) + page_jobs(first_year, last_year, today, cities)
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - set(BY_NAME) - {PAGES}
@@ -164,8 +180,8 @@ def main(argv: list[str] | None = None) -> None:
             produced.update(relatives)
             progress.step()
     _write_front_files(Path(args.out))
-    removed = 0 if args.only else _prune(Path(args.out), produced)
-    if not args.only:  # --if-missing resumes an interrupted first build, not a finished one
+    removed = 0 if partial else _prune(Path(args.out), produced)
+    if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
     elapsed = time.perf_counter() - started
     print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import build
-from conftest import STATIC_BUILD_GROUP
+from conftest import STATIC_BUILD_CITIES, STATIC_BUILD_GROUP
 from generator import static_paths
 from generator.api import BY_NAME, render
 from generator.errors import QueryError
@@ -16,7 +16,6 @@ from generator.query import Query
 TODAY = __import__("datetime").datetime.now(__import__("datetime").timezone.utc).date().isoformat()  # the shared build's
 NOW_S = build._now_s(__import__("datetime").date.fromisoformat(TODAY))
 LIGHT = "methods,cities,events,hijri,day-status,prayer-times,eclipses,moon-visibility,events.ics,fasting.ics"
-ONLY = LIGHT + ",prayer-times.ics,night.ics"  # the two per-city feeds are 650 slower files
 
 
 pytestmark = pytest.mark.xdist_group(STATIC_BUILD_GROUP)
@@ -32,8 +31,8 @@ def _job_of(out: Path, path: Path) -> tuple[str, dict]:
     relative = path.relative_to(out)
     relative = relative.relative_to(static_paths.TODAY_DIR) if relative.parts[0] == static_paths.TODAY_DIR else relative
     relative = relative.relative_to("v1")
-    if len(relative.parts) == 1:
-        return relative.stem, {}
+    if len(relative.parts) == 1:  # v1/methods.json is methods; v1/openapi.json is openapi.json
+        return (relative.name if relative.name in BY_NAME else relative.stem), {}
     name = relative.parts[0] + (".ics" if path.suffix == ".ics" else "")
     return name, dict(static_paths.query_items(relative.name[: -len(path.suffix)]))
 
@@ -71,7 +70,14 @@ def _sample(files: list[Path], per_endpoint: int, total: int) -> list[Path]:
 
 def test_render_reproduces_200_sampled_static_files(built):
     files = _files(built)
-    assert len(files) > 1000
+    planned = build.plan(2026, 2026, build.date.fromisoformat(TODAY), STATIC_BUILD_CITIES)
+    expected = set()
+    for name, query in planned:  # every planned answer is there, at its canonical path, and nothing else
+        canonical = BY_NAME[name].parse(Query.of(query), NOW_S)
+        expected.add(static_paths.relative_path(name, canonical.params, canonical.today_dependent))
+    assert {p.relative_to(built).as_posix() for p in files} == {e for e in expected if e.endswith((".json", ".ics"))}
+    assert len(files) > 900 and {query["city"] for name, query in planned if name == "prayer-times"} == \
+        {_job_of(built, p)[1].get("city") for p in files if p.parent.name == "prayer-times"} == set(STATIC_BUILD_CITIES)
     sample = _sample(files, per_endpoint=10, total=220)
     assert len(sample) >= 200 and {p.parent.name for p in sample} >= {"prayer-times", "moon-visibility", "night"}
     for path in sample:
@@ -80,6 +86,13 @@ def test_render_reproduces_200_sampled_static_files(built):
         assert static_paths.relative_path(name, canonical.params, canonical.today_dependent) == \
             path.relative_to(built).as_posix()
         assert render(name, canonical.params) == path.read_bytes(), path
+
+
+def test_a_partial_build_is_not_marked_complete_and_unknown_cities_are_refused(built, capsys):
+    assert not (built / static_paths.COMPLETE_MARKER).exists()  # --only/--cities: `make serve` would finish it
+    with pytest.raises(SystemExit):
+        build.main(["--years", "2026-2026", "--cities", "karbala,atlantis", "--out", str(built)])
+    assert "unknown cities: atlantis" in capsys.readouterr().err
 
 
 def test_compressed_siblings_decompress_to_the_same_bytes(built):
@@ -96,7 +109,8 @@ def test_compressed_siblings_decompress_to_the_same_bytes(built):
 def test_a_second_build_is_identical_and_writes_nothing(built, capsys):
     before = {p: p.read_bytes() for p in _files(built)}
     mtimes = {p: p.stat().st_mtime_ns for p in before}
-    build.main(["--years", "2026-2026", "--only", LIGHT, "--jobs", "2", "--out", str(built), "--today", TODAY])
+    build.main(["--years", "2026-2026", "--only", LIGHT, "--cities", ",".join(STATIC_BUILD_CITIES), "--jobs", "2",
+                "--out", str(built), "--today", TODAY])
     assert "0 written" in capsys.readouterr().out
     assert {p: p.read_bytes() for p in _files(built)} == before
     assert {p: p.stat().st_mtime_ns for p in before} == mtimes

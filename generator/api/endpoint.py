@@ -41,11 +41,16 @@ class Canonical:
 
 @dataclass(frozen=True)
 class Window:
-    """What build.py pre-renders: Gregorian years ``first_year``..``last_year`` and "today"."""
+    """What build.py pre-renders: Gregorian years ``first_year``..``last_year`` and "today".
+
+    ``cities`` narrows the per-city answers to those catalogue ids (a partial build, for tests
+    and previews); None is every city of the catalogue.
+    """
 
     first_year: int
     last_year: int
     today: date
+    cities: tuple[str, ...] | None = None
 
     @property
     def years(self) -> range:
@@ -65,7 +70,7 @@ class Window:
 
     @cached_property
     def city_ids(self) -> list[str]:
-        return sorted(cities.by_id())
+        return sorted(cities.by_id() if self.cities is None else self.cities)
 
 
 Plan = Callable[[Window], Iterable[dict]]

@@ -4,7 +4,7 @@ The runtime and build.py only see this interface:
 
 * `pages()`: every page route, each a `Page` (a Starlette path with ``{name}`` parts and
   a function rendering the page's bytes from those parts and ``today``);
-* `static_pages(first_year, last_year, today)`: every page build.py pre-renders, as
+* `static_pages(first_year, last_year, today, cities=None)`: every page build.py pre-renders, as
   (route, path parameters) pairs; the file goes to ``static_out/<route with the
   parameters filled in>``, with ``index.html`` appended to paths ending in ``/``.
 * `not_found_page(path)`: the HTML of the 404 page.
@@ -27,9 +27,10 @@ def pages() -> list[Page]:
     return routes.PAGES
 
 
-def static_pages(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
-    """Return the (route, path parameters) of every page to pre-render."""
-    return routes.static_pages(first_year, last_year, today)
+def static_pages(first_year: int, last_year: int, today: date,
+                 cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
+    """Return the (route, path parameters) of every page to pre-render (city pages: of ``cities``, or all)."""
+    return routes.static_pages(first_year, last_year, today, cities)
 
 
 def not_found_page(path: str) -> bytes:

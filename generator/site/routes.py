@@ -68,14 +68,18 @@ PAGES: list[Page] = [
 ]
 
 
-def static_pages(first_year: int, last_year: int, today: date) -> list[tuple[str, dict]]:
-    """Return the (route, path parameters) of every page to pre-render for the years (inclusive)."""
+def static_pages(first_year: int, last_year: int, today: date,
+                 cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
+    """Return the (route, path parameters) of every page to pre-render for the years (inclusive);
+    the city pages of ``cities`` only, when given (catalogue ids)."""
     out: list[tuple[str, dict]] = [("/", {})] + [(f"/{lang}/", {}) for lang in words.LANGUAGES
                                                  if lang != words.DEFAULT_LANGUAGE]
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
     method = next(m["id"] for m in responses.api_json("methods", {}, today)["methods"] if m["default"])
     for city in sorted(catalogue, key=lambda c: c["id"]):
         city_id = city["id"]
+        if cities is not None and city_id not in cities:
+            continue
         out.append(("/city/{city}/", {"city": city_id}))
         out += [("/city/{city}/{lang}/", {"city": city_id, "lang": lang}) for lang in words.LANGUAGES
                 if lang != words.DEFAULT_LANGUAGE]
