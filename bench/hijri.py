@@ -16,15 +16,20 @@ Run: ``python -m bench.hijri`` (or ``make bench``).
 """
 from __future__ import annotations
 
+import os
 import statistics
+import tempfile
 import time
 
-import numpy as np
-from starlette.testclient import TestClient
+os.environ["RATE_LIMIT_PER_MINUTE"] = "0"  # every request here must render, none may be refused (57 renders)
+os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-empty-static-")  # nothing pre-rendered: every request renders
 
-from generator import crescent, hijri, hijri_calibration
-from generator.api import moon_visibility
-from runtime import app as runtime_app
+import numpy as np  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from generator import crescent, hijri, hijri_calibration  # noqa: E402
+from generator.api import moon_visibility  # noqa: E402
+from runtime import app as runtime_app  # noqa: E402
 
 GRID_RUNS = {5: 40, 2: 15}
 HY, HM = 1447, 9  # Ramadan 1447, evening of 2026-02-18 (conjunction 2026-02-17 12:01 UT)

@@ -59,14 +59,19 @@ class PrayerTimes:
     ``times[name]`` is an int64 array (methods, days) of Unix seconds (whole minutes).
     ``latitude_used_deg`` is (days,): the latitude every time of that day was computed
     at, equal to the requested one except on polar days.  ``unrounded_s`` holds the
-    same instants (with method adjustments) before rounding, as float Unix seconds.
+    same instants (with method adjustments) before rounding, as float Unix seconds
+    (computed when asked, from ``unrounded_days``).
     """
 
     days: np.ndarray
     times: dict[str, np.ndarray]
     latitude_used_deg: np.ndarray
-    unrounded_s: dict[str, np.ndarray]
+    unrounded_days: dict[str, np.ndarray]  # the same instants as UT1 day numbers (methods, days)
     unreached: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (methods, days) mask, only under rule none
+
+    @property
+    def unrounded_s(self) -> dict[str, np.ndarray]:
+        return {name: value * SECONDS_PER_DAY for name, value in self.unrounded_days.items()}
 
 
 class Midnight(StrEnum):
@@ -118,7 +123,12 @@ def time_of_altitude(
     UT1 day numbers; NaN where the Sun never reaches that altitude.  All arguments
     broadcast against each other.
     """
-    sin_alt = np.sin(np.radians(altitude_deg))
+    return _time_of_sin_altitude(day, noon, lat_deg, lng_deg, np.sin(np.radians(altitude_deg)), side)
+
+
+def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
+    """`time_of_altitude` given the sine of the altitude (the solver takes the sines of its few
+    distinct altitudes rather than of every (row, day) element)."""
     sin_lat, cos_lat = np.sin(np.radians(lat_deg)), np.cos(np.radians(lat_deg))
     # x = day + ½ + (side·H − lng − eot)/360°, with H = arccos(cos_h) in radians folded in
     base = day + 0.5 - lng_deg / 360.0
@@ -273,6 +283,7 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     # transit, so the first pass is shared.  Asr is solved with the declination of its own moment.
     side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
     fixed_altitudes = np.concatenate([np.full((2, 1), horizon), -fajr_angle, -isha_angle, -maghrib_angle])
+    sin_fixed = np.sin(np.radians(fixed_altitudes))
 
     def solve_all(lat):
         # Asr: the altitude where a shadow equals factor × the object plus its noon shadow.
@@ -280,8 +291,9 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         with np.errstate(invalid="ignore"):
             asr_alt = np.degrees(np.arctan(1.0 / (options.asr_shadow_factor + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
-        altitude = np.concatenate([np.broadcast_to(fixed_altitudes, (2 + 3 * m, day_ext.size)), asr_alt[None, :]])
-        x = time_of_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, altitude, side)
+        sin_alt = np.concatenate([np.broadcast_to(sin_fixed, (2 + 3 * m, day_ext.size)),
+                                  np.sin(np.radians(asr_alt))[None, :]])
+        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side)
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
     def unsolvable(sunrise, sunset, next_sunrise, asr):
@@ -336,8 +348,10 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     moonsightingSeasonal is Khalid Shaukat's seasonal limits (with ⅐ of the night at 55°+).
     """
     day, night = s.day, s.night
-    seasonal = np.array([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])[:, None]
+    fajr_portion, isha_portion = _night_portions(methods, rules)
+    safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
+    seasonal = np.array([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])[:, None]
     if seasonal.any():
         # Moonsighting Committee: 1/7 of the night at lat >= 55 (signed, as adhan-js), then seasonal limits.
         if lat_deg >= 55:
@@ -348,12 +362,8 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
         tables = {name: seasonal_limit_min(name, day, lat_deg) for name in tables}
         shafaq_rows = [tables.get(m.shafaq, np.zeros(day.shape)) for m in methods]
         evening = np.round(np.array(shafaq_rows) * 60.0) / SECONDS_PER_DAY
-        seasonal_fajr, seasonal_isha = s.sunrise - morning, s.sunset + evening
-    else:
-        seasonal_fajr = seasonal_isha = np.full(day.shape, np.nan)
-    fajr_portion, isha_portion = _night_portions(methods, rules)
-    safe_fajr = np.where(seasonal, seasonal_fajr, s.sunrise - fajr_portion * night)
-    safe_isha = np.where(seasonal, seasonal_isha, s.sunset + isha_portion * night)
+        safe_fajr = np.where(seasonal, s.sunrise - morning, safe_fajr)
+        safe_isha = np.where(seasonal, s.sunset + evening, safe_isha)
     with np.errstate(invalid="ignore"):
         fajr = np.where(np.isnan(fajr) | (safe_fajr > fajr), safe_fajr, fajr)
         isha = np.where(np.isnan(isha) | (safe_isha < isha), safe_isha, isha)
@@ -389,6 +399,8 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
 def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Method],
                     ramadan: np.ndarray | None) -> np.ndarray:
     """Step 4: isha as minutes after maghrib for interval methods (UmmAlQura: 120 in Ramadan)."""
+    if all(m.isha_interval_min is None for m in methods):
+        return isha
     isha_interval = _column(methods, "isha_interval_min")
     ramadan_interval = _column(methods, "isha_interval_ramadan_min")
     if ramadan is not None:
@@ -409,36 +421,44 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
     shape = fajr.shape
     raw = {"fajr": fajr, "sunrise": s.sunrise, "dhuhr": s.noon, "asr": s.asr, "maghrib": maghrib, "isha": isha}
     names = ADJUSTABLE + ("sunset",)
-    stacked = np.empty((len(names),) + shape)
+    # One row per name, then the midnight row (filled below): adjustments, rounding and the
+    # unreached test each run once over all of them.
+    stacked = np.empty((len(names) + 1,) + shape)
     for k, name in enumerate(names):
         stacked[k] = raw.get(name, s.sunset)  # broadcasts (days,) rows over the methods
-    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
-                          + [[0.0] * len(methods)])
-    stacked += adjust_min[:, :, None] / 1440.0
+    if any(m.adjustments_min for m in methods):  # adding 0.0 would change nothing
+        adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
+                              + [[0.0] * len(methods)])
+        stacked[: len(names)] += adjust_min[:, :, None] / 1440.0
     adjusted = dict(zip(names, stacked))
     night_start = {Midnight.MAGHRIB_TO_FAJR: adjusted["maghrib"]}.get(options.midnight, adjusted["sunset"])
     night_end = adjusted["sunrise"] if options.midnight is Midnight.SUNSET_TO_SUNRISE else adjusted["fajr"]
-    adjusted["midnight"] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
+    stacked[-1, :, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
+    all_names = names + ("midnight",)
 
     up = np.array([m.rounding is Rounding.UP for m in methods])[None, :, None]
-    rounded = _round_to_minute(stacked[:, :, :n_days], up)
-    times = dict(zip(names, rounded))
-    times["midnight"] = _round_to_minute(adjusted["midnight"][:, :n_days], up[0])
+    requested = stacked[:, :, :n_days]
+    rounded = _round_to_minute(requested, up)
+    times = dict(zip(all_names, rounded))
     times["imsak"] = times["fajr"] - round(options.imsak_before_fajr_min * 60)
-    unreached = {name: np.isnan(value[:, :n_days]) for name, value in adjusted.items()}
-    unreached["imsak"] = unreached["fajr"]
     for name, minutes in options.tune_min.items():
         times[name] = times[name] + round(minutes * 60)
-    unreached = {name: mask for name, mask in unreached.items() if mask.any()}
+    unreached = {}
+    nan = np.isnan(requested)
+    for k in np.flatnonzero(nan.any(axis=(1, 2))):  # only where a time is never reached (rule none)
+        unreached[all_names[k]] = nan[k]
+    if "fajr" in unreached:
+        unreached["imsak"] = unreached["fajr"]
     for name, mask in unreached.items():
         times[name] = np.where(mask, 0, times[name])
     return PrayerTimes(
         days=(first_day + np.arange(n_days)).astype("datetime64[D]"),
         times={name: times[name] for name in OUTPUT_TIMES},
         latitude_used_deg=s.lat[:n_days],
-        unrounded_s={name: value[:, :n_days] * SECONDS_PER_DAY for name, value in adjusted.items()},
+        unrounded_days=dict(zip(all_names, requested)),
         unreached={name: unreached[name] for name in OUTPUT_TIMES if name in unreached},
     )
+
 
 
 def compute(

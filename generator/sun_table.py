@@ -51,23 +51,31 @@ class SunTable:
         prev, mid, nxt = np.roll(columns, 1, axis=0), columns, np.roll(columns, -1, axis=0)
         coefficients = np.stack([mid, (nxt - prev) / 2, (nxt - 2 * mid + prev) / 2], axis=1)
         coefficients[[0, -1]] = np.nan  # the end rows have no neighbour on one side
-        object.__setattr__(self, "_coefficients", np.ascontiguousarray(coefficients[..., :2]))  # (rows, 3, 2)
-        object.__setattr__(self, "_trig_coefficients", np.ascontiguousarray(coefficients[..., 1:]))  # (rows, 3, 3)
+        # Stored as (order, column, row): a gather along the last axis gives each order and column
+        # as a contiguous array shaped like the instants, so Horner's rule runs on whole arrays
+        # (on (row, order, column) slices it ran on strided triples, about five times slower).
+        by_order = np.moveaxis(coefficients, 0, -1)  # (3 orders, 4 columns, rows)
+        object.__setattr__(self, "_coefficients", np.ascontiguousarray(by_order[:, :2]))
+        object.__setattr__(self, "_trig_coefficients", np.ascontiguousarray(by_order[:, 1:]))
 
-    def _rows(self, days: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return (coefficients of the nearest row, offset p in days) for each day."""
+    def _evaluate(self, days: np.ndarray, table: np.ndarray) -> np.ndarray:
+        """Return the quadratic of the nearest row at each day, shape (columns, *days.shape).
+
+        NaN days give NaN; days outside the table raise ValueError.
+        """
         nan = np.isnan(days)
         nearest = np.rint(np.where(nan, self.first_day + 1, days) if nan.any() else days)
         rows = nearest.astype(np.int64) - self.first_day
         try:
             if rows.size and rows.min() < 0:  # take() would wrap a negative row
                 raise IndexError
-            coefficients = table.take(rows, axis=0)
+            c = table.take(rows, axis=-1)  # (3 orders, columns, *days.shape)
         except IndexError:
             raise ValueError(
                 f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
             ) from None
-        return coefficients, (days - nearest)[..., None]  # NaN days stay NaN through p
+        p = days - nearest  # offset from the row in days, in [-0.5, 0.5]; NaN days stay NaN
+        return c[0] + p * (c[1] + p * c[2])
 
     def interpolate(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (declination_deg, eot_deg) at real-valued UT1 day numbers.
@@ -75,15 +83,13 @@ class SunTable:
         Quadratic (three-point Lagrange) interpolation around the nearest row.
         NaN days give NaN; days outside the table raise ValueError.
         """
-        c, p = self._rows(np.asarray(days, dtype=float), self._coefficients)
-        value = c[..., 0, :] + p * (c[..., 1, :] + p * c[..., 2, :])
-        return value[..., 0], value[..., 1]
+        declination, eot = self._evaluate(np.asarray(days, dtype=float), self._coefficients)
+        return declination, eot
 
     def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return (eot_deg, sin of declination, cos of declination) at real-valued UT1 day numbers."""
-        c, p = self._rows(np.asarray(days, dtype=float), self._trig_coefficients)
-        value = c[..., 0, :] + p * (c[..., 1, :] + p * c[..., 2, :])
-        return value[..., 0], value[..., 1], value[..., 2]
+        eot, sin_dec, cos_dec = self._evaluate(np.asarray(days, dtype=float), self._trig_coefficients)
+        return eot, sin_dec, cos_dec
 
 
 def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:

@@ -118,12 +118,21 @@ def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     lo, hi = int(unix_s.min()), int(unix_s.max())
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year)
+    times, offsets = _offset_steps(name, first_year, last_year)
+    index = np.searchsorted(times, unix_s, side="right") - 1
+    return offsets[np.clip(index, 0, None)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _offset_steps(name: str, first_year: int, last_year: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (Unix seconds from which, offset in seconds) of the zone over the years: the
+    offset at the first year's start, then every transition."""
     start = int(datetime(first_year, 1, 1, tzinfo=timezone.utc).timestamp())
     changes = [c for year in range(first_year, last_year + 1) for c in _transitions_in_year(name, year)]
     times = np.array([start] + [t for t, _ in changes], dtype=np.int64)
     offsets = np.array([_offset_s(zone(name), start)] + [o for _, o in changes], dtype=np.int64)
-    index = np.searchsorted(times, unix_s, side="right") - 1
-    return offsets[np.clip(index, 0, None)]
+    times.flags.writeable = offsets.flags.writeable = False  # shared by every caller
+    return times, offsets
 
 
 _HHMM = np.array([f"{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype=object)

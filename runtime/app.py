@@ -5,8 +5,8 @@ into canonical parameters; the in-memory LRU answers repeats; otherwise the cano
 static file (build.py's output, generator/static_paths.py) is read in a thread if it
 exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py), which counts against the client's rate limit by its CPU time.
-The event loop itself never renders and never reads a file, so cached answers keep
-flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
+The event loop itself never renders and never reads a file (it only asks whether the
+canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
 pages get the same statuses as HTML pages in the page's language.  CORS: every answer
@@ -94,15 +94,24 @@ def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-def read_static(relative_path: str) -> tuple[bytes, str] | None:
-    """Return a pre-rendered file under static_root (build.py's output) and its ETag, if there is one.
-    Runs in a worker thread: a read and a hash never hold up the event loop.  The path schemes
-    never produce ``..`` or an absolute path (static_paths); the check below keeps that true
-    without a filesystem round trip."""
+def static_file(relative_path: str) -> str | None:
+    """Return the full path of a pre-rendered file under static_root (build.py's output), if there is one.
+
+    One ``stat`` of a local path, on the event loop: a miss (every request nginx passes on, and
+    every dynamic answer) then goes straight to the render pool without a thread hop.  The path
+    schemes never produce ``..`` or an absolute path (static_paths); the check below keeps that
+    true without a filesystem round trip."""
     if relative_path.startswith("/") or ".." in relative_path.split("/"):
         return None
+    path = os.path.join(static_root, relative_path)
+    return path if os.path.isfile(path) else None
+
+
+def read_static(path: str) -> tuple[bytes, str] | None:
+    """Return a pre-rendered file's bytes and ETag (None if it went away since `static_file`).
+    Runs in a worker thread: a read and a hash never hold up the event loop."""
     try:
-        with open(os.path.join(static_root, relative_path), "rb") as file:
+        with open(path, "rb") as file:
             body = file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
@@ -133,7 +142,8 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
     hit = cache.get(key)
     limit_headers: dict = {}
     if hit is None:
-        hit = await run_in_threadpool(read_static, relative_path)
+        path = static_file(relative_path)
+        hit = None if path is None else await run_in_threadpool(read_static, path)
         if hit is not None:
             cache.put(key, *hit)
         else:

@@ -51,8 +51,9 @@ class RenderPool:
             self._in_flight[key] = future
             future.add_done_callback(lambda done: self._finished(key, done))
         try:
-            return await asyncio.wait_for(asyncio.shield(future), self.budget_s)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(self.budget_s):  # no task per request, unlike wait_for
+                return await asyncio.shield(future)
+        except TimeoutError:
             raise Busy(f"rendering took longer than {self.budget_s:g} s; the answer will be ready shortly, retry",
                        max(1, math.ceil(self.budget_s / 2))) from None
 

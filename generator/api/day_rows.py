@@ -1,48 +1,70 @@
 """Day entries of /v1/prayer-times written straight to JSON bytes, vectorised.
 
 Every field of a day entry has a fixed width (a date, ``YYYY-MM-DDTHH:MM:00Z``
-instants, ``HH:MM`` clock times), so a row is one fixed byte template whose digit
-positions are filled for all rows at once with integer arithmetic: a year of days, or
-31 days × 16 methods, is a few dozen numpy operations instead of thousands of Python
-objects.  The bytes equal ``orjson.dumps`` of the same rows built as dicts, which
+instants, ``HH:MM`` clock times), so a row is one fixed byte template whose slots are
+filled for all rows at once: dates and clocks are looked up in tables of their text, and
+a structured dtype over the rows names each slot, so one assignment fills a slot in every
+row.  A year of days, or 31 days × 16 methods, is a few dozen numpy operations instead of
+thousands of Python objects.  The bytes equal ``orjson.dumps`` of the same rows built as dicts, which
 tests/test_day_rows.py checks.
 """
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 import orjson
 
-_DATE_DIGITS = (0, 1, 2, 3, 5, 6, 8, 9)  # YYYY MM DD in "0000-00-00"
-_CLOCK_DIGITS = (0, 1, 3, 4)  # hh mm in "00:00"
-_ISO_DIGITS = _DATE_DIGITS + tuple(11 + k for k in _CLOCK_DIGITS)  # in "0000-00-00T00:00:00Z"
+_DATE = "0000-00-00"  # a date, filled from `_date_table`
+_CLOCK = "00:00"  # a wall-clock or UTC hh:mm, filled from `_clock_table`
+_INSTANT = _DATE + "T" + _CLOCK + ":00Z"  # whole-minute UTC instants: a date and a clock
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A fixed-width row: the template bytes, and a structured dtype whose fields are its slots.
+
+    Slots are named ``date``, ``d<k>``/``c<k>`` (the date and the clock of instant k) and
+    ``l<k>`` (the local clock of instant k).  Viewing rows of template bytes through the dtype,
+    one assignment fills a slot in every row.
+    """
+
+    template: np.ndarray  # uint8, one row
+    slots: np.dtype
+    instants: int
+    with_local: bool
+
+
+def _make_layout(parts: list[tuple[str, str, str | None]], instants: int, with_local: bool) -> _Layout:
+    """Build a `_Layout` from (literal text, skeleton, slot name or None) pieces, in order."""
+    template, names, offsets, formats = "", [], [], []
+    for literal, skeleton, slot in parts:
+        template += literal
+        if slot is not None:
+            names.append(slot)
+            offsets.append(len(template))
+            formats.append(f"S{len(skeleton)}")
+        template += skeleton
+    slots = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": len(template)})
+    return _Layout(np.frombuffer(template.encode(), dtype=np.uint8), slots, instants, with_local)
+
+
+def _instant_parts(prefix: str, k: int) -> list[tuple[str, str, str | None]]:
+    return [(prefix, _DATE, f"d{k}"), ("T", _CLOCK, f"c{k}"), (':00Z', "", None)]
 
 
 @functools.lru_cache(maxsize=16)
-def _layout(names: tuple[str, ...], with_local: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return (row template as uint8, date digit columns, instant digit columns, clock digit columns)."""
-    template = ""
-    date_cols: list[int] = []
-    iso_cols: list[int] = []
-    clock_cols: list[int] = []
-
-    def field(prefix: str, skeleton: str, positions: tuple[int, ...], columns: list[int]) -> None:
-        nonlocal template
-        template += prefix
-        columns.extend(len(template) + k for k in positions)
-        template += skeleton + '"'
-
-    field('{"date":"', "0000-00-00", _DATE_DIGITS, date_cols)
-    for name in names:
-        field(f',"{name}":"', "0000-00-00T00:00:00Z", _ISO_DIGITS, iso_cols)
+def _layout(names: tuple[str, ...], with_local: bool) -> _Layout:
+    """The JSON row ``{"date":…,<name>:instant…[,"local":{<name>:hh:mm…}]},``: each row ends with a comma."""
+    parts = [('{"date":"', _DATE, "date")]
+    for k, name in enumerate(names):
+        parts += _instant_parts(f'","{name}":"', k)
     if with_local:
-        for i, name in enumerate(names):
-            field(("," if i else ',"local":{') + f'"{name}":"', "00:00", _CLOCK_DIGITS, clock_cols)
-        template += "}"
-    template += "}"
-    return (np.frombuffer(template.encode(), dtype=np.uint8), np.array(date_cols), np.array(iso_cols),
-            np.array(clock_cols, dtype=np.int64))
+        parts += [('"' + ("," if k else ',"local":{') + f'"{name}":"', _CLOCK, f"l{k}") for k, name in enumerate(names)]
+        parts += [('"}', "", None)]
+    parts += [('"},' if not with_local else "},", "", None)]
+    return _make_layout(parts, len(names), with_local)
 
 
 def civil_from_days(unix_days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -62,85 +84,73 @@ def civil_from_days(unix_days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return year_of_era + era * 400 + (month <= 2), month, day
 
 
-# "00".."99" as little-endian uint16: one lookup gives two ASCII digits (integer division is slow in numpy).
-_PAIRS = np.array([(ord("0") + n // 10) | (ord("0") + n % 10) << 8 for n in range(100)], dtype="<u2")
-
-
-def _ascii_pairs(fields: np.ndarray) -> np.ndarray:
-    """Return two ASCII digits per field 0..99 (shape (..., k) -> (..., 2k) uint8)."""
-    pairs = _PAIRS[fields]
-    return pairs.view(np.uint8).reshape(*pairs.shape[:-1], 2 * pairs.shape[-1])
-
-
-def _date_digits(unix_days: np.ndarray) -> np.ndarray:
-    """Return the ASCII digits YYYYMMDD of each day (shape + (8,))."""
+def _iso_dates(unix_days: np.ndarray) -> np.ndarray:
+    """Return ``YYYY-MM-DD`` of each day as S10 (proleptic Gregorian, years 0..9999)."""
     year, month, day = civil_from_days(unix_days)
-    return _ascii_pairs(np.stack([year // 100, year % 100, month, day], axis=-1))
+    text = np.char.add(np.char.zfill(year.astype("U4"), 4), "-")
+    text = np.char.add(np.char.add(text, np.char.zfill(month.astype("U2"), 2)), "-")
+    return np.char.add(text, np.char.zfill(day.astype("U2"), 2)).astype("S10")
 
 
-_TABLE_FIRST_DAY = -25567  # 1900-01-01 − a day of margin is covered by the span below
-_TABLE_DAYS = 73800  # through 2102
+_TABLE_FIRST_DAY = -25967  # 1898-11-27: the sun table's first day (1899-11-01) less a year of margin
+_TABLE_DAYS = 74200  # through 2102
 
 
 @functools.cache
 def _date_table() -> np.ndarray:
-    """ASCII YYYYMMDD of every day from 1900-01-01 (minus a margin) through 2102, (days, 8)."""
-    return _date_digits(np.arange(_TABLE_FIRST_DAY - 400, _TABLE_FIRST_DAY + _TABLE_DAYS))
+    """``YYYY-MM-DD`` (S10) of every day from `_TABLE_FIRST_DAY` for `_TABLE_DAYS` days."""
+    return _iso_dates(np.arange(_TABLE_FIRST_DAY, _TABLE_FIRST_DAY + _TABLE_DAYS))
 
 
-def _days_digits(unix_days: np.ndarray) -> np.ndarray:
-    """``_date_digits`` through a precomputed table for the service's years (one lookup)."""
-    rows = np.asarray(unix_days) - (_TABLE_FIRST_DAY - 400)
-    if rows.size and (rows.min() < 0 or rows.max() >= _TABLE_DAYS + 400):
-        return _date_digits(unix_days)
+def _dates(unix_days: np.ndarray) -> np.ndarray:
+    """``YYYY-MM-DD`` (S10) of each day: one lookup in `_date_table` for the service's years."""
+    rows = np.asarray(unix_days, dtype=np.int64) - _TABLE_FIRST_DAY
+    if rows.size and (rows.min() < 0 or rows.max() >= _TABLE_DAYS):
+        return _iso_dates(unix_days)
     return _date_table()[rows]
 
 
-_CLOCK_TABLE = None
-
-
+@functools.cache
 def _clock_table() -> np.ndarray:
-    """ASCII hhmm for each minute of the day, (1440, 4)."""
-    global _CLOCK_TABLE
-    if _CLOCK_TABLE is None:
-        _CLOCK_TABLE = _ascii_pairs(np.stack(np.divmod(np.arange(1440), 60), axis=-1))
-    return _CLOCK_TABLE
+    """``HH:MM`` (S5) of each minute of the day, (1440,)."""
+    return np.array([f"{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype="S5")
 
 
-def _instant_digits(unix_s: np.ndarray) -> np.ndarray:
-    """Return the ASCII digits YYYYMMDDhhmm of each instant (shape + (12,))."""
-    day, seconds = np.divmod(unix_s, 86400)
-    return np.concatenate([_days_digits(day), _clock_table()[seconds // 60]], axis=-1)
+def _fill(layout: _Layout, dates: np.ndarray, instants_s: np.ndarray, utc_offsets_s: np.ndarray | None) -> bytes:
+    """Return the rows, one per date, as one buffer: the ``layout`` template with its slots filled."""
+    n_rows = len(dates)
+    out = np.tile(layout.template, (n_rows, 1)).view(layout.slots).reshape(n_rows)
+    out["date"] = _dates(dates)
+    day, seconds = np.divmod(np.asarray(instants_s, dtype=np.int64), 86400)
+    instant_dates, clocks = _dates(day), _clock_table()[seconds // 60]
+    for k in range(layout.instants):
+        out[f"d{k}"] = instant_dates[:, k]
+        out[f"c{k}"] = clocks[:, k]
+    if layout.with_local:
+        local = _clock_table()[(instants_s + utc_offsets_s) % 86400 // 60]
+        for k in range(layout.instants):
+            out[f"l{k}"] = local[:, k]
+    return out.tobytes()
 
 
-def _clock_digits(seconds_of_day: np.ndarray) -> np.ndarray:
-    """Return the ASCII digits hhmm of seconds after midnight (shape + (4,))."""
-    return _clock_table()[seconds_of_day // 60]
+def json_rows(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
+              utc_offsets_s: np.ndarray | None) -> tuple[bytes, int]:
+    """Return (every row as one JSON object followed by a comma, in one buffer; the row width).
+
+    ``dates``: (rows,) days since 1970-01-01.  ``instants_s``: (rows, len(names)) int64
+    Unix seconds on whole minutes, written as UTC ``…:00Z``.  ``utc_offsets_s`` (same
+    shape, optional) adds ``local``: the wall-clock ``HH:MM`` of each instant.  Rows i..j
+    joined by commas are ``buffer[i * width : j * width - 1]``.
+    """
+    layout = _layout(tuple(names), utc_offsets_s is not None)
+    return _fill(layout, dates, instants_s, utc_offsets_s), layout.slots.itemsize
 
 
 def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
               utc_offsets_s: np.ndarray | None) -> list[bytes]:
-    """Return each row as one JSON object: ``{"date":…, <names>…, "local":{…}}``.
-
-    ``dates``: (rows,) days since 1970-01-01.  ``instants_s``: (rows, len(names)) int64
-    Unix seconds on whole minutes, written as UTC ``…:00Z``.  ``utc_offsets_s`` (same
-    shape, optional) adds ``local``: the wall-clock ``HH:MM`` of each instant.
-    """
-    return _fill(_layout(tuple(names), utc_offsets_s is not None), dates, instants_s, utc_offsets_s)
-
-
-def _fill(layout: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], dates: np.ndarray, instants_s: np.ndarray,
-          utc_offsets_s: np.ndarray | None) -> list[bytes]:
-    """Return one row per date: the fixed-width ``layout`` template with its digit columns filled."""
-    template, date_cols, iso_cols, clock_cols = layout
-    rows = len(dates)
-    out = np.tile(template, (rows, 1))
-    out[:, date_cols] = _days_digits(np.asarray(dates))
-    out[:, iso_cols] = _instant_digits(instants_s).reshape(rows, -1)
-    if utc_offsets_s is not None:
-        out[:, clock_cols] = _clock_digits((instants_s + utc_offsets_s) % 86400).reshape(rows, -1)
-    blob, width = out.tobytes(), out.shape[1]
-    return [blob[i : i + width] for i in range(0, len(blob), width)]
+    """Return each row as one JSON object: ``{"date":…, <names>…, "local":{…}}`` (see `json_rows`)."""
+    blob, width = json_rows(names, dates, instants_s, utc_offsets_s)
+    return [blob[i : i + width - 1] for i in range(0, len(blob), width)]
 
 
 def mark_unreached(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray) -> None:
@@ -162,17 +172,14 @@ def mark_unreached(rows: list[bytes], names: tuple[str, ...], unreached: np.ndar
 
 
 @functools.lru_cache(maxsize=16)
-def _csv_layout(names: tuple[str, ...], with_local: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return the CSV row template ``date,[HH:MM,…,]instant,…`` and its digit columns (as `_layout`)."""
-    parts = ["0000-00-00"] + (["00:00"] * len(names) if with_local else []) + ["0000-00-00T00:00:00Z"] * len(names)
-    template = ",".join(parts)
-    starts = np.cumsum([0] + [len(p) + 1 for p in parts[:-1]])
-    date_cols = [starts[0] + k for k in _DATE_DIGITS]
-    n_local = len(names) if with_local else 0
-    clock_cols = [s + k for s in starts[1 : 1 + n_local] for k in _CLOCK_DIGITS]
-    iso_cols = [s + k for s in starts[1 + n_local :] for k in _ISO_DIGITS]
-    return (np.frombuffer(template.encode(), dtype=np.uint8), np.array(date_cols), np.array(iso_cols),
-            np.array(clock_cols, dtype=np.int64))
+def _csv_layout(names: tuple[str, ...], with_local: bool) -> _Layout:
+    """The CSV row ``date,[HH:MM,…,]instant,…`` (no line end)."""
+    parts = [("", _DATE, "date")]
+    if with_local:
+        parts += [(",", _CLOCK, f"l{k}") for k in range(len(names))]
+    for k in range(len(names)):
+        parts += _instant_parts(",", k)
+    return _make_layout(parts, len(names), with_local)
 
 
 def rows_csv(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
@@ -182,7 +189,9 @@ def rows_csv(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     Same inputs as `rows_json`; the local cells are present only with ``utc_offsets_s``.
     Every cell has a fixed width and needs no quoting, so rows are filled like `rows_json`.
     """
-    return _fill(_csv_layout(tuple(names), utc_offsets_s is not None), dates, instants_s, utc_offsets_s)
+    layout = _csv_layout(tuple(names), utc_offsets_s is not None)
+    blob, width = _fill(layout, dates, instants_s, utc_offsets_s), layout.slots.itemsize
+    return [blob[i : i + width] for i in range(0, len(blob), width)]
 
 
 def blank_unreached_csv(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray, with_local: bool) -> None:

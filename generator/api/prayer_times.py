@@ -213,7 +213,8 @@ def methods_of(params: Params):
 def times_for(lat: float, lng: float, first: int, n_days: int, methods,
               options: prayer.Options = prayer.DEFAULT_OPTIONS) -> prayer.PrayerTimes:
     """Return the times of ``n_days`` from ``first`` (a unix day), Ramadan known for UmmAlQura."""
-    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1))
+    needs_ramadan = any(m.isha_interval_ramadan_min is not None for m in methods)
+    ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1)) if needs_ramadan else None
     return prayer.compute(lat, lng, first, n_days, methods, ramadan, options)
 
 
@@ -234,19 +235,27 @@ def build(params: Params) -> bytes:
     instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))  # (methods·days, 9)
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
     dates = np.tile(first + np.arange(n_days), len(methods))
-    rows = day_rows.rows_json(names, dates, instants, offsets)
-    if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
-        day_rows.mark_unreached(rows, names, unreached_mask(result, names))
-    for i in np.flatnonzero(result.latitude_used_deg != lat):  # polar days: say which latitude was used
-        note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
-        for r in range(i, len(rows), n_days):
-            rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
-    blocks = [b"[" + b",".join(rows[k * n_days : (k + 1) * n_days]) + b"]" for k in range(len(methods))]
+    blob, width = day_rows.json_rows(names, dates, instants, offsets)
+    polar_days = np.flatnonzero(result.latitude_used_deg != lat)
+    if result.unreached or polar_days.size:  # rare: rewrite single rows, then join them
+        rows = [blob[i : i + width - 1] for i in range(0, len(blob), width)]
+        if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
+            day_rows.mark_unreached(rows, names, unreached_mask(result, names))
+        for i in polar_days:  # polar days: say which latitude was used
+            note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
+            for r in range(i, len(rows), n_days):
+                rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
+        blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) for k in range(len(methods))]
+    else:  # every row as written: a method's days are one slice of the buffer (rows end with a comma)
+        view = memoryview(blob)
+        blocks = [view[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
     head = b'{"meta":' + dumps(meta)
     if len(methods) == 1:
-        return head + b',"days":' + blocks[0] + b"}"
-    results = [b'{"method":' + dumps(m.id) + b',"days":' + block + b"}" for m, block in zip(methods, blocks)]
-    return head + b',"results":[' + b",".join(results) + b"]}"
+        return b"".join((head, b',"days":[', blocks[0], b"]}"))
+    parts = [head, b',"results":[']
+    for k, (method, block) in enumerate(zip(methods, blocks)):
+        parts += [b"," if k else b"", b'{"method":', dumps(method.id), b',"days":[', block, b"]}"]
+    return b"".join(parts + [b"]}"])
 
 
 def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
