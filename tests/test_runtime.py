@@ -123,3 +123,29 @@ def test_the_test_client_answers_from_the_code_not_from_static_out(client, tmp_p
     finally:
         if not existed:
             planted.unlink()
+
+
+def test_a_quick_render_runs_on_the_loop_only_while_no_other_render_runs(client, monkeypatch):
+    """`Endpoint.quick` answers (prayer times, qibla, hijri) skip the render pool's thread hand-over
+    while the pool is idle; while a render runs, they queue in the pool like any other, so the loop
+    keeps answering cached requests.  Slow endpoints (the feeds) always go to the pool.  Both ways
+    give the same bytes, charged to the limiter the same way."""
+    pooled: list[str] = []
+    run = runtime_app.renders.run
+
+    async def recording_run(key, job):
+        pooled.append(key[0])
+        return await run(key, job)
+
+    monkeypatch.setattr(runtime_app.renders, "run", recording_run)
+    runtime_app.cache.clear()
+    url = "/v1/prayer-times?lat=3&lng=3&year=2026"
+    inline = client.get(url)
+    assert inline.status_code == 200 and pooled == []
+    assert client.get("/v1/night.ics?city=karbala&days=7").status_code == 200 and pooled == ["night.ics"]
+    runtime_app.cache.clear()
+    monkeypatch.setattr(type(runtime_app.renders), "pending", property(lambda self: 1))  # another render running
+    in_pool = client.get(url)
+    assert pooled == ["night.ics", "prayer-times"]
+    assert in_pool.content == inline.content and in_pool.headers["etag"] == inline.headers["etag"]
+    runtime_app.cache.clear()

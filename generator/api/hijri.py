@@ -196,4 +196,4 @@ def plan(window: Window):
 
 
 ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting or iran reckoning", PARAMETERS,
-                    canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan)
+                    canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True)

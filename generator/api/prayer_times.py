@@ -272,4 +272,4 @@ def plan(window: Window):
 
 ENDPOINT = Endpoint(
     "prayer-times", "Prayer times for a place: one day, a month or a year; one or several methods, or custom angles",
-    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan)
+    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan, quick=True)

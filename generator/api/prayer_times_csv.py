@@ -69,4 +69,4 @@ RESPONSE = {
 
 ENDPOINT = Endpoint(
     "prayer-times.csv", "Prayer times as CSV: the same parameters and times as /v1/prayer-times",
-    prayer_times.PARAMETERS, prayer_times.canonical, build, RESPONSE, MEDIA_TYPE, plan=plan)
+    prayer_times.PARAMETERS, prayer_times.canonical, build, RESPONSE, MEDIA_TYPE, plan=plan, quick=True)

@@ -20,4 +20,4 @@ def build(params: Params) -> dict:
 
 
 ENDPOINT = Endpoint("qibla", "Qibla bearing, degrees clockwise from true north", PLACE, canonical, build,
-                    schemas.QIBLA)
+                    schemas.QIBLA, quick=True)

@@ -1,6 +1,6 @@
 // Time adhan-js computing prayer times in node, for the benchmark's peer column.
 // argv: JSON {lat, lng, first: 'YYYY-MM-DD', days, methods: [...ids], runs}.
-// Prints JSON {best_ms, median_ms}: bare PrayerTimes construction for every day × method.
+// Prints JSON {best_ms, median_ms, samples_ms}: bare PrayerTimes construction for every day × method.
 'use strict';
 const adhan = require('adhan');
 const { parametersFor } = require('./adhan_methods.js');
@@ -30,4 +30,4 @@ for (let i = 0; i < spec.runs; i++) {
   samples.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
 samples.sort((a, b) => a - b);
-process.stdout.write(JSON.stringify({ best_ms: samples[0], median_ms: samples[Math.floor(samples.length / 2)] }));
+process.stdout.write(JSON.stringify({ best_ms: samples[0], median_ms: samples[Math.floor(samples.length / 2)], samples_ms: samples }));
