@@ -29,6 +29,7 @@ Definitions (see docs/decisions.md for why):
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -217,16 +218,23 @@ def seasonal_limit_min(table: str, day: np.ndarray, lat_deg: float) -> np.ndarra
     return np.select(conditions, pieces[:5], default=pieces[5])
 
 
-def _column(methods: Sequence[Method], attribute: str) -> np.ndarray:
+def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
+    """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None."""
     values = [getattr(m, attribute) for m in methods]
-    return np.array([np.nan if v is None else float(v) for v in values])[:, None]
+    return np.array([missing if v is None else float(v) for v in values])[:, None]
 
 
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """Return Unix seconds on whole minutes: floored to the second, then nearest (30 s up) or, where
+    ``up``, the next minute; NaN (unreached) gives 0, which the caller masks."""
     with np.errstate(invalid="ignore"):
-        seconds = np.floor(x_days * SECONDS_PER_DAY)
-        minutes = np.where(up, np.floor(seconds / 60.0) + 1.0, np.floor((seconds + 30.0) / 60.0))
-    return np.nan_to_num(minutes * 60.0).astype(np.int64)  # unreached (NaN) times are masked by the caller
+        whole_s = np.floor(x_days * SECONDS_PER_DAY)
+        minutes = np.floor((whole_s + 30.0) / 60.0)
+        if up.any():
+            minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, minutes)
+    rounded_s = minutes * 60.0
+    rounded_s[np.isnan(rounded_s)] = 0.0
+    return rounded_s.astype(np.int64)
 
 
 def horizon_dip_deg(elevation_m: float) -> float:
@@ -258,7 +266,7 @@ class _Solved:
     isha: np.ndarray
     maghrib_by_angle: np.ndarray
 
-    @property
+    @functools.cached_property
     def night(self) -> np.ndarray:
         return self.next_sunrise - self.sunset
 
@@ -381,7 +389,7 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
     except under the rule none, where it stays NaN.
     """
     maghrib_angle = _column(methods, "maghrib_angle_deg")
-    maghrib_interval = np.nan_to_num(_column(methods, "maghrib_interval_min"))
+    maghrib_interval = _column(methods, "maghrib_interval_min", missing=0.0)
     maghrib = np.broadcast_to(s.sunset + maghrib_interval / 1440.0, isha.shape)
     has_angle = ~np.isnan(maghrib_angle)
     if has_angle.any():
@@ -406,7 +414,7 @@ def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Met
     if ramadan is not None:
         in_ramadan = np.asarray(ramadan, dtype=bool)[None, :] & ~np.isnan(ramadan_interval)
         isha_interval = np.where(in_ramadan, ramadan_interval, isha_interval)
-    return np.where(np.isnan(isha_interval), isha, maghrib + np.nan_to_num(isha_interval) / 1440.0)
+    return np.where(np.isnan(isha_interval), isha, maghrib + np.where(np.isnan(isha_interval), 0.0, isha_interval) / 1440.0)
 
 
 def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, maghrib: np.ndarray,

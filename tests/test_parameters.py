@@ -96,6 +96,14 @@ def test_every_endpoint_is_documented_with_the_declared_parameters(client):
         assert documented == [p.name for p in endpoint.parameters], endpoint.name
 
 
+def test_every_reader_gives_none_for_an_absent_name():
+    """params.read asks a reader only for names the query carries; that is right only while
+    every reader of every endpoint answers None (absent) for a query without its name."""
+    from generator.query import Query
+
+    assert [(e.name, p.name) for e in ENDPOINTS for p in e.parameters if p.read(Query([])) is not None] == []
+
+
 def test_every_documented_bound_is_the_enforced_one(client):
     document = client.get("/v1/openapi.json").json()
     probed = 0

@@ -107,7 +107,7 @@ def _dates(unix_days: np.ndarray) -> np.ndarray:
     rows = np.asarray(unix_days, dtype=np.int64) - _TABLE_FIRST_DAY
     if rows.size and (rows.min() < 0 or rows.max() >= _TABLE_DAYS):
         return _iso_dates(unix_days)
-    return _date_table()[rows]
+    return _date_table().take(rows)
 
 
 @functools.cache
@@ -121,13 +121,16 @@ def _fill(layout: _Layout, dates: np.ndarray, instants_s: np.ndarray, utc_offset
     n_rows = len(dates)
     out = np.tile(layout.template, (n_rows, 1)).view(layout.slots).reshape(n_rows)
     out["date"] = _dates(dates)
-    day, seconds = np.divmod(np.asarray(instants_s, dtype=np.int64), 86400)
-    instant_dates, clocks = _dates(day), _clock_table()[seconds // 60]
+    # Instants are whole minutes; one division each way (numpy's integer % and // are slow).
+    minutes = np.asarray(instants_s, dtype=np.int64) // 60
+    day = minutes // 1440
+    instant_dates, clocks = _dates(day), _clock_table().take(minutes - day * 1440)
     for k in range(layout.instants):
         out[f"d{k}"] = instant_dates[:, k]
         out[f"c{k}"] = clocks[:, k]
     if layout.with_local:
-        local = _clock_table()[(instants_s + utc_offsets_s) % 86400 // 60]
+        local_minutes = minutes + utc_offsets_s // 60  # = (instant + offset) // 60: instants are whole minutes
+        local = _clock_table().take(local_minutes - local_minutes // 1440 * 1440)
         for k in range(layout.instants):
             out[f"l{k}"] = local[:, k]
     return out.tobytes()
