@@ -135,12 +135,19 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
     base = day + 0.5 - lng_deg / 360.0
     turns_per_radian = np.asarray(side, dtype=float) / (2.0 * np.pi)
     table = sun_table.load()
+    # Every pass computes in place on arrays of the full broadcast shape.
+    sin_alt = np.broadcast_to(sin_alt, np.broadcast_shapes(np.shape(sin_alt), np.shape(sin_lat), np.shape(base),
+                                                           np.shape(turns_per_radian), np.shape(noon)))
     x = noon
     with np.errstate(invalid="ignore", divide="ignore"):
         for _ in range(_ITERATIONS):
             eot, sin_dec, cos_dec = table.interpolate_trig(x)
-            cos_h = (sin_alt - sin_lat * sin_dec) / (cos_lat * cos_dec)
-            x = base + turns_per_radian * np.arccos(cos_h) - eot / 360.0  # NaN when |cos_h| > 1
+            cos_h = sin_alt - sin_lat * sin_dec  # then in place: (sin_alt − sin φ sin δ) / (cos φ cos δ)
+            cos_h /= cos_lat * cos_dec
+            x = np.arccos(cos_h, out=cos_h)  # NaN when |cos_h| > 1; then x = base + side·H/2π − eot/360
+            x *= turns_per_radian
+            x += base
+            x -= eot / 360.0
     return x
 
 
@@ -312,7 +319,7 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
 
     keep = slice(0, n_days + 1)
     lat = np.full(day_ext.shape, float(lat_deg))
-    sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(lat)
+    sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(float(lat_deg))  # one latitude: a scalar
     sunrise, next_sunrise = sunrise_ext[keep], sunrise_ext[1:]
     bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
     if bad.any():  # polar days and nights: nearest latitude, bounded passes of 0.5°

@@ -63,19 +63,25 @@ class SunTable:
 
         NaN days give NaN; days outside the table raise ValueError.
         """
-        nan = np.isnan(days)
-        nearest = np.rint(np.where(nan, self.first_day + 1, days) if nan.any() else days)
-        rows = nearest.astype(np.int64) - self.first_day
+        nearest = np.rint(days)
+        first = nearest.min() if nearest.size else self.first_day  # NaN if any day is NaN
+        if np.isnan(first):  # NaN days read any row: their offset p below stays NaN
+            nearest = np.rint(np.where(np.isnan(days), self.first_day + 1, days))
+            first = nearest.min()
         try:
-            if rows.size and rows.min() < 0:  # take() would wrap a negative row
+            if first < self.first_day:  # take() would wrap a negative row
                 raise IndexError
-            c = table.take(rows, axis=-1)  # (3 orders, columns, *days.shape)
+            c = table.take(nearest.astype(np.int64) - self.first_day, axis=-1)  # (3 orders, columns, *days.shape)
         except IndexError:
             raise ValueError(
                 f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
             ) from None
         p = days - nearest  # offset from the row in days, in [-0.5, 0.5]; NaN days stay NaN
-        return c[0] + p * (c[1] + p * c[2])
+        value = c[2] * p  # Horner, in place: c0 + p·(c1 + p·c2)
+        value += c[1]
+        value *= p
+        value += c[0]
+        return value
 
     def interpolate(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (declination_deg, eot_deg) at real-valued UT1 day numbers.
