@@ -287,3 +287,18 @@ def test_tonight_agrees_with_the_events_eves_and_night_of_worship_eve(calendar):
         seen += len(ids)
         day += timedelta(days=1)
     assert seen == 10  # five nights a year, two years
+
+
+@pytest.mark.parametrize("when", [{"month": 7, "dya": 13}, {"from": [1, 1]}, {"weekday": "friday"},
+                                  {"weekday": "friday", "which": "second"}])
+def test_a_day_rule_the_service_cannot_read_is_refused_at_load(when):
+    """data/day_rules.json is read into typed records once; a misspelt or half pattern is an error
+    at start-up, never a rule that silently matches no day."""
+    from generator import day_status
+
+    with pytest.raises(ValueError, match="day_rules.json"):
+        day_status.DayRule.of({"when": when, "basis": "test"})
+    from generator import events
+
+    emphasised = day_status.rules().fasting_emphasised  # the four of the year, each titled by a catalogue event
+    assert len(emphasised) == 4 and {r.event for r in emphasised} <= {e["id"] for e in events.catalogue()}

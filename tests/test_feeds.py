@@ -14,6 +14,8 @@ tests do not depend on the clock; one test goes through HTTP with the real clock
 """
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 import time
@@ -430,8 +432,9 @@ def test_fasting_feed_lists_ayyam_al_bid_and_the_emphasised_fasts_never_an_eid(c
 def test_a_day_the_rules_forbid_is_never_listed(monkeypatch):
     """The feed asks /v1/day-status's rules last: were 13 Rajab ever forbidden, it would drop out."""
 
-    rules = json.loads(json.dumps(day_status.rules()))
-    rules["fasting_forbidden"].append({"when": {"month": 7, "day": 13}, "basis": "test"})
+    forbidden = day_status.rules().fasting_forbidden + (day_status.DayRule.of({"when": {"month": 7, "day": 13},
+                                                                               "basis": "test"}),)
+    rules = dataclasses.replace(day_status.rules(), fasting_forbidden=forbidden)
     first, end = (d.toordinal() - date(1970, 1, 1).toordinal() for d in WINDOW)
     before = {day for day, _ in day_status.fasting_days(first, end, "iran")}
     monkeypatch.setattr(day_status, "rules", lambda: rules)

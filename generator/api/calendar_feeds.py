@@ -133,7 +133,7 @@ def build_fasting(params: Params) -> bytes:
     for (day, rules), hy, hm, hd, source in zip(
         listed, dates.year.tolist(), dates.month.tolist(), dates.day.tolist(), dates.source.tolist()
     ):
-        summaries = [words.EMPHASISED_FAST_SUMMARY[lang].format(occasion=titles[r["event"]][lang]) for r in rules]
+        summaries = [words.EMPHASISED_FAST_SUMMARY[lang].format(occasion=titles[r.event][lang]) for r in rules]
         if hd in day_status.AYYAM_AL_BID_DAYS:
             summaries.insert(0, words.AYYAM_AL_BID_SUMMARY[lang])
         vevent = feeds.all_day_event(
@@ -144,7 +144,7 @@ def build_fasting(params: Params) -> bytes:
             lang=lang,
         )
         out.append(((day,), vevent))
-    emphasised = [words.hijri_day_month(r["when"]["month"], r["when"]["day"], lang) for r in day_status.emphasised_fasts()]
+    emphasised = [words.hijri_day_month(r.when.month, r.when.day, lang) for r in day_status.emphasised_fasts()]
     description = words.FASTING_CALENDAR_DESCRIPTION[lang].format(days=words.join_list(emphasised, lang))
     cal = feeds.calendar(
         lang=lang,
