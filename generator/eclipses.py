@@ -43,9 +43,11 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import numpy as np
 from skyfield import eclipselib
@@ -431,9 +433,48 @@ def _is_current(path: Path) -> bool:
     return head.get("version") == TABLE_VERSION and head.get("ephemeris") == ephemeris.EPHEMERIS_NAME
 
 
+@dataclass(frozen=True)
+class Greatest:
+    """The point of greatest eclipse: degrees north and east; ``central`` when the shadow axis meets
+    the Earth (solar) or the Moon's disc covers it (lunar, NASA's T+ / T−)."""
+
+    lat: float
+    lon: float
+    central: bool
+
+
+@dataclass(frozen=True)
+class Eclipse:
+    """One eclipse of the table (data/tables/eclipses.json), as `solar_eclipses` and `lunar_eclipses` compute it.
+
+    Times: ``tt_jd`` (TT Julian date of greatest eclipse), ``utc`` and ``tt`` (ISO strings),
+    ``unix_day`` (its UTC date).  ``durations_min``: penumbral, partial, total phase lengths in
+    minutes (None where there is no such phase; solar records have none).
+    """
+
+    kind: str  # solar or lunar
+    type: str
+    tt_jd: float
+    utc: str
+    tt: str
+    unix_day: int
+    gamma: float
+    magnitude: float
+    penumbral_mag: float
+    durations_min: Mapping[str, float | None]
+    central_duration_min: float | None
+    greatest: Greatest
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> "Eclipse":
+        """The typed form of a stored record (a KeyError or TypeError names a malformed table)."""
+        return cls(**{**record, "durations_min": MappingProxyType(dict(record["durations_min"])),
+                      "greatest": Greatest(**record["greatest"])})
+
+
 @functools.cache
-def load(path: Path = TABLE_PATH) -> tuple[dict[str, Any], ...]:
-    """Return the eclipse records (sorted by time), building the table first if needed."""
+def load(path: Path = TABLE_PATH) -> tuple[Eclipse, ...]:
+    """Return the eclipses (sorted by time), building the table first if needed."""
     if not _is_current(path):
         build(path)
-    return tuple(json.loads(path.read_text(encoding="utf-8"))["eclipses"])
+    return tuple(Eclipse.of(r) for r in json.loads(path.read_text(encoding="utf-8"))["eclipses"])

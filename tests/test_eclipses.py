@@ -70,16 +70,16 @@ def _minutes(text: str) -> float | None:
 
 
 @pytest.fixture(scope="module")
-def table() -> tuple[dict, ...]:
+def table() -> tuple[eclipses.Eclipse, ...]:
     return eclipses.load()
 
 
-def _match(records, row) -> dict:
+def _match(records, row) -> eclipses.Eclipse:
     """Return our eclipse of the same kind nearest in time to a canon row (within a day)."""
     target = _tt_jd(row)
-    same = [r for r in records if r["kind"] == row["kind"]]
-    best = min(same, key=lambda r: abs(r["tt_jd"] - target))
-    assert abs(best["tt_jd"] - target) < 1.0, f"no {row['kind']} eclipse near {row['date']}"
+    same = [r for r in records if r.kind == row["kind"]]
+    best = min(same, key=lambda r: abs(r.tt_jd - target))
+    assert abs(best.tt_jd - target) < 1.0, f"no {row['kind']} eclipse near {row['date']}"
     return best
 
 
@@ -94,10 +94,10 @@ def test_fixture_holds_every_canon_eclipse_of_the_period():
 
 
 def test_counts_per_kind_and_type_equal_the_canon(table):
-    ours = {(r["kind"], r["type"]) for r in table}
+    ours = {(r.kind, r.type) for r in table}
     for kind, kind_type in ours | {(r["kind"], NASA_TYPES[r["nasa_type"][0]]) for r in ROWS}:
         expected = sum(r["kind"] == kind and NASA_TYPES[r["nasa_type"][0]] == kind_type for r in ROWS)
-        got = sum(r["kind"] == kind and r["type"] == kind_type for r in table)
+        got = sum(r.kind == kind and r.type == kind_type for r in table)
         assert got == expected, (kind, kind_type)
     assert len(table) == len(ROWS) == 95
 
@@ -105,37 +105,37 @@ def test_counts_per_kind_and_type_equal_the_canon(table):
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['kind']}-{r['date']}" for r in ROWS])
 def test_eclipse_matches_canon(table, row):
     ours = _match(table, row)
-    assert ours["type"] == NASA_TYPES[row["nasa_type"][0]]
-    assert abs(ours["tt_jd"] - _tt_jd(row)) <= TIME_TOLERANCE_S * ONE_SECOND_DAYS
-    assert ours["gamma"] == pytest.approx(float(row["gamma"]), abs=GAMMA_TOLERANCE)
-    assert ours["magnitude"] == pytest.approx(float(row["magnitude"]), abs=MAGNITUDE_TOLERANCE)
+    assert ours.type == NASA_TYPES[row["nasa_type"][0]]
+    assert abs(ours.tt_jd - _tt_jd(row)) <= TIME_TOLERANCE_S * ONE_SECOND_DAYS
+    assert ours.gamma == pytest.approx(float(row["gamma"]), abs=GAMMA_TOLERANCE)
+    assert ours.magnitude == pytest.approx(float(row["magnitude"]), abs=MAGNITUDE_TOLERANCE)
     lat, lon = _signed_deg(row["lat"]), _signed_deg(row["lon"])
     tolerance = POINT_TOLERANCE_DEG if row["kind"] == "solar" else LUNAR_POINT_TOLERANCE_DEG
-    assert ours["greatest"]["lat"] == pytest.approx(lat, abs=tolerance)
-    assert abs((ours["greatest"]["lon"] - lon + 180.0) % 360.0 - 180.0) <= tolerance
+    assert ours.greatest.lat == pytest.approx(lat, abs=tolerance)
+    assert abs((ours.greatest.lon - lon + 180.0) % 360.0 - 180.0) <= tolerance
     # the canon prints the TD time to the second; our stored TT string agrees to rounding
-    assert abs(_seconds_of_day(ours["tt"]) - _seconds_of_day(row["date"] + "T" + row["td"])) <= TIME_TOLERANCE_S
+    assert abs(_seconds_of_day(ours.tt) - _seconds_of_day(row["date"] + "T" + row["td"])) <= TIME_TOLERANCE_S
 
     if row["kind"] == "solar":
         central = row["central_duration"] not in ("", "-")
-        assert ours["greatest"]["central"] is central
-        assert ours["penumbral_mag"] == ours["magnitude"]
+        assert ours.greatest.central is central
+        assert ours.penumbral_mag == ours.magnitude
         if central:
             minutes, seconds = row["central_duration"].rstrip("s").split("m")
             canon_s = int(minutes) * 60 + int(seconds)
-            assert ours["central_duration_min"] * 60 == pytest.approx(canon_s, abs=CENTRAL_DURATION_TOLERANCE_S)
+            assert ours.central_duration_min * 60 == pytest.approx(canon_s, abs=CENTRAL_DURATION_TOLERANCE_S)
         else:
-            assert ours["central_duration_min"] is None
+            assert ours.central_duration_min is None
     else:
         # NASA marks central total lunar eclipses T+ / T- (the Moon's disc covers the shadow axis)
-        assert ours["greatest"]["central"] is (row["nasa_type"][:2] in ("T+", "T-"))
-        assert ours["penumbral_mag"] == pytest.approx(float(row["penumbral_mag"]), abs=MAGNITUDE_TOLERANCE)
+        assert ours.greatest.central is (row["nasa_type"][:2] in ("T+", "T-"))
+        assert ours.penumbral_mag == pytest.approx(float(row["penumbral_mag"]), abs=MAGNITUDE_TOLERANCE)
         for phase, column in (("penumbral", "penumbral_min"), ("partial", "partial_min"), ("total", "total_min")):
             canon = _minutes(row[column])
             if canon is None:
-                assert ours["durations_min"][phase] is None, phase
+                assert ours.durations_min[phase] is None, phase
             else:
-                assert ours["durations_min"][phase] == pytest.approx(canon, abs=LUNAR_DURATION_TOLERANCE_MIN), phase
+                assert ours.durations_min[phase] == pytest.approx(canon, abs=LUNAR_DURATION_TOLERANCE_MIN), phase
 
 
 def _seconds_of_day(iso: str) -> float:
@@ -145,12 +145,12 @@ def _seconds_of_day(iso: str) -> float:
 
 
 def test_records_are_finite_and_ordered(table):
-    assert [r["tt_jd"] for r in table] == sorted(r["tt_jd"] for r in table)
+    assert [r.tt_jd for r in table] == sorted(r.tt_jd for r in table)
     for r in table:
-        numbers = [r["gamma"], r["magnitude"], r["penumbral_mag"], r["greatest"]["lat"], r["greatest"]["lon"]]
-        numbers += [v for v in r["durations_min"].values() if v is not None]
-        assert all(math.isfinite(v) for v in numbers), r["utc"]
-        assert -90 <= r["greatest"]["lat"] <= 90 and -180 <= r["greatest"]["lon"] < 180
+        numbers = [r.gamma, r.magnitude, r.penumbral_mag, r.greatest.lat, r.greatest.lon]
+        numbers += [v for v in r.durations_min.values() if v is not None]
+        assert all(math.isfinite(v) for v in numbers), r.utc
+        assert -90 <= r.greatest.lat <= 90 and -180 <= r.greatest.lon < 180
 
 
 def test_table_is_computed_not_typed(table):
@@ -158,8 +158,8 @@ def test_table_is_computed_not_typed(table):
     ts = ephemeris.timescale()
     first, last = float(ts.utc(2024, 4, 1).tt), float(ts.utc(2024, 4, 30).tt)
     (fresh,) = eclipses.solar_eclipses(first, last)
-    (stored,) = [r for r in table if r["kind"] == "solar" and r["utc"].startswith("2024-04-08")]
-    assert fresh == stored
+    (stored,) = [r for r in table if r.kind == "solar" and r.utc.startswith("2024-04-08")]
+    assert eclipses.Eclipse.of(fresh) == stored
 
 
 # --------------------------------------------------------------------------- Besselian elements

@@ -98,25 +98,25 @@ def canonical(values, now_unix_s: float) -> Canonical:
     return Canonical(params, upcoming is not None)
 
 
-def select(params: Params) -> list[dict]:
+def select(params: Params) -> list[eclipses.Eclipse]:
     """Return the stored eclipse records that match canonical parameters, in time order."""
     records = [
         r
         for r in eclipses.load()
-        if params.get("kind", r["kind"]) == r["kind"] and params.get("type", r["type"]) == r["type"]
+        if params.get("kind", r.kind) == r.kind and params.get("type", r.type) == r.type
     ]
     if "upcoming" in params:
         today = days.unix_day(params["today"])
-        return [r for r in records if r["unix_day"] >= today][: params["upcoming"]]
+        return [r for r in records if r.unix_day >= today][: params["upcoming"]]
     first = days.unix_day(params["from"]) if "from" in params else None
     last = days.unix_day(params["to"]) if "to" in params else None
-    return [r for r in records if (first is None or r["unix_day"] >= first) and (last is None or r["unix_day"] <= last)]
+    return [r for r in records if (first is None or r.unix_day >= first) and (last is None or r.unix_day <= last)]
 
 
 def build(params: Params) -> dict:
     """Return the /v1/eclipses response for canonical parameters."""
     records = select(params)
-    record_days = np.array([r["unix_day"] for r in records], dtype=np.int64)
+    record_days = np.array([r.unix_day for r in records], dtype=np.int64)
     dates = hijri.to_hijri(record_days, params["calendar"]) if len(records) else None
     today = days.unix_day(params["today"]) if "upcoming" in params else None
     items = []
@@ -124,28 +124,28 @@ def build(params: Params) -> dict:
         item = _item(r)
         item["hijri"] = {"hy": int(dates.year[i]), "hm": int(dates.month[i]), "hd": int(dates.day[i])}
         if today is not None:
-            item["daysUntil"] = int(r["unix_day"] - today)
+            item["daysUntil"] = int(r.unix_day - today)
         items.append(item)
     return {"meta": _meta(params, records, dates), "eclipses": items}
 
 
-def _item(r: dict) -> dict:
+def _item(r: eclipses.Eclipse) -> dict:
     """Return the SPEC 2.8 fields of one stored record (rounded to the canon's precision)."""
-    durations = r["durations_min"]
+    durations = r.durations_min
     return {
-        "kind": r["kind"],
-        "type": r["type"],
-        "utc": r["utc"],
-        "tt": r["tt"],
-        "gamma": round(r["gamma"], 4),
-        "magnitude": round(r["magnitude"], 4),
-        "penumbralMag": round(r["penumbral_mag"], 4),
+        "kind": r.kind,
+        "type": r.type,
+        "utc": r.utc,
+        "tt": r.tt,
+        "gamma": round(r.gamma, 4),
+        "magnitude": round(r.magnitude, 4),
+        "penumbralMag": round(r.penumbral_mag, 4),
         "durationsMin": {phase: _round(durations[phase], 1) for phase in ("penumbral", "partial", "total")},
-        "centralDurationMin": _round(r["central_duration_min"], 2),
+        "centralDurationMin": _round(r.central_duration_min, 2),
         "greatest": {
-            "lat": round(r["greatest"]["lat"], 2),
-            "lon": round(r["greatest"]["lon"], 2),
-            "central": r["greatest"]["central"],
+            "lat": round(r.greatest.lat, 2),
+            "lon": round(r.greatest.lon, 2),
+            "central": r.greatest.central,
         },
     }
 
@@ -154,13 +154,13 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _meta(params: Params, records: list[dict], dates) -> dict:
+def _meta(params: Params, records: list[eclipses.Eclipse], dates) -> dict:
     filters = {key: params[key] for key in ("kind", "type", "from", "to", "upcoming") if key in params}
     meta = {
         "coverage": {"from": eclipses.FIRST_DATE.isoformat(), "to": eclipses.LAST_DATE.isoformat()},
         "filters": filters,
         "count": len(records),
-        "counts": {kind: sum(r["kind"] == kind for r in records) for kind in eclipses.KINDS},
+        "counts": {kind: sum(r.kind == kind for r in records) for kind in eclipses.KINDS},
         "calendar": params["calendar"],
         "hijriDate": "the UTC date of greatest eclipse",
         "hijriSources": sorted(set(dates.source.tolist())) if dates is not None else [],
