@@ -59,6 +59,10 @@ class When:
             which=raw.get("which"),
         )
 
+    def is_one_day(self) -> bool:
+        """True for a Hijri month and a day number and nothing else (one day a year)."""
+        return isinstance(self.month, int) and isinstance(self.day, int) and self == When(month=self.month, day=self.day)
+
     def matches(self, month: int, day: int, month_length: int, weekday: int) -> bool:
         """True when a Hijri day (its month, day, month length and Gregorian weekday, Monday = 0) fits."""
         if self.span is not None:
@@ -119,8 +123,7 @@ class DayRules:
             raise ValueError(f"{RULES_PATH.name}: unknown sections {sorted(unknown)}")
         rules = cls(mourning_event_types=frozenset(raw["mourning"]["event_types"]),
                     **{name: tuple(DayRule.of(rule) for rule in raw[name]) for name in sections})
-        if not all(r.when.month is not None and isinstance(r.when.day, int) and r.when == When(month=r.when.month,
-                   day=r.when.day) and r.event for r in rules.fasting_emphasised):
+        if not all(r.when.is_one_day() and r.event for r in rules.fasting_emphasised):
             raise ValueError(f"{RULES_PATH.name}: an emphasised fast must name a Hijri month and day only, and its event")
         return rules
 

@@ -34,44 +34,21 @@ MAX_NAME_CHARS = 60  # SPEC 8
 MAX_OFFSETS_CHARS = 120  # five pairs with spaces fit easily
 PRAYER_EVENT_S = 15 * 60  # nominal length of a prayer event (the time to pray, not the prayer's end)
 
-_OFFSET_ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*([+-]?\d{1,4})\s*", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def read_offsets(raw: str | None) -> str | None:
     """Return the canonical form of an ``offsets`` value, or None when there are none.
 
-    Grammar: ``prayer:minutes`` pairs separated by commas; prayer is one of fajr, dhuhr,
-    asr, maghrib, isha (any case); minutes a whole number from -60 to 180 with an optional
-    sign; spaces around items are allowed (an unencoded ``+`` arrives as a space).  Each
-    prayer at most once.  Canonical: lower case, prayer order, no ``+``, zeros kept (an
-    explicit 0 still marks a jamaat time), e.g. ``fajr:15,maghrib:0,isha:-5``.
+    ``prayer:minutes`` pairs: prayer one of fajr, dhuhr, asr, maghrib, isha (any case), minutes
+    -60 to 180 (`params.read_minutes`).  Zeros are kept (an explicit 0 still marks a jamaat
+    time), e.g. ``fajr:15,maghrib:0,isha:-5``.
     """
-    if raw is None or not raw.strip():
-        return None
-    found: dict[str, int] = {}
-    for item in raw.split(","):
-        match = _OFFSET_ITEM.fullmatch(item)
-        if match is None:
-            raise QueryError("offsets", "must be prayer:minutes pairs separated by commas, e.g. fajr:15,isha:-5")
-        prayer_name, minutes = match.group(1).lower(), int(match.group(2))
-        if prayer_name not in words.PRAYERS:
-            raise QueryError("offsets", f"unknown prayer {prayer_name[:20]!r}; one of {', '.join(words.PRAYERS)}")
-        if prayer_name in found:
-            raise QueryError("offsets", f"{prayer_name} given more than once")
-        if not MIN_OFFSET_MIN <= minutes <= MAX_OFFSET_MIN:
-            raise QueryError(
-                "offsets", f"minutes for {prayer_name} must be a whole number from {MIN_OFFSET_MIN} to {MAX_OFFSET_MIN}"
-            )
-        found[prayer_name] = minutes
-    return ",".join(f"{name}:{found[name]}" for name in words.PRAYERS if name in found)
+    return P.read_minutes(raw, "offsets", words.PRAYERS, MIN_OFFSET_MIN, MAX_OFFSET_MIN, item="prayer",
+                          example="fajr:15,isha:-5", keep_zeros=True)
 
 
-def offsets_min(canonical: str | None) -> dict[str, int]:
-    """Return {prayer: minutes} of a canonical ``offsets`` value."""
-    if not canonical:
-        return {}
-    return {name: int(minutes) for name, minutes in (item.split(":") for item in canonical.split(","))}
+offsets_min = P.minutes_of  # {prayer: minutes} of a canonical ``offsets`` value
 
 
 def read_name(raw: str | None) -> str | None:

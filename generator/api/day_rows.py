@@ -152,7 +152,11 @@ def json_rows(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
 def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
               utc_offsets_s: np.ndarray | None) -> list[bytes]:
     """Return each row as one JSON object: ``{"date":…, <names>…, "local":{…}}`` (see `json_rows`)."""
-    blob, width = json_rows(names, dates, instants_s, utc_offsets_s)
+    return split_json_rows(*json_rows(names, dates, instants_s, utc_offsets_s))
+
+
+def split_json_rows(blob: bytes, width: int) -> list[bytes]:
+    """Return the rows of a `json_rows` buffer, each without its trailing comma."""
     return [blob[i : i + width - 1] for i in range(0, len(blob), width)]
 
 

@@ -168,3 +168,42 @@ def pattern_reader(regex: str, message: str, max_chars: int = MAX_VALUE_CHARS) -
 
     return reader
 
+
+# --- name:minutes lists (tune, offsets) ----------------------------------------------------------
+
+_MINUTES_ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*([+-]?\d{1,4})\s*", re.ASCII)
+
+
+def read_minutes(raw: str | None, parameter: str, names: Sequence[str], low: int, high: int, *,
+                 item: str, example: str, keep_zeros: bool) -> str | None:
+    """Return the canonical ``name:minutes,…`` list of a query value, or None when it names none.
+
+    Grammar: pairs separated by commas; a name of ``names`` (any case), each at most once; whole
+    minutes ``low``..``high`` with an optional sign; spaces around items allowed (an unencoded
+    ``+`` arrives as a space).  Canonical: lower case, in the order of ``names``, no ``+``, zeros
+    dropped unless ``keep_zeros``.  Errors name ``parameter``; ``item`` is what a name is called
+    in them (prayer, time) and ``example`` a valid value.
+    """
+    if raw is None or not raw.strip():
+        return None
+    found: dict[str, int] = {}
+    for part in raw.split(","):
+        match = _MINUTES_ITEM.fullmatch(part)
+        if match is None:
+            raise QueryError(parameter, f"must be {item}:minutes pairs separated by commas, e.g. {example}")
+        name, minutes = match.group(1).lower(), int(match.group(2))
+        if name not in names:
+            raise QueryError(parameter, f"unknown {item} {name[:20]!r}; one of {', '.join(names)}")
+        if name in found:
+            raise QueryError(parameter, f"{name} given more than once")
+        if not low <= minutes <= high:
+            raise QueryError(parameter, f"minutes for {name} must be a whole number from {low} to {high}")
+        found[name] = minutes
+    return ",".join(f"{name}:{found[name]}" for name in names if name in found and (keep_zeros or found[name])) or None
+
+
+def minutes_of(canonical: str | None) -> dict[str, int]:
+    """Return {name: minutes} of a canonical `read_minutes` value."""
+    if not canonical:
+        return {}
+    return {name: int(minutes) for name, minutes in (item.split(":") for item in canonical.split(","))}

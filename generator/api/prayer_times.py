@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import calendar
 import math
-import re
 from datetime import date
 
 import numpy as np
@@ -43,39 +42,20 @@ MAX_IMSAK_MIN = 60
 ASR_SHADOW_FACTORS = {"standard": 1.0, "hanafi": 2.0}  # shadow = noon shadow + factor × the object
 TUNABLE = prayer.OUTPUT_TIMES
 RULE_CHOICES = tuple(r.value for r in HighLatitudeRule if r is not HighLatitudeRule.MOONSIGHTING_SEASONAL)
-_TUNE_ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*([+-]?\d{1,3})\s*", re.ASCII)
 
 
 def read_tune(raw: str | None) -> str | None:
     """Return the canonical ``tune``: ``name:minutes`` pairs in output-time order, zeros dropped, or None.
 
     Names: imsak, fajr, sunrise, dhuhr, asr, sunset, maghrib, isha, midnight (any case), each at
-    most once; minutes a whole number from -60 to 60 with an optional sign (an unencoded ``+``
-    arrives as a space, which is allowed around items).  E.g. ``Isha:-1, fajr:+2`` is ``fajr:2,isha:-1``.
+    most once; minutes a whole number from -60 to 60 (`params.read_minutes`).  E.g.
+    ``Isha:-1, fajr:+2`` is ``fajr:2,isha:-1``.
     """
-    if raw is None or not raw.strip():
-        return None
-    found: dict[str, int] = {}
-    for item in raw.split(","):
-        match = _TUNE_ITEM.fullmatch(item)
-        if match is None:
-            raise QueryError("tune", "must be name:minutes pairs separated by commas, e.g. fajr:2,isha:-1")
-        name, minutes = match.group(1).lower(), int(match.group(2))
-        if name not in TUNABLE:
-            raise QueryError("tune", f"unknown time {name[:20]!r}; one of {', '.join(TUNABLE)}")
-        if name in found:
-            raise QueryError("tune", f"{name} given more than once")
-        if not -MAX_TUNE_MIN <= minutes <= MAX_TUNE_MIN:
-            raise QueryError("tune", f"minutes for {name} must be a whole number from {-MAX_TUNE_MIN} to {MAX_TUNE_MIN}")
-        found[name] = minutes
-    return ",".join(f"{name}:{found[name]}" for name in TUNABLE if found.get(name)) or None
+    return P.read_minutes(raw, "tune", TUNABLE, -MAX_TUNE_MIN, MAX_TUNE_MIN, item="time", example="fajr:2,isha:-1",
+                          keep_zeros=False)
 
 
-def tune_min(canonical_tune: str | None) -> dict[str, int]:
-    """Return {time name: minutes} of a canonical ``tune`` value."""
-    if not canonical_tune:
-        return {}
-    return {name: int(minutes) for name, minutes in (item.split(":") for item in canonical_tune.split(","))}
+tune_min = P.minutes_of  # {time name: minutes} of a canonical ``tune``
 
 
 MIDNIGHT = P.choice(
@@ -238,7 +218,7 @@ def build(params: Params) -> bytes:
     blob, width = day_rows.json_rows(names, dates, instants, offsets)
     polar_days = np.flatnonzero(result.latitude_used_deg != lat)
     if result.unreached or polar_days.size:  # rare: rewrite single rows, then join them
-        rows = [blob[i : i + width - 1] for i in range(0, len(blob), width)]
+        rows = day_rows.split_json_rows(blob, width)
         if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
             day_rows.mark_unreached(rows, names, unreached_mask(result, names))
         for i in polar_days:  # polar days: say which latitude was used
