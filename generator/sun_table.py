@@ -58,8 +58,9 @@ class SunTable:
         object.__setattr__(self, "_coefficients", np.ascontiguousarray(by_order[:, :2]))
         object.__setattr__(self, "_trig_coefficients", np.ascontiguousarray(by_order[:, 1:]))
 
-    def _evaluate(self, days: np.ndarray, table: np.ndarray) -> np.ndarray:
-        """Return the quadratic of the nearest row at each day, shape (columns, *days.shape).
+    def _evaluate(self, days: np.ndarray, table: np.ndarray, with_rates: bool = False):
+        """Return the quadratic of the nearest row at each day, shape (columns, *days.shape),
+        and with ``with_rates`` also its derivative (per day), as a pair.
 
         NaN days give NaN; days outside the table raise ValueError.
         """
@@ -77,6 +78,13 @@ class SunTable:
                 f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
             ) from None
         p = days - nearest  # offset from the row in days, in [-0.5, 0.5]; NaN days stay NaN
+        if with_rates:  # c0 + p·(c1 + p·c2) and its derivative c1 + 2p·c2 = (c1 + p·c2) + p·c2
+            quadratic = c[2] * p
+            rate = quadratic + c[1]
+            value = rate * p
+            value += c[0]
+            rate += quadratic
+            return value, rate
         value = c[2] * p  # Horner, in place: c0 + p·(c1 + p·c2)
         value += c[1]
         value *= p
@@ -92,10 +100,11 @@ class SunTable:
         declination, eot = self._evaluate(np.asarray(days, dtype=float), self._coefficients)
         return declination, eot
 
-    def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return (eot_deg, sin of declination, cos of declination) at real-valued UT1 day numbers."""
-        eot, sin_dec, cos_dec = self._evaluate(np.asarray(days, dtype=float), self._trig_coefficients)
-        return eot, sin_dec, cos_dec
+    def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return (values, rates) at real-valued UT1 day numbers, each shaped (3, *days.shape):
+        the equation of time (degrees), the sine and the cosine of the declination, and the
+        derivative of each per day (the derivative of the same quadratic, for Newton's method)."""
+        return self._evaluate(np.asarray(days, dtype=float), self._trig_coefficients, with_rates=True)
 
 
 def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:
