@@ -100,6 +100,10 @@ class SunTable:
         declination, eot = self._evaluate(np.asarray(days, dtype=float), self._coefficients)
         return declination, eot
 
+    def interpolate_with_rates(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return ((declination_deg, eot_deg), their derivatives per day) at real-valued UT1 day numbers."""
+        return self._evaluate(np.asarray(days, dtype=float), self._coefficients, with_rates=True)
+
     def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (values, rates) at real-valued UT1 day numbers, each shaped (3, *days.shape):
         the equation of time (degrees), the sine and the cosine of the declination, and the

@@ -119,6 +119,8 @@ def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year)
     times, offsets = _offset_steps(name, first_year, last_year)
+    if len(times) == 1:  # no change of offset in these years (Iran, Iraq, the Gulf, Pakistan, India…)
+        return np.full(unix_s.shape, offsets[0])
     index = np.searchsorted(times, unix_s, side="right") - 1
     return offsets[np.clip(index, 0, None)]
 
