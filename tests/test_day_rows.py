@@ -31,7 +31,9 @@ def test_rows_equal_orjson_of_dicts(zone, spread_days):
     minutes = rng.integers(0, spread_days * 1440, (200, len(NAMES)))
     instants = ((dates[:, None] - 1) * 86400 + minutes * 60).astype(np.int64)
     offsets = timezones.utc_offsets_s(zone, instants) if zone else None
-    assert rows_json(NAMES, dates, instants, offsets) == _reference(dates, instants, zone)
+    by_name = np.ascontiguousarray(instants.T)  # the writer takes one row of instants per name
+    assert rows_json(NAMES, dates, by_name, None if offsets is None else np.ascontiguousarray(offsets.T)) == \
+        _reference(dates, instants, zone)
 
 
 def test_civil_from_days_equals_numpy_calendar():

@@ -112,41 +112,44 @@ def _dates(unix_days: np.ndarray) -> np.ndarray:
 
 @functools.cache
 def _clock_table() -> np.ndarray:
-    """``HH:MM`` (S5) of each minute of the day, (1440,)."""
-    return np.array([f"{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype="S5")
+    """``HH:MM`` (S5) of each minute of three days in a row, (4320,): minute m of the middle day
+    is entry 1440 + m, so a UTC clock minute plus a zone's offset (±1440 at most) needs no modulo."""
+    return np.array([f"{m // 60 % 24:02d}:{m % 60:02d}" for m in range(3 * 1440)], dtype="S5")
 
 
-def _fill(layout: _Layout, dates: np.ndarray, instants_s: np.ndarray, utc_offsets_s: np.ndarray | None) -> bytes:
-    """Return the rows, one per date, as one buffer: the ``layout`` template with its slots filled."""
+def _fill(layout: _Layout, dates: np.ndarray, instants_s: np.ndarray, utc_offsets_s: np.ndarray | None) -> np.ndarray:
+    """Return the rows, one per date, as one uint8 buffer: the ``layout`` template with its slots filled."""
     n_rows = len(dates)
     out = np.tile(layout.template, (n_rows, 1)).view(layout.slots).reshape(n_rows)
     out["date"] = _dates(dates)
     # Instants are whole minutes; one division each way (numpy's integer % and // are slow).
     minutes = np.asarray(instants_s, dtype=np.int64) // 60
     day = minutes // 1440
-    instant_dates, clocks = _dates(day), _clock_table().take(minutes - day * 1440)
+    clock_minutes = minutes - day * 1440
+    instant_dates, clocks = _dates(day), _clock_table()[1440:].take(clock_minutes)
     for k in range(layout.instants):
-        out[f"d{k}"] = instant_dates[:, k]
-        out[f"c{k}"] = clocks[:, k]
+        out[f"d{k}"] = instant_dates[k]
+        out[f"c{k}"] = clocks[k]
     if layout.with_local:
-        local_minutes = minutes + utc_offsets_s // 60  # = (instant + offset) // 60: instants are whole minutes
-        local = _clock_table().take(local_minutes - local_minutes // 1440 * 1440)
+        clock_minutes += utc_offsets_s // 60  # = (instant + offset) // 60 − day: instants are whole minutes
+        local = _clock_table().take(clock_minutes + 1440)
         for k in range(layout.instants):
-            out[f"l{k}"] = local[:, k]
-    return out.tobytes()
+            out[f"l{k}"] = local[k]
+    return out.view(np.uint8)
 
 
 def json_rows(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
-              utc_offsets_s: np.ndarray | None) -> tuple[bytes, int]:
+              utc_offsets_s: np.ndarray | None) -> tuple[memoryview, int]:
     """Return (every row as one JSON object followed by a comma, in one buffer; the row width).
 
-    ``dates``: (rows,) days since 1970-01-01.  ``instants_s``: (rows, len(names)) int64
+    ``dates``: (rows,) days since 1970-01-01.  ``instants_s``: (len(names), rows) int64
     Unix seconds on whole minutes, written as UTC ``…:00Z``.  ``utc_offsets_s`` (same
     shape, optional) adds ``local``: the wall-clock ``HH:MM`` of each instant.  Rows i..j
     joined by commas are ``buffer[i * width : j * width - 1]``.
     """
     layout = _layout(tuple(names), utc_offsets_s is not None)
-    return _fill(layout, dates, instants_s, utc_offsets_s), layout.slots.itemsize
+    # A view of the buffer: the response joins its slices, so the rows are copied once, into the body.
+    return memoryview(_fill(layout, dates, instants_s, utc_offsets_s)), layout.slots.itemsize
 
 
 def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
@@ -155,9 +158,9 @@ def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     return split_json_rows(*json_rows(names, dates, instants_s, utc_offsets_s))
 
 
-def split_json_rows(blob: bytes, width: int) -> list[bytes]:
+def split_json_rows(blob: memoryview, width: int) -> list[bytes]:
     """Return the rows of a `json_rows` buffer, each without its trailing comma."""
-    return [blob[i : i + width - 1] for i in range(0, len(blob), width)]
+    return [bytes(blob[i : i + width - 1]) for i in range(0, len(blob), width)]
 
 
 def mark_unreached(rows: list[bytes], names: tuple[str, ...], unreached: np.ndarray) -> None:
@@ -197,7 +200,7 @@ def rows_csv(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     Every cell has a fixed width and needs no quoting, so rows are filled like `rows_json`.
     """
     layout = _csv_layout(tuple(names), utc_offsets_s is not None)
-    blob, width = _fill(layout, dates, instants_s, utc_offsets_s), layout.slots.itemsize
+    blob, width = _fill(layout, dates, instants_s, utc_offsets_s).tobytes(), layout.slots.itemsize
     return [blob[i : i + width] for i in range(0, len(blob), width)]
 
 

@@ -212,7 +212,7 @@ def build(params: Params) -> bytes:
     meta["qibla"] = round(float(qibla.bearing_deg(lat, lng)), 2)
 
     names = prayer.OUTPUT_TIMES
-    instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))  # (methods·days, 9)
+    instants = instants_by_name(result, names)
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
     dates = np.tile(first + np.arange(n_days), len(methods))
     blob, width = day_rows.json_rows(names, dates, instants, offsets)
@@ -227,8 +227,7 @@ def build(params: Params) -> bytes:
                 rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
         blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) for k in range(len(methods))]
     else:  # every row as written: a method's days are one slice of the buffer (rows end with a comma)
-        view = memoryview(blob)
-        blocks = [view[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
+        blocks = [blob[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
     head = b'{"meta":' + dumps(meta)
     if len(methods) == 1:
         return b"".join((head, b',"days":[', blocks[0], b"]}"))
@@ -236,6 +235,11 @@ def build(params: Params) -> bytes:
     for k, (method, block) in enumerate(zip(methods, blocks)):
         parts += [b"," if k else b"", b'{"method":', dumps(method.id), b',"days":[', block, b"]}"]
     return b"".join(parts + [b"]}"])
+
+
+def instants_by_name(result: prayer.PrayerTimes, names) -> np.ndarray:
+    """Return (len(names), methods·days) int64 Unix seconds: column k·days + j is method k's day j."""
+    return np.concatenate([result.times[name] for name in names]).reshape(len(names), -1)
 
 
 def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:

@@ -37,7 +37,7 @@ def build(params: Params) -> bytes:
     result = prayer_times.times_for(lat, lng, first, n_days, methods, prayer_times.options_of(params))
 
     names = OUTPUT_TIMES
-    instants = np.stack([result.times[name] for name in names], axis=-1).reshape(-1, len(names))
+    instants = prayer_times.instants_by_name(result, names)
     with_local = "tz" in params
     offsets = timezones.utc_offsets_s(params["tz"], instants) if with_local else None
     dates = np.tile(first + np.arange(n_days), len(methods))
