@@ -298,15 +298,19 @@ def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) 
 
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray) -> np.ndarray:
     """Return Unix seconds on whole minutes: floored to the second, then nearest (30 s up) or, where
-    ``up``, the next minute; NaN (unreached) gives 0, which the caller masks."""
-    with np.errstate(invalid="ignore"):
-        whole_s = np.floor(x_days * SECONDS_PER_DAY)
-        minutes = np.floor((whole_s + 30.0) / 60.0)
-        if up.any():
-            minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, minutes)
-    rounded_s = minutes * 60.0
-    rounded_s[np.isnan(rounded_s)] = 0.0
-    return rounded_s.astype(np.int64)
+    ``up``, the next minute.  A NaN (unreached) time gives an arbitrary value, which the caller masks."""
+    whole_s = x_days * SECONDS_PER_DAY
+    np.floor(whole_s, out=whole_s)
+    if up.any():
+        minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, np.floor((whole_s + 30.0) / 60.0))
+    else:
+        minutes = whole_s
+        minutes += 30.0
+        minutes /= 60.0
+        np.floor(minutes, out=minutes)
+    minutes *= 60.0
+    with np.errstate(invalid="ignore"):  # NaN to int64
+        return minutes.astype(np.int64)
 
 
 def horizon_dip_deg(elevation_m: float) -> float:
@@ -370,16 +374,18 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         with np.errstate(invalid="ignore"):
             asr_alt = np.degrees(np.arctan(1.0 / (options.asr_shadow_factor + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
-        sin_alt = np.concatenate([np.broadcast_to(sin_fixed, (2 + 3 * m, day_ext.size)),
-                                  np.sin(np.radians(asr_alt))[None, :]])
+        sin_alt = np.empty((3 + 3 * m, day_ext.size))
+        sin_alt[:-1] = sin_fixed
+        sin_alt[-1] = np.sin(np.radians(asr_alt))
         x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side)
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
     def unsolvable(sunrise, sunset, next_sunrise, asr):
-        # A day needs a sunrise, a sunset, the next sunrise and an asr (a noon shadow).
-        with np.errstate(invalid="ignore"):
-            asr_ok = np.isfinite(asr) & (asr < sunset)
-        return ~(np.isfinite(sunrise) & np.isfinite(sunset) & np.isfinite(next_sunrise) & asr_ok)
+        # A day needs a sunrise, a sunset, the next sunrise and an asr (a noon shadow) before sunset;
+        # a comparison with NaN is false, and a sum with one is NaN.
+        bad = ~(asr < sunset)
+        bad |= np.isnan(sunrise + next_sunrise)
+        return bad
 
     keep = slice(0, n_days + 1)
     lat = np.full(day_ext.shape, float(lat_deg))
