@@ -37,8 +37,10 @@ WORKLOADS = [
 ]
 
 
-async def asgi_get(path: str, query: str) -> tuple[int, bytes]:
-    """Call the app as an ASGI server would for ``GET path?query``; return (status, body)."""
+async def asgi_get(path: str, query: str) -> tuple[int, int]:
+    """Call the app as an ASGI server would for ``GET path?query``; return (status, body length).
+
+    The body's chunks are kept, not joined: a server writes them to the socket as they come."""
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
              "headers": [(b"host", b"127.0.0.1:8000")], "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
@@ -55,7 +57,7 @@ async def asgi_get(path: str, query: str) -> tuple[int, bytes]:
             chunks.append(message.get("body", b""))
 
     await runtime_app.app(scope, receive, send)
-    return status, b"".join(chunks)
+    return status, sum(map(len, chunks))
 
 
 async def time_ours(params: dict, cached: bool, runs: int) -> list[float]:
