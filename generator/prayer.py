@@ -237,8 +237,14 @@ def latitudes_with_sunrise(day: np.ndarray, lat_deg: float, lng_deg: float,
     if not bad.any():
         return lat
     sign = 1.0 if lat_deg >= 0 else -1.0
-    dec_max = np.maximum.reduce([np.abs(_sun(day[bad] + k)[0]) for k in (0.0, 1.0, 2.0)])
-    guess = 90.0 - dec_max + horizon_deg  # the stricter (midnight sun) limit
+    # A first guess no nearer the equator than the answer, so that the steps below find the
+    # nearest grid latitude: the least strict limit over the day and the next.  Midnight sun
+    # (the Sun in the pole's hemisphere): the Sun must dip below the horizon, |lat| < 90° − |δ| + h.
+    # Polar night: it must rise, and stand above 0° at noon for asr (checked by the caller),
+    # |lat| < 90° − |δ|.
+    dec = np.array([_sun(day[bad] + k)[0] for k in (0.0, 1.0)])
+    summer = dec[0] * sign > 0
+    guess = 90.0 - np.abs(dec).min(axis=0) + np.where(summer, horizon_deg, 0.0)
     guess = np.floor(np.minimum(guess, abs(lat_deg)) / POLAR_STEP_DEG) * POLAR_STEP_DEG
     lat[bad] = sign * guess
     for _ in range(8):
