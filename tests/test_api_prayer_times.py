@@ -190,3 +190,40 @@ def test_times_are_in_order_every_day_for_every_method(client, lat, lng):
             times = [_instant(day[n]) for n in ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha")]
             assert times == sorted(times), (result["method"], day)
             assert _instant(day["maghrib"]) < _instant(day["midnight"])
+
+
+@pytest.mark.parametrize("lat, lng", [(69.65, 18.96), (51.5, -0.12), (-66.6, -73.9)])
+def test_a_day_is_the_same_alone_in_its_month_and_in_its_year(lat, lng):
+    """Tromsø, London and the Antarctic circle, 2026: every day entry of the year answer equals the
+    entry of its month answer and of the day's own answer, byte for byte (the solver stops each time
+    on its own convergence, so a time never depends on the days solved with it)."""
+    import orjson
+    from conftest import call
+
+    def days(**query):
+        return orjson.loads(call("prayer-times", 0.0, lat=lat, lng=lng, method="Jafari", **query))["days"]
+
+    year = days(year=2026)
+    months = [day for month in range(1, 13) for day in days(year=2026, month=month)]
+    assert months == year
+    for index in range(0, 365, 7):  # every seventh day, and the days around the polar limits
+        assert days(date=year[index]["date"]) == [year[index]]
+    for entry in year:
+        if "polar" in entry:
+            assert days(date=entry["date"]) == [entry]
+
+
+def test_unrounded_times_do_not_depend_on_the_days_solved_with_them():
+    """The engine at Tromsø, 2026: a day's unrounded times alone equal its times within the year
+    to the last bit (a solver that iterates the whole array until its slowest time converges gives
+    the others extra passes, which move them by microseconds)."""
+    import numpy as np
+    from generator import prayer
+    from generator.methods import METHODS
+
+    first = int(np.datetime64("2026-01-01").astype(int))
+    year = prayer.compute(69.65, 18.96, first, 365, [METHODS["Jafari"]]).unrounded_days
+    for index in (0, 60, 140, 172, 200, 300, 330, 355):
+        alone = prayer.compute(69.65, 18.96, first + index, 1, [METHODS["Jafari"]]).unrounded_days
+        for name, values in alone.items():
+            np.testing.assert_array_equal(values[:, 0], year[name][:, index], err_msg=f"{name} on day {index}")
