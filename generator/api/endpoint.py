@@ -94,7 +94,7 @@ class Endpoint:
     plan: Plan = _nothing  # queries to pre-render for a window (build.py)
     refused: Mapping[str, str] = field(default_factory=dict)  # names refused with a reason of their own
     # True when every query the parameters allow renders in a few milliseconds at most (the slowest,
-    # a polar year of prayer times, takes about 2.5 ms; `make bench` prints it): the runtime may then
+    # a polar year of prayer times, takes about 5 ms; `make bench` prints it): the runtime may then
     # render on its event loop while no other render runs, sparing the two thread hand-overs (about
     # 0.2 ms) that cost more than a day's times.
     quick: bool = False
