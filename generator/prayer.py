@@ -154,11 +154,12 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
     The first pass starts from noon and judges reach by noon's δ, which on days the Sun only just
     reaches (or misses) the altitude can differ from the δ at the time by more than the margin, so
     it aims at the transit or the lower transit instead of giving up; whether the time exists is
-    decided from the second pass on (an unreached time stays NaN).  Each time takes passes until one
-    moves it by no more than `_CONVERGED_DAYS` (at least 2): 2 where the Sun crosses the altitude
-    briskly, more on the days it barely reaches it.  Converged within 59 µs at every latitude to ±66° for every method's
-    angle (2026, against 40 Newton passes); three plain fixed-point passes, used before,
-    erred there by up to 63 s and called some reachable times unreached.
+    decided from the second pass on (an unreached time stays NaN).  Each time takes passes until
+    one moves it by no more than `_CONVERGED_DAYS` (at least 2): 2 where the Sun crosses the
+    altitude briskly, more on the days it barely reaches it.  Converged within 59 µs at every
+    latitude to ±66° for every method's angle (2026, against 40 Newton passes); three plain
+    fixed-point passes, used before, erred there by up to 63 s and called some reachable
+    times unreached.
     """
     sin_lat, cos_lat = np.sin(np.radians(lat_deg)), np.cos(np.radians(lat_deg))
     base = day + 0.5 - lng_deg / 360.0
@@ -170,7 +171,11 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
     x = noon
     with np.errstate(invalid="ignore", divide="ignore"):
         for passes in range(1, _MAX_PASSES + 1):
-            (eot, sin_dec, cos_dec), (eot_rate, sin_dec_rate, cos_dec_rate) = table.interpolate_trig(x)
+            fresh_slope = passes != 2  # the second pass reuses the first pass's g′ (a chord step)
+            if fresh_slope:
+                (eot, sin_dec, cos_dec), (eot_rate, sin_dec_rate, cos_dec_rate) = table.interpolate_trig(x, True)
+            else:
+                eot, sin_dec, cos_dec = table.interpolate_trig(x)
             denominator = cos_lat * cos_dec
             cos_h = sin_alt - sin_lat * sin_dec
             cos_h /= denominator
@@ -180,7 +185,7 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
                 # aim at the transit or the lower transit, and let pass 2 decide.
                 beyond = np.abs(cos_h) > 1.0
                 np.clip(cos_h, -1.0, 1.0, out=cos_h)
-            if passes != 2:
+            if fresh_slope:
                 # g′ = side/2π · dH/dx − eot′/360°, dH/dx = (sin φ·(sin δ)′ + cos H cos φ·(cos δ)′)/(cos φ cos δ sin H),
                 # with sin H kept from 0 (the Sun just touching the altitude); then the factor g′/(1 − g′).
                 sin_h = cos_h * cos_h
@@ -246,7 +251,7 @@ def latitudes_with_sunrise(day: np.ndarray, lat_deg: float, lng_deg: float,
     # (the Sun in the pole's hemisphere): the Sun must dip below the horizon, |lat| < 90° − |δ| + h.
     # Polar night: it must rise, and stand above 0° at noon for asr (checked by the caller),
     # |lat| < 90° − |δ|.
-    dec = np.array([_sun(day[bad] + k)[0] for k in (0.0, 1.0)])
+    dec, _ = _sun(day[bad] + np.array([[0.0], [1.0]]))  # (the day, the next), bad days
     summer = dec[0] * sign > 0
     guess = 90.0 - np.abs(dec).min(axis=0) + np.where(summer, horizon_deg, 0.0)
     guess = np.floor(np.minimum(guess, abs(lat_deg)) / POLAR_STEP_DEG) * POLAR_STEP_DEG
@@ -486,10 +491,11 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
             bounded = np.where(no_bound, np.nan, bounded)
         # The angle time, where it is after sunset and before isha (or isha has none, or is an interval);
         # comparisons with NaN are false, so a never-reached angle time is not usable.
-        usable = (s.maghrib_by_angle > s.sunset) & ~(s.maghrib_by_angle >= isha)
+        after_sunset = s.maghrib_by_angle > s.sunset
+        usable = after_sunset & ~(s.maghrib_by_angle >= isha)
         interval_isha = ~np.isnan(_column(methods, "isha_interval_min"))
         if interval_isha.any():
-            usable |= interval_isha & (s.maghrib_by_angle > s.sunset)
+            usable |= interval_isha & after_sunset
         by_angle = np.where(usable, s.maghrib_by_angle, bounded)
     return by_angle if has_angle.all() else np.where(has_angle, by_angle, maghrib)
 

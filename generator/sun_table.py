@@ -78,18 +78,12 @@ class SunTable:
                 f"day outside the sun table ({self.first_day}..{self.first_day + len(self.declination_deg) - 1})"
             ) from None
         p = days - nearest  # offset from the row in days, in [-0.5, 0.5]; NaN days stay NaN
-        if with_rates:  # c0 + p·(c1 + p·c2) and its derivative c1 + 2p·c2 = (c1 + p·c2) + p·c2
-            quadratic = c[2] * p
-            rate = quadratic + c[1]
-            value = rate * p
-            value += c[0]
-            rate += quadratic
-            return value, rate
-        value = c[2] * p  # Horner, in place: c0 + p·(c1 + p·c2)
-        value += c[1]
+        inner = c[2] * p  # Horner: c0 + p·(c1 + p·c2); the derivative is c1 + 2p·c2 = (c1 + p·c2) + p·c2
+        value = inner + c[1]
+        rate = value + inner if with_rates else None
         value *= p
         value += c[0]
-        return value
+        return (value, rate) if with_rates else value
 
     def interpolate(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (declination_deg, eot_deg) at real-valued UT1 day numbers.
@@ -104,11 +98,11 @@ class SunTable:
         """Return ((declination_deg, eot_deg), their derivatives per day) at real-valued UT1 day numbers."""
         return self._evaluate(np.asarray(days, dtype=float), self._coefficients, with_rates=True)
 
-    def interpolate_trig(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return (values, rates) at real-valued UT1 day numbers, each shaped (3, *days.shape):
-        the equation of time (degrees), the sine and the cosine of the declination, and the
-        derivative of each per day (the derivative of the same quadratic, for Newton's method)."""
-        return self._evaluate(np.asarray(days, dtype=float), self._trig_coefficients, with_rates=True)
+    def interpolate_trig(self, days: np.ndarray, with_rates: bool = False):
+        """Return the equation of time (degrees), the sine and the cosine of the declination at
+        real-valued UT1 day numbers, shaped (3, *days.shape); with ``with_rates``, (those, the
+        derivative of each per day): the derivative of the same quadratic, for Newton's method."""
+        return self._evaluate(np.asarray(days, dtype=float), self._trig_coefficients, with_rates)
 
 
 def compute_columns(days: np.ndarray) -> dict[str, np.ndarray]:

@@ -1,11 +1,17 @@
-"""GET /v1/prayer-times: shapes, ranges, zones, custom methods, polar days and every 400."""
+"""GET /v1/prayer-times: shapes, ranges, zones, custom methods, polar days, agreement of day, month
+and year answers, and every 400."""
 from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
 
+import numpy as np
+import orjson
 import pytest
-from conftest import assert_bad_request
+from conftest import assert_bad_request, call
+
+from generator import prayer
+from generator.methods import METHODS
 
 TIME_FIELDS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
 
@@ -197,9 +203,6 @@ def test_a_day_is_the_same_alone_in_its_month_and_in_its_year(lat, lng):
     """Tromsø, London and the Antarctic circle, 2026: every day entry of the year answer equals the
     entry of its month answer and of the day's own answer, byte for byte (the solver stops each time
     on its own convergence, so a time never depends on the days solved with it)."""
-    import orjson
-    from conftest import call
-
     def days(**query):
         return orjson.loads(call("prayer-times", 0.0, lat=lat, lng=lng, method="Jafari", **query))["days"]
 
@@ -217,10 +220,6 @@ def test_unrounded_times_do_not_depend_on_the_days_solved_with_them():
     """The engine at Tromsø, 2026: a day's unrounded times alone equal its times within the year
     to the last bit (a solver that iterates the whole array until its slowest time converges gives
     the others extra passes, which move them by microseconds)."""
-    import numpy as np
-    from generator import prayer
-    from generator.methods import METHODS
-
     first = int(np.datetime64("2026-01-01").astype(int))
     year = prayer.compute(69.65, 18.96, first, 365, [METHODS["Jafari"]]).unrounded_days
     for index in (0, 60, 140, 172, 200, 300, 330, 355):
