@@ -72,9 +72,9 @@ def read(values, *, has_zone: bool, calendar_with: Sequence[str] = (jamaat.EID,)
     return out
 
 
-def rules_of(params) -> jamaat.Rules | None:
-    """Return the rules of canonical params (None without any)."""
-    return jamaat.from_params({name: params.get(name) for name in NAMES}, has_zone="tz" in params)
+def rules_of(params, *, has_zone: bool = True) -> jamaat.Rules | None:
+    """Return the rules of canonical params (None without any); canonical params were checked with their zone."""
+    return jamaat.from_params({name: params.get(name) for name in NAMES}, has_zone=has_zone)
 
 
 def needed_times(rules: jamaat.Rules) -> tuple[str, ...]:
@@ -88,20 +88,21 @@ def needed_times(rules: jamaat.Rules) -> tuple[str, ...]:
 TimesOf = Callable[[int, int], prayer.PrayerTimes]  # (first unix day, days) -> the endpoint's final times
 
 
-def compute(params, first: int, n_days: int, times_of: TimesOf) -> list[jamaat.Jamaat] | None:
+def compute(params, first: int, n_days: int, times_of: TimesOf, zone: str | None) -> list[jamaat.Jamaat] | None:
     """Return each method's jamaat over ``n_days`` from ``first``, or None when the params have no rules.
 
     The hook every output calls: ``times_of`` gives the endpoint's *final* times of any span (the
     same function that gives the answer's own times, so jamaat follows any tune or printed
     table), called once for the span the rules need (`jamaat.span`: the day before, whole weeks).
+    ``zone``: the IANA zone of local clock times (None: the UTC clock).
     """
-    rules = rules_of(params)
+    rules = rules_of(params, has_zone=zone is not None)
     if rules is None:
         return None
     ext_first, ext_n = jamaat.span(rules, first, n_days)
     result = times_of(ext_first, ext_n)
     names = needed_times(rules)
-    zone = params.get("tz", "UTC")
+    zone = zone or "UTC"
     calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
     out = []
     for k in range(result.times[prayer.OUTPUT_TIMES[0]].shape[0]):

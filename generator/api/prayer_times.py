@@ -220,7 +220,8 @@ def build(params: Params) -> bytes:
     blob, width = day_rows.json_rows(names, dates, instants, offsets)
     polar_days = np.flatnonzero(result.latitude_used_deg != lat)
     # Jamaat (issue 20): from the final times of the span the rules need, the same function as above.
-    jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)))
+    jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)),
+                          params.get("tz"))
     if result.unreached or polar_days.size or jamaats:  # rewrite single rows, then join them
         rows = day_rows.split_json_rows(blob, width)
         if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"

@@ -49,9 +49,9 @@ def build(params: Params) -> bytes:
     lines = [header(with_local)]
     # Jamaat columns (issue 20) after every other column, from the same final times (see the JSON).
     jamaats = JP.compute(params, first, n_days, lambda f, n: prayer_times.times_for(
-        lat, lng, f, n, methods, prayer_times.options_of(params)))
+        lat, lng, f, n, methods, prayer_times.options_of(params)), params.get("tz"))
     if jamaats:
-        rules = JP.rules_of(params)
+        rules = JP.rules_of(params, has_zone=with_local)
         lines[0] += b"," + ",".join(JP.csv_header(rules, with_local)).encode()
         extra = [b"," + cells for found in jamaats for cells in JP.csv_cells(found, rules, params.get("tz"))]
     for k, method in enumerate(methods):
