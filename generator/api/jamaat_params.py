@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 import numpy as np
-import orjson
 
 from generator import hijri, jamaat, prayer, timezones
+from generator.api import day_rows
 from generator.api import params as P
 from generator.api.common import CALENDAR as HIJRI_CALENDAR
 from generator.errors import QueryError
@@ -113,57 +113,73 @@ def compute(params, first: int, n_days: int, times_of: TimesOf, zone: str | None
 
 
 # --- writing -------------------------------------------------------------------------------------
+# Every day's fields are built as numpy string columns (one operation per prayer for all days),
+# not as a dict per day: a year's jamaat costs about a millisecond to write.
 
 
-def _instants(unix_s: np.ndarray) -> np.ndarray:
-    """``YYYY-MM-DDTHH:MM:00Z`` of whole-minute instants (same shape, str)."""
-    return np.char.add(np.asarray(unix_s, dtype=np.int64).astype("datetime64[s]").astype(str), "Z")
+_instants = day_rows.instant_texts  # UTC instants as the day rows write them (bytes)
 
 
-def _local(zone: str | None, unix_s: np.ndarray) -> np.ndarray | None:
-    return None if zone is None else timezones.local_hhmm(zone, unix_s)
+def _clocks(zone: str, unix_s: np.ndarray) -> np.ndarray:
+    """Local ``HH:MM`` of instants (same shape, bytes), as the day rows' ``local`` writes them."""
+    return day_rows.clock_texts(unix_s, timezones.utc_offsets_s(zone, unix_s))
 
 
-def day_values(j: jamaat.Jamaat, zone: str | None) -> list[dict]:
-    """Return each day's jamaat fields as the JSON writes them (keys in this order, only those that apply):
-
-    ``jamaat`` {prayer: UTC instant or null (its adhan never reached), …, jumuah: [...], eid: [...]},
-    ``jamaatLocal`` (with a zone) the same as ``HH:MM``, ``jamaatMoved`` and ``jamaatChanged`` [names].
-    """
-    n = j.instants_s.shape[1]
-    texts = [_instants(j.instants_s), _instants(j.jumuah_s), _instants(j.eid_s)]
-    locals_ = [_local(zone, a) for a in (j.instants_s, j.jumuah_s, j.eid_s)] if zone is not None else None
-    ruled = j.ruled.T.tolist()
-    present = j.present.T.tolist()
-    fridays, eid_days = j.fridays.tolist(), j.eid_days.tolist()
-    moved = [[name for name, flag in zip(j.moved_names, row) if flag] for row in j.moved.T.tolist()]
-    changed = [[name for name, flag in zip(j.names, row) if flag] for row in j.changed.T.tolist()]
-    out = []
-    for i in range(n):
-        day = {}
-        for key, (prayers, jumuah, eid) in (("jamaat", texts), ("jamaatLocal", locals_)):
-            if prayers is None:
-                continue
-            entry = {name: (prayers[k, i] if present[i][k] else None)
-                     for k, name in enumerate(j.names) if ruled[i][k]}
-            if fridays[i]:
-                entry["jumuah"] = jumuah[i].tolist()
-            if eid_days[i]:
-                entry["eid"] = eid[i].tolist()
-            day[key] = entry
-            if zone is None:
-                break
-        if moved[i]:
-            day["jamaatMoved"] = moved[i]
-        if changed[i]:
-            day["jamaatChanged"] = changed[i]
-        out.append(day)
+def _cat(*parts) -> np.ndarray:
+    out = parts[0]
+    for part in parts[1:]:
+        out = np.strings.add(out, part)
     return out
 
 
+def _rows(pieces: np.ndarray, separator: bytes) -> np.ndarray:
+    """Join each column of ``pieces`` (items, days), each non-empty piece ending in ``separator``; strip the last."""
+    out = np.full(np.shape(pieces)[-1], b"", dtype="S1")
+    for piece in pieces:
+        out = np.strings.add(out, piece)
+    return np.strings.rstrip(out, separator)
+
+
+def _slots(text: np.ndarray, on: np.ndarray, separator: bytes, quote: bytes) -> np.ndarray:
+    """Each day's slots (text: (days, slots)) quoted and joined, empty where ``on`` is False."""
+    if text.shape[1] == 0:
+        return np.full(len(on), b"", dtype="S1")
+    return np.where(on, _rows(_cat(quote, text.T, quote + separator), separator), b"")
+
+
+def _names(flags: np.ndarray, names: Sequence[str], separator: bytes, quote: bytes) -> np.ndarray:
+    """Each day's names whose flag is set (flags: (len(names), days)), joined."""
+    listed = np.array([quote + name.encode() + quote + separator for name in names], dtype=bytes).reshape(-1, 1)
+    return _rows(np.where(flags, listed, b""), separator)
+
+
+def _object(j: jamaat.Jamaat, prayers: np.ndarray, jumuah: np.ndarray, eid: np.ndarray) -> np.ndarray:
+    """Each day's ``{"fajr":"…"|null,…,"jumuah":[…],"eid":[…]}``: the prayers its rules give that day."""
+    keys = np.array([b'"%s":' % name.encode() for name in j.names], dtype=bytes).reshape(-1, 1)
+    values = np.where(j.present, _cat(b'"', prayers, b'",'), b"null,")
+    pieces = list(np.where(j.ruled, np.strings.add(keys, values), b""))
+    for key, text, on in ((b"jumuah", jumuah, j.fridays), (b"eid", eid, j.eid_days)):
+        if text.shape[1]:
+            pieces.append(np.where(on, _cat(b'"%s":[' % key, _slots(text, on, b",", b'"'), b"],"), b""))
+    return _cat(b"{", _rows(pieces, b","), b"}") if pieces else np.full(len(j.fridays), b"{}")
+
+
 def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
-    """Return per day the bytes ``,"jamaat":{…},…`` to insert before a JSON day row's closing brace."""
-    return [b"," + orjson.dumps(day)[1:-1] for day in day_values(j, zone)]
+    """Return per day the bytes to insert before a JSON day row's closing brace, in this order:
+
+    ``,"jamaat":{prayer: UTC instant or null (its adhan never reached), …, "jumuah": […], "eid": […]}``
+    (a prayer only on the days its rule applies; jumuah on Fridays, eid on Eid days), with a zone
+    ``,"jamaatLocal":{…}`` (the same as HH:mm), then ``,"jamaatMoved":[…]`` and
+    ``,"jamaatChanged":[…]`` when not empty.
+    """
+    out = _cat(b',"jamaat":', _object(j, _instants(j.instants_s), _instants(j.jumuah_s), _instants(j.eid_s)))
+    if zone is not None:
+        out = _cat(out, b',"jamaatLocal":', _object(j, _clocks(zone, j.instants_s), _clocks(zone, j.jumuah_s),
+                                                     _clocks(zone, j.eid_s)))
+    for key, flags, names in ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatChanged", j.changed, j.names)):
+        listed = _names(flags, names, b",", b'"')
+        out = _cat(out, np.where(listed == b"", b"", _cat(b',"%s":[' % key, listed, b"]")))
+    return out.tolist()
 
 
 def csv_header(rules: jamaat.Rules, with_local: bool) -> list[str]:
@@ -181,17 +197,12 @@ def csv_header(rules: jamaat.Rules, with_local: bool) -> list[str]:
 
 def csv_cells(j: jamaat.Jamaat, rules: jamaat.Rules, zone: str | None) -> list[bytes]:
     """Return per day the cells of `csv_header`, comma-joined (an empty cell: no jamaat that day)."""
-    days = day_values(j, zone)
-    out = []
-    for day in days:
-        cells = []
-        views = [day.get("jamaatLocal", {})] if zone is not None else []
-        views.append(day["jamaat"])
-        for view in views:
-            cells += [view.get(name) or "" for name in rules.names]
-        for name, slots in (("jumuah", rules.jumuah_min), ("eid", rules.eid_min)):
-            if slots:
-                cells += [" ".join(view.get(name, [])) for view in views]
-        cells += [" ".join(day.get("jamaatMoved", [])), " ".join(day.get("jamaatChanged", []))]
-        out.append(",".join(cells).encode())
-    return out
+    writers = ([lambda a: _clocks(zone, a)] if zone is not None else []) + [_instants]
+    shown = j.ruled & j.present
+    columns = [np.where(shown[k], written[k], b"") for write in writers for written in [write(j.instants_s)]
+               for k in range(len(j.names))]
+    for slots, text, on in ((rules.jumuah_min, j.jumuah_s, j.fridays), (rules.eid_min, j.eid_s, j.eid_days)):
+        if slots:
+            columns += [_slots(write(text), on, b" ", b"") for write in writers]
+    columns += [_names(j.moved, j.moved_names, b" ", b""), _names(j.changed, j.names, b" ", b"")]
+    return _rows([np.strings.add(column, b",") for column in columns[:-1]] + columns[-1:], b"\0").tolist()
