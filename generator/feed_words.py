@@ -63,7 +63,7 @@ NIGHT_DESCRIPTION = glossary.term("feed.night_description")
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".
 RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in ("moonsighting", "iran")}
-RECKONING_BASIS = {c: glossary.term(f"feed.reckoning_basis.{c}") for c in ("moonsighting", "iran")}
+RECKONING_BASIS = {c: glossary.term(f"reckoning.basis.{c}") for c in ("moonsighting", "iran")}
 DATES_FOLLOW = glossary.term("feed.dates_follow")
 SUNSET_NOTE = glossary.term("feed.sunset_note")
 PREDICTED_NOTE = glossary.term("feed.predicted_note")
@@ -110,7 +110,7 @@ def join_list(items: list[str], lang: str) -> str:
 
 def hijri_day_month(month: int, day: int, lang: str) -> str:
     """Return a Hijri day and month without the year, e.g. "17 Rabi' al-Awwal", "١٧ ربيع الأول"."""
-    return f"{hijri_names.native_digits(day, lang)} {hijri_names.MONTHS[lang][month - 1]}"
+    return f"{hijri_names.native_digits(day, lang)} {hijri_names.month_in_date(month, lang)}"
 
 
 def titled(base: str, qualifier: str, lang: str) -> str:

@@ -129,6 +129,30 @@ def test_filters_and_details(client):
     assert all(set(e["details"]) == {"en", "ar", "fa", "ur"} and all(e["details"].values()) for e in detailed)
 
 
+def test_sayyida_ruqayya_is_a_martyrdom_in_the_type_and_every_language(client):
+    """5 Safar is named a martyrdom by Shia calendars and majalis in all three languages
+    (shared/reference/language_review.md, "Sayyida Ruqayya": Sibtayn Foundation «شهادة رقيّة بنت
+    الحسين», IRNA and ISNA «روز شهادت حضرت رقیه (س)», Islam Times Urdu «یوم شہادت بی بی سکینہ (س)»),
+    so the catalogue types it `martyrdom` and every title and detail says so (issue 22)."""
+    martyrdoms = client.get("/v1/events?type=martyrdom&hm=2&details=1").json()["events"]
+    ruqayya = next(e for e in martyrdoms if e["id"] == "death-sayyida-ruqayya")
+    assert (ruqayya["hijriMonth"], ruqayya["hijriDay"], ruqayya["importance"]) == (2, 5, "minor")
+    assert ruqayya["title"]["en"].startswith("Martyrdom of Sayyida Ruqayya")
+    assert ruqayya["title"]["ar"].startswith("استشهاد السيدة رقية")
+    assert ruqayya["title"]["fa"].startswith("شهادت حضرت رقیه")
+    assert ruqayya["title"]["ur"].startswith("شہادتِ جنابِ سکینہ")
+    assert "was martyred" in ruqayya["details"]["en"] and "استُشهدت" in ruqayya["details"]["ar"]
+    assert "به شهادت رسید" in ruqayya["details"]["fa"] and "شہید ہوئیں" in ruqayya["details"]["ur"]
+    words_of_a_death = ("died", "Death", "وفاة", "توفيت", "وفات", "درگذشت", "وفات پائی")
+    texts = [*ruqayya["title"].values(), *ruqayya["details"].values()]
+    assert not [w for w in words_of_a_death for text in texts if w in text]
+    deaths = client.get("/v1/events?type=death").json()["events"]
+    assert "death-sayyida-ruqayya" not in {e["id"] for e in deaths}
+    # 5 Safar lies in the Muharram-Safar mourning season: a day of mourning before and after.
+    day = _civil(1447, 2, 5, "moonsighting")
+    assert _status(client, day, "moonsighting")["flags"]["mourning"] is True
+
+
 def test_resolving_to_a_year_under_iran(client):
     events = {e["id"]: e for e in client.get("/v1/events?hy=1447&calendar=iran").json()["events"]}
     assert events["ashura"]["gregorian"] == "2025-07-06" and events["ashura"]["source"] == "table"

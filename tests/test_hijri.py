@@ -201,6 +201,27 @@ def test_out_of_range_inputs_raise_value_error():
 # --- names ---------------------------------------------------------------------------------
 
 
+def test_arabic_month_names_as_the_najaf_office_writes_them():
+    """Statements of Grand Ayatollah Sistani's office in Najaf, as the press quotes them: «يوم غدٍ
+    الخميس يُعدّ المكمل لشهر ربيع الآخر» (INA, October 2025, via alamssar.com) and «الأول من شهر ذي
+    القعدة الحرام» (non14.net, June 2020). A month's name alone is ذو القعدة; after a day number
+    (or شهر) Arabic puts ذو in the genitive, ذي (issue 22, language review AR-13 and AR-15)."""
+    names = {m: hijri_names.month_names(m)["ar"] for m in (4, 6, 11, 12)}
+    assert names == {4: "ربيع الآخر", 6: "جمادى الآخرة", 11: "ذو القعدة", 12: "ذو الحجة"}
+    assert hijri_names.formatted(1447, 11, 25)["ar"] == "٢٥ ذي القعدة ١٤٤٧ هـ"
+    assert hijri_names.formatted(1447, 12, 18)["ar"] == "١٨ ذي الحجة ١٤٤٧ هـ"
+    assert hijri_names.formatted(1447, 4, 2)["ar"] == "٢ ربيع الآخر ١٤٤٧ هـ"
+    for lang in ("en", "fa", "ur"):  # no case ending in the other languages
+        assert [hijri_names.month_in_date(m, lang) for m in range(1, 13)] == list(hijri_names.MONTHS[lang])
+
+
+def test_persian_weekdays_follow_the_academy_orthography():
+    """The Academy of Persian Language and Literature's orthography (دستور خط فارسی) writes the
+    compound weekdays apart with a zero-width non-joiner, as سه‌شنبه already was (review FA-22)."""
+    names = [hijri_names.weekday_names(d)["fa"] for d in range(7)]
+    assert names == ["دوشنبه", "سه\u200cشنبه", "چهارشنبه", "پنج\u200cشنبه", "جمعه", "شنبه", "یک\u200cشنبه"]
+
+
 def test_names_and_formatting_in_four_languages():
     assert hijri_names.formatted(1446, 9, 1) == {
         "en": "1 Ramadan 1446 AH",

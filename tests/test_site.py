@@ -484,7 +484,8 @@ def test_city_pages_are_rendered_with_the_request_clock(pages_client, monkeypatc
 
 
 def test_words_cover_every_language_and_digits_follow_the_decisions():
-    for table in (words.WORDS, words.TIME_NAMES, words.VISIBILITY, words.SOURCES, words.CALENDAR_LABELS):
+    for table in (words.WORDS, words.TIME_NAMES, words.VISIBILITY, words.SOURCES, words.CALENDAR_LABELS,
+                  words.CALENDAR_BASES):
         keys = {frozenset(table[lang]) for lang in words.LANGUAGES}
         assert len(keys) == 1
     assert words.digits("04:35", "ar") == "٠٤:٣٥" and words.digits("04:35", "fa") == "۰۴:۳۵"

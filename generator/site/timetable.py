@@ -213,7 +213,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
         own_hijri = maps[calendar]["days"][iso]
         label = [f"{weekday} {date_text(gregorian, lang)}",
-                 f"{words.digits(own_hijri['day'], lang)} {hijri_names.MONTHS[lang][own_hijri['month'] - 1]} "
+                 f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
                  f"{words.digits(own_hijri['year'], lang)}"]
         if lang == "fa":
             label.insert(1, shamsi_text(shamsi_date, lang))
@@ -302,7 +302,7 @@ def hijri_cell(hijri: dict, *, first_row: bool, lang: str) -> dict:
     """Return the text of a Hijri date cell: the day, with the month's name on its 1st and on the first row."""
     day = words.digits(hijri["day"], lang)
     named = first_row or hijri["day"] == 1
-    text = f"{day} {hijri_names.MONTHS[lang][hijri['month'] - 1]}" if named else day
+    text = f"{day} {hijri_names.month_in_date(hijri['month'], lang)}" if named else day
     return {"text": text, "month_start": hijri["day"] == 1}
 
 
