@@ -5,7 +5,8 @@ rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus 
 
 * ``lang`` (en, ar, fa, ur), ``clock`` (12 or 24; default as on the city pages), ``calendar``
   (the reckoning of the Hijri date: ``moonsighting`` or ``iran``; default the city's, as on its
-  timetable), ``name`` (a mosque's name for the heading, at most 60 characters);
+  timetable; with ``eid`` it is also the reckoning of the Eid days, given to /v1/prayer-times),
+  ``name`` (a mosque's name for the heading, at most 60 characters);
 * the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
   lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup);
 * the widget: ``theme`` (``light``, ``dark``, or ``auto``: the reader's `prefers-color-scheme`).
@@ -18,8 +19,8 @@ The page itself computes nothing.  It carries the addresses of the answers its s
 (`generator.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
 serves) and, as the fallback, the same query as a query URL (the only form a query whose values
 need a hash, such as ``jamaat=fajr:20``, has).  The page's own data is only what no endpoint
-answers: the Solar Hijri dates of Persian screens (`generator.site.shamsi`, `SHAMSI_DAYS` days
-from the render) and the words of its language (data/glossary.csv).  docs/site.md, "The screen
+answers: the first days of the Solar Hijri months on Persian screens (`generator.site.shamsi`,
+`SHAMSI_YEARS` years either side of the render: the script counts the days from a month's 1st) and the words of its language (data/glossary.csv).  docs/site.md, "The screen
 and the widget", says how the scripts use them.
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ from generator import static_paths
 
 MAX_NOTES = 3  # announcement lines on a screen
 MAX_NOTE_CHARS = 120  # each: two lines at the screen's smallest size on a 1920-px TV
-SHAMSI_DAYS = 400  # Solar Hijri dates a Persian screen carries from the day it was loaded
+SHAMSI_YEARS = 2  # a Persian screen carries the Solar Hijri months of this many years either side of its render
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -58,6 +59,7 @@ YEAR_SLOT, DATE_SLOT = "YEAR", "DATE"  # placeholders the script replaces in `da
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 NOTE_NAME = "note"
+EID_NAME = "eid"  # /v1/prayer-times' Eid prayer slots (issue 20): their days follow ``calendar``
 THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (default auto: the reader's setting).",
                  default="auto")
 PAGE_CALENDAR = CALENDAR.but(default=None)  # absent: the city's own reckoning
@@ -94,8 +96,6 @@ def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuer
 
 def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     own = WIDGET_PARAMETERS if kind == "widget" else SCREEN_PARAMETERS
-    prayer_names = {p.name for p in PRAYER_TIMES.parameters}
-    # A name both declare (``calendar``, once prayer-times reads it) goes to both.
     own_names = {p.name for p in own}
     notes: list[str] = []
     page_items, prayer_items = [], []
@@ -104,24 +104,29 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
             raise QueryError(name, f"the {kind} always shows the place's today; leave {name} out")
         if name == NOTE_NAME and kind == "screen":
             notes += read_notes(value)
-            continue
-        if name in own_names:
+        elif name in own_names:
             page_items.append((name, value))
-        if name not in own_names or name in prayer_names:
+        else:
             prayer_items.append((name, value))
     if len(notes) > MAX_NOTES:
         raise QueryError(NOTE_NAME, f"at most {MAX_NOTES} announcement lines")
     page = P.read(Query(page_items), own)
-    # A year of the place's times: the same canonical parameters as /v1/prayer-times?…&year=…
-    canonical = PRAYER_TIMES.parse(Query([*prayer_items, ("year", "2000")]), now_s).params
-    prayer = {key: value for key, value in canonical.items() if key != "year"}
+    prayer = _prayer_params(prayer_items, now_s)
     if "city" not in prayer and "tz" not in prayer:
         raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
-    lang = page["lang"]
     calendar = page["calendar"] or _city_calendar(prayer.get("city"))
+    if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
+        prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
+    lang = page["lang"]
     return PageQuery(kind=kind, prayer=tuple(prayer.items()), lang=lang,
                      clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
                      notes=tuple(notes), theme=page.get("theme") or "auto")
+
+
+def _prayer_params(items: list[tuple[str, str]], now_s: float) -> dict:
+    """Return the canonical /v1/prayer-times parameters of a year at the place, without the year."""
+    canonical = PRAYER_TIMES.parse(Query([*items, ("year", "2000")]), now_s).params
+    return {key: value for key, value in canonical.items() if key != "year"}
 
 
 def read_notes(raw: str) -> list[str]:
@@ -197,7 +202,8 @@ def config(query: PageQuery, today: date) -> dict:
         },
     }
     if lang == "fa":
-        out["shamsi"] = shamsi_days(today - timedelta(days=2), SHAMSI_DAYS, lang)
+        out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
+        out["words"]["shamsiMonths"] = list(shamsi.MONTHS_FA)
     return out
 
 
@@ -207,14 +213,18 @@ def list_words(lang: str) -> dict[str, str]:
     return {"comma": joined[1:joined.index("\x02")], "and": joined[joined.index("\x02") + 1:joined.index("\x03")]}
 
 
-def shamsi_days(first: date, count: int, lang: str) -> dict[str, str]:
-    """Return the Solar Hijri date written out for ``count`` days from ``first`` ({ISO date: text})."""
-    out = {}
-    for k in range(count):
-        day = first + timedelta(days=k)
-        y, m, d = shamsi.from_gregorian(day)
-        out[day.isoformat()] = f"{words.digits(d, lang)} {shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
-    return out
+def shamsi_months(first_year: int, last_year: int) -> list[list]:
+    """Return the Solar Hijri months starting in the Gregorian years (inclusive), and the one running on
+    their first day: [ISO date of its 1st, year, month] in order (the script counts the days from the 1st)."""
+    out = []
+    first = date(first_year, 1, 1)
+    year, month, _ = shamsi.from_gregorian(first)
+    while True:
+        start = shamsi.to_gregorian(year, month, 1)
+        if start.year > last_year:
+            return out
+        out.append([start.isoformat(), year, month])
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
 
 
 # --- the pages ------------------------------------------------------------------------------------

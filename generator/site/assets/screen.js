@@ -21,7 +21,7 @@ function renderDay(st) {
   const day = st.day;
   const status = statuses[st.today];
   setText($(".gregorian"), gregorianText(st.today));
-  const shamsi = config.shamsi ? config.shamsi[st.today] : null;
+  const shamsi = shamsiText(st.today);
   setText($(".shamsi"), shamsi || "");
   show($(".shamsi"), Boolean(shamsi));
   setText($(".hijri-date"), status ? hijriText(status) : "");
@@ -124,12 +124,16 @@ function render() {
   return st;
 }
 
-async function refresh(iso, again) {
-  // Today's answers (again: re-read, for an announced month start), then the coming month's, one by one.
+async function refresh(iso, again, every) {
+  // Today's answers (again: read anew, for an announced month start or changed rules), then the coming
+  // month's, one by one (every: all of them anew, so that a service worker that just started keeps them).
   if (again) await settle([loadYear(Number(iso.slice(0, 4)), true), loadStatus(iso, true), loadStatus(isoAdd(iso, 1), true)]);
   await ensureData(iso, DAYS_AHEAD);
   render();
-  for (let k = 2; k <= DAYS_AHEAD; k++) await settle([loadStatus(isoAdd(iso, k))]);
+  if (every && Number(isoAdd(iso, DAYS_AHEAD).slice(0, 4)) !== Number(iso.slice(0, 4))) {
+    await settle([loadYear(Number(iso.slice(0, 4)) + 1, true)]);
+  }
+  for (let k = 2; k <= DAYS_AHEAD; k++) await settle([loadStatus(isoAdd(iso, k), every)]);
   render();
   await prune(iso);
 }
@@ -150,10 +154,10 @@ function tick() {
   const st = render();
   if (st.today !== shownDate) { // a new day (midnight, or the screen was switched on)
     shownDate = st.today;
-    refresh(st.today, false).catch(() => null);
+    refresh(st.today, false, false).catch(() => null);
   } else if (st.nowMs - refreshedAt > REFRESH_MS) {
     refreshedAt = st.nowMs;
-    refresh(st.today, true).catch(() => null);
+    refresh(st.today, true, false).catch(() => null);
   }
   setTimeout(tick, 1000 - (Date.now() % 1000));
 }
@@ -163,12 +167,13 @@ function offline() {
   if (!("serviceWorker" in navigator)) return;
   const cacheAll = () => {
     fetch(location.href, { credentials: "omit" }).catch(() => null);
-    if (shownDate) refresh(shownDate, true).catch(() => null);
+    if (shownDate) refresh(shownDate, true, true).catch(() => null);
   };
-  navigator.serviceWorker.register(config.serviceWorker, { scope: config.scope }).then(() => {
-    if (navigator.serviceWorker.controller) cacheAll();
-    else navigator.serviceWorker.addEventListener("controllerchange", cacheAll, { once: true });
-  }).catch(() => null);
+  let kept = false;
+  const once = () => { if (!kept && navigator.serviceWorker.controller) { kept = true; cacheAll(); } };
+  navigator.serviceWorker.addEventListener("controllerchange", once);
+  navigator.serviceWorker.register(config.serviceWorker, { scope: config.scope }).catch(() => null);
+  navigator.serviceWorker.ready.then(once).catch(() => null);
 }
 
 refreshedAt = Date.now();

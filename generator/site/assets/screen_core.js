@@ -64,6 +64,19 @@ function hijriText(status) {
   return native(h.hd) + " " + W.hijriMonths[h.hm - 1] + " " + native(h.hy);
 }
 
+function shamsiText(iso) {
+  // The Solar Hijri date on Persian pages: the server gives each month's first day (Iran's calendar,
+  // generator/site/shamsi.py); the day of the month is the count of days since then.
+  if (!config.shamsiMonths) return null;
+  const month = config.shamsiMonths.filter((m) => m[0] <= iso).pop();
+  if (!month) return null;
+  const [y, m, d] = month[0].split("-").map(Number);
+  const [y2, m2, d2] = iso.split("-").map(Number);
+  const day = Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y, m - 1, d)) / DAY_MS) + 1;
+  if (day > 31) return null; // past the months the page carries
+  return native(day) + " " + W.shamsiMonths[month[2] - 1] + " " + native(month[1]);
+}
+
 const fill = (urls, slot, value) => urls.map((url) => url.replace(slot, value));
 
 async function fetchFirst(urls) {

@@ -9,7 +9,7 @@ function render() {
   const day = st.day;
   const status = statuses[st.today];
   setText($(".gregorian"), gregorianText(st.today));
-  const shamsi = config.shamsi ? config.shamsi[st.today] : null;
+  const shamsi = shamsiText(st.today);
   setText($(".shamsi"), shamsi || "");
   show($(".shamsi"), Boolean(shamsi));
   setText($(".hijri"), status ? hijriText(status) : "");
