@@ -364,3 +364,97 @@ def test_nothing_overflows_at_any_size_in_any_language(seen, lang, viewport):
     read = run["reads"][-1]
     assert (read["lang"], read["dir"]) == (lang, "ltr" if lang == "en" else "rtl")
     assert read["band"] and any(NOTES[lang] == line for line in read["band"]), "the announcement, whole"
+
+
+# --- the widget in a page of another origin --------------------------------------------------------
+
+HOST_CSP = "default-src 'none'; frame-src {ours}; script-src {ours}"
+WIDGETS = [  # (how it is embedded, its query, the width it is given by the host page)
+    ("script", {"city": "karbala", "lang": "ar"}, 240),
+    ("script", {"city": "london", "theme": "dark"}, 900),
+    ("script", {"city": "karachi", "lang": "ur", "theme": "light"}, 400),
+    ("iframe", {"city": "tehran", "lang": "fa"}, 320),
+]
+
+
+def _host_page(ours: str) -> bytes:
+    """A page of another origin embedding the widgets: by the one-line script (in table cells of a set width,
+    the host's only styling under its CSP) and by a plain iframe."""
+    cells = []
+    for form, query, width in WIDGETS:
+        if form == "script":
+            data = " ".join(f'data-{key}="{value}"' for key, value in query.items())
+            cells.append(f'<td width="{width}" valign="top"><script src="{ours}/widget.js" {data}></script></td>')
+        else:
+            cells.append(f'<td valign="top"><iframe src="{ours}/widget/?{urllib.parse.urlencode(query)}" '
+                         f'width="{width}" height="420" title="Prayer times"></iframe></td>')
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A mosque</title></head><body>'
+            f'<table><tr>{"".join(cells)}</tr></table></body></html>').encode()
+
+
+@pytest.fixture(scope="module")
+def host(server):
+    """A second origin (localhost on another port) serving the host page with a strict CSP."""
+    page, csp = _host_page(server), HOST_CSP.format(ours=server)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Security-Policy", csp)
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def embedded(server, host):
+    start = _local_ms(FRIDAY, "12:00:00", "Europe/London")
+    config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": [
+        {"name": "widgets", "url": host, "viewport": (1920, 900), "start": start, "colorScheme": "dark",
+         "steps": [{"widgets": len(WIDGETS)}, {"shot": "widgets-host.png"}]}]}
+    (run,) = run_node_peer("screen_check.js", "playwright-core", config)["runs"]
+    return run, start
+
+
+def test_widget_works_in_a_page_of_another_origin_with_a_strict_csp(embedded, server):
+    run, start = embedded
+    assert run["errors"] == [], run["errors"][:3]  # a CSP refusal would be a console error
+    assert all(urllib.parse.urlsplit(url).hostname in ("127.0.0.1", "localhost") for url in run["requests"])
+    frames = run["widgets"]
+    assert [urllib.parse.urlsplit(f["url"]).path for f in frames] == ["/widget/"] * len(WIDGETS)
+    for frame, (form, query, width) in zip(frames, WIDGETS):
+        lang = query.get("lang", "en")
+        tz = _get(f"{server}/v1/prayer-times", city=query["city"], date="2026-01-01")["meta"]["tz"]
+        day = _get(f"{server}/v1/prayer-times", city=query["city"],
+                   date=_tz_date(start, tz).isoformat())["days"][0]
+        assert {name: _digits(cell["adhan"]) for name, cell in frame["times"].items()} == \
+            {name: _clock(day["local"][name], lang) for name in frame["times"]}, query
+        assert (frame["lang"], frame["dir"]) == (lang, "ltr" if lang == "en" else "rtl")
+        assert frame["next"], "the next prayer is named"
+        assert frame["scrollWidth"] <= frame["clientWidth"], f"{query}: the widget scrolls sideways"
+        if form == "script":  # the host's width, and the height the widget asked for
+            assert width - 12 <= frame["width"] <= width, (query, frame["width"])
+            assert abs(frame["height"] - frame["contentHeight"]) <= 1, (query, frame["height"], frame["contentHeight"])
+    karbala, london, karachi, tehran = frames
+    assert karbala["month"] == "/city/karbala/ar/" and tehran["month"] == "/city/tehran/fa/"
+    dark, light = "rgb(18, 33, 29)", "rgb(255, 255, 255)"
+    assert (karbala["background"], london["background"], karachi["background"]) == (dark, dark, light), \
+        "theme=auto follows the reader's dark setting; dark and light as asked"
+
+
+def test_widget_frame_answers_with_its_csp_and_no_cookie(server):
+    with urllib.request.urlopen(f"{server}/widget/?city=karbala", timeout=30) as response:
+        headers = response.headers
+    assert "frame-ancestors *" in headers["Content-Security-Policy"] and headers.get("Set-Cookie") is None

@@ -101,7 +101,7 @@ async function readWidgets(page) {
       lang: document.documentElement.lang,
       dir: document.documentElement.dir,
       background: getComputedStyle(document.documentElement).backgroundColor,
-      contentHeight: document.documentElement.scrollHeight,
+      contentHeight: Math.ceil(document.body.getBoundingClientRect().height),
       scrollWidth: document.documentElement.scrollWidth,
       clientWidth: document.documentElement.clientWidth,
       place: document.querySelector("h1").textContent.trim(),
@@ -114,7 +114,8 @@ async function readWidgets(page) {
       hijri: document.querySelector(".hijri").textContent.trim(),
       month: document.querySelector("a.month").getAttribute("href"),
     }));
-    out.push({ src: await handle.getAttribute("src"), loaded: true, width: box.width, height: box.height, ...inside });
+    out.push({ src: await handle.getAttribute("src"), fixedHeight: await handle.getAttribute("height"), loaded: true,
+               width: box.width, height: box.height, ...inside });
   }
   return out;
 }
@@ -195,7 +196,7 @@ async function run(context, config, spec) {
       for (let i = 0; i < 100; i++) { // wait (real time) for every frame's times and its height message
         const frames = await readWidgets(page);
         if (frames.length >= step.widgets && frames.every((f) => f.loaded && f.times.fajr.adhan
-            && Math.abs(f.height - f.contentHeight) <= 1)) break;
+            && (f.fixedHeight || Math.abs(f.height - f.contentHeight) <= 1))) break;
         await sleep(100);
       }
       result.widgets = await readWidgets(page);

@@ -44,7 +44,8 @@ function render() {
 function tellHeight() {
   // The embedding page (widget.js) sets the frame's height from this message; nothing else is sent.
   if (window.parent !== window) {
-    window.parent.postMessage({ source: "shia-times-widget", height: Math.ceil(document.documentElement.scrollHeight) }, "*");
+    // The body's own height: the document's scroll height never falls below the frame it is in.
+    window.parent.postMessage({ source: "shia-times-widget", height: Math.ceil(document.body.getBoundingClientRect().height) }, "*");
   }
 }
 
@@ -58,4 +59,4 @@ function tick() {
 }
 
 tick();
-new ResizeObserver(tellHeight).observe(document.documentElement);
+new ResizeObserver(tellHeight).observe(document.body);
