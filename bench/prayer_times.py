@@ -30,6 +30,9 @@ PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
 RUNS = 200
 ROUNDS = 5  # alternating rounds of RUNS / ROUNDS samples each
 TEHRAN = {"lat": 35.69, "lng": 51.39, "tz": "Asia/Tehran"}
+# Every kind of jamaat rule at once (issue 20): its cost is printed beside the plain year's.
+JAMAAT = {"jamaat": "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib", "jamaatRound": "fajr:15,maghrib:5",
+          "jamaatWeekly": "fri", "jumuah": "13:15,14:00", "eid": "07:30,09:00"}
 WORKLOADS = [
     ("1 year x 1 method (Tehran)", {**TEHRAN, "year": 2026}, {"first": "2026-01-01", "days": 365, "methods": ["Tehran"]}),
     ("31 days x 16 methods", {**TEHRAN, "year": 2026, "month": 3, "method": "all"},
@@ -99,6 +102,11 @@ async def main() -> None:
         print(f"{name:30} {ours_best:9.2f} / {ours_median:6.2f} ms {hit_best:8.2f} / {hit_median:6.2f} ms "
               f"{peer_best:8.2f} / {peer_median:6.2f} ms {ours_best / peer_best:10.2f} / {ours_median / peer_median:5.2f}")
     print("ratio: our whole uncached request over adhan-js's bare computation of the same days (goal <= 0.3)")
+    plain = await time_ours({**TEHRAN, "year": 2026}, cached=False, runs=40)
+    with_jamaat = await time_ours({**TEHRAN, **JAMAAT, "year": 2026}, cached=False, runs=40)
+    print(f"a year with jamaat rules ({'&'.join(f'{k}={v}' for k, v in JAMAAT.items())}): "
+          f"{min(with_jamaat):.2f} / {statistics.median(with_jamaat):.2f} ms, against {min(plain):.2f} / "
+          f"{statistics.median(plain):.2f} ms without (best / median, uncached)")
     polar = await time_ours({"lat": 69.65, "lng": 18.96, "tz": "Europe/Oslo", "year": 2026}, cached=False, runs=40)
     print(f"slowest quick query (Endpoint.quick: rendered on the event loop when the pool is idle), a polar year "
           f"at Tromsø: {min(polar):.2f} / {statistics.median(polar):.2f} ms")

@@ -158,3 +158,14 @@ def custom_rules(params: dict, lang: str) -> str:
     if "ishaInterval" in params:
         rules.append(f"{names['isha']} = {names['maghrib']} + {number(params['ishaInterval'])}′")
     return _LIST_JOIN[lang][0].join(rules)
+
+
+# --- Jamaat and the options members set (issue 20) -----------------------------------------------
+TIME_NAMES = glossary.group("column")  # imsak, sunrise, midnight events: the timetable's column names
+JUMUAH_NAME = glossary.term("feed.jumuah_name")
+COMBINED_JAMAAT_SUMMARY = glossary.term("feed.combined_jamaat_summary")  # one jamaat for two prayers
+EID_PRAYER = {10: glossary.term("feed.eid_fitr_prayer"), 12: glossary.term("feed.eid_adha_prayer")}  # by Hijri month
+SUHOOR_ENDS = glossary.term("feed.suhoor_ends")
+IFTAR = glossary.term("feed.iftar")
+JAMAAT_MOVED_LINE = glossary.term("feed.jamaat_moved_line")
+EID_MOVED_LINE = glossary.term("feed.eid_moved_line")

@@ -22,7 +22,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Iterable, Mapping
 
-from icalendar import Calendar, Event, vDuration, vText
+from icalendar import Alarm, Calendar, Event, vDuration, vText
 
 from generator import days
 
@@ -111,14 +111,25 @@ def all_day_event(*, event_uid: str, unix_day: int, summary: str, description: s
 
 
 def timed_event(
-    *, event_uid: str, start_unix_s: int, end_unix_s: int, summary: str, description: str, lang: str, busy: bool
+    *, event_uid: str, start_unix_s: int, end_unix_s: int, summary: str, description: str, lang: str, busy: bool,
+    alarm_before_min: int | None = None,
 ) -> Event:
-    """Return a VEVENT from ``start_unix_s`` to ``end_unix_s`` in UTC; ``busy`` sets TRANSP:OPAQUE."""
+    """Return a VEVENT from ``start_unix_s`` to ``end_unix_s`` in UTC; ``busy`` sets TRANSP:OPAQUE.
+
+    ``alarm_before_min`` adds a VALARM (RFC 5545 3.6.6): ACTION:DISPLAY that many minutes before
+    the start (``TRIGGER:-PT10M``; 0 is ``TRIGGER:PT0S``), its DESCRIPTION the event's summary.
+    """
     assert end_unix_s > start_unix_s, (event_uid, start_unix_s, end_unix_s)
     event = _event(event_uid, summary, description, lang)
     event.add("DTSTART", utc_instant(start_unix_s))
     event.add("DTEND", utc_instant(end_unix_s))
     event.add("TRANSP", "OPAQUE" if busy else "TRANSPARENT")
+    if alarm_before_min is not None:
+        alarm = Alarm()
+        alarm.add("ACTION", "DISPLAY")
+        alarm.add("TRIGGER", timedelta(minutes=-alarm_before_min))
+        alarm.add("DESCRIPTION", text(summary, lang))
+        event.add_component(alarm)
     return event
 
 
@@ -150,7 +161,8 @@ def check_structure(body: bytes, n_events: int) -> None:
     """Refuse a feed whose lines are not what we wrote: an escaping failure must never ship.
 
     Checks CRLF line ends, folded lines of at most 75 octets, valid UTF-8, no control
-    characters inside a line, and exactly one VCALENDAR holding ``n_events`` VEVENTs.
+    characters inside a line, and exactly one VCALENDAR holding ``n_events`` VEVENTs, each
+    with at most one VALARM (the ``alarm`` option).
     """
     assert body.endswith(b"\r\n"), "feed must end with CRLF"
     lines = body[:-2].split(b"\r\n")
@@ -158,7 +170,9 @@ def check_structure(body: bytes, n_events: int) -> None:
     for line in lines:
         assert len(line) <= MAX_LINE_OCTETS, line[:80]
         assert not _UNSAFE_LINE.search(line), line[:80]
-    starts = [line for line in lines if line.startswith(b"BEGIN:")]
+    starts = [line for line in lines if line.startswith(b"BEGIN:") and line != b"BEGIN:VALARM"]
     assert starts == [b"BEGIN:VCALENDAR"] + [b"BEGIN:VEVENT"] * n_events, "unexpected components"
+    alarms = body.count(b"\r\nBEGIN:VALARM\r\n")
+    assert alarms in (0, n_events) and alarms == body.count(b"\r\nEND:VALARM\r\nEND:VEVENT\r\n"), "VALARM"
     assert lines[0] == b"BEGIN:VCALENDAR" and lines[-1] == b"END:VCALENDAR"
 

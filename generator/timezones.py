@@ -147,3 +147,51 @@ def local_hhmm(name: str, unix_s: np.ndarray) -> np.ndarray:
     return _HHMM[local_minutes % 1440]
 
 
+
+
+# --- local wall-clock times to instants (issue 20: jamaat at a fixed local time) ---------------
+# A wall time is written as "wall seconds": the local date and clock as if they were UTC, i.e. the
+# instant plus the zone's offset at it.  The mapping back is not one-to-one around a change of
+# offset; RFC 5545 3.3.5's rule is used, the one calendar clients apply to a local DATE-TIME:
+# a wall time that never occurs (the hour skipped when clocks go forward) is read with the offset
+# before the gap (01:30 on the London spring-forward day is 01:30 GMT = 02:30 BST), and a wall time
+# that occurs twice (clocks go back) means its first occurrence, again the offset before the change.
+# That is zoneinfo's ``fold=0`` in both cases.
+
+
+def _steps_around(name: str, unix_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return `_offset_steps` covering the years of ``unix_s`` and a year each side."""
+    lo, hi = int(unix_s.min()), int(unix_s.max())
+    first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year - 1)
+    last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year + 1)
+    return _offset_steps(name, first_year, last_year)
+
+
+def wall_to_utc_s(name: str, wall_s: np.ndarray) -> np.ndarray:
+    """Return the instants (Unix seconds) at which zone ``name``'s clock reads ``wall_s``.
+
+    ``wall_s``: local date and time as seconds since 1970-01-01 00:00 *local*.  Gaps and
+    repeated hours follow RFC 5545 3.3.5 (the offset before the change; see above).  A change
+    k from offset ``o_before`` to ``o_after`` at instant ``t_k`` switches wall times to
+    ``o_after`` from the wall time ``t_k + max(o_before, o_after)`` on.
+    """
+    wall_s = np.asarray(wall_s, dtype=np.int64)
+    if wall_s.size == 0:
+        return wall_s.copy()
+    times, offsets = _steps_around(name, wall_s)
+    if len(times) == 1:
+        return wall_s - offsets[0]
+    switch = times[1:] + np.maximum(offsets[:-1], offsets[1:])  # wall time from which change k applies
+    index = np.searchsorted(switch, wall_s, side="right")  # number of changes already applied
+    return wall_s - offsets[index]
+
+
+def next_change_s(name: str, unix_s: np.ndarray) -> np.ndarray:
+    """Return the instant of the zone's first change of offset after each of ``unix_s`` (int64 max if none
+    within the following year)."""
+    unix_s = np.asarray(unix_s, dtype=np.int64)
+    if unix_s.size == 0:
+        return unix_s.copy()
+    times, _ = _steps_around(name, unix_s)
+    changes = np.append(times[1:], np.iinfo(np.int64).max)
+    return changes[np.searchsorted(times[1:], unix_s, side="right")]

@@ -51,6 +51,12 @@ COMPANIONS = {
     ("moon-visibility.svg", "hy"): {"hm": "9"},
     ("moon-visibility.svg", "hm"): {"hy": "1447"},
 }
+# Jamaat (issue 20): a weekly hold needs a minutes-after rule, a reckoning an Eid slot (or ramadan=1 in the feed).
+for _name in ("prayer-times", "prayer-times.ics"):
+    COMPANIONS[_name, "jamaatWeekly"] = {"jamaat": "fajr:20"}
+    COMPANIONS[_name, "calendar"] = {"eid": "07:30", **({"tz": "Asia/Tehran"} if _name == "prayer-times" else {})}
+COMPANIONS["prayer-times.ics", "midnight"] = {"prayers": "fajr,midnight"}  # the prayer feed shows them if asked
+COMPANIONS["prayer-times.ics", "imsak"] = {"prayers": "imsak,fajr"}
 BASE["prayer-times.csv"] = BASE["prayer-times"]
 _CUSTOM = {p: q for (name, p), q in COMPANIONS.items() if name == "prayer-times" and "method" in q}
 COMPANIONS.update({("prayer-times.csv", p): q for (name, p), q in list(COMPANIONS.items()) if name == "prayer-times"})

@@ -51,3 +51,26 @@ def test_zone_names_resolve_case_insensitively_from_the_pinned_tzdata_only():
         assert timezones.canonical_zone(host_only) is None, host_only
     with pytest.raises(zoneinfo.ZoneInfoNotFoundError):
         zoneinfo.ZoneInfo("localtime")  # the host's files are off zoneinfo's search path
+
+
+@pytest.mark.parametrize("zone", ["Europe/London", "America/Toronto", "Australia/Lord_Howe", "America/Santiago",
+                                  "Asia/Tehran", "Africa/Casablanca"])
+def test_wall_clock_to_instant_follows_rfc_5545_around_every_change(zone):
+    """Reference: zoneinfo with fold=0, which is RFC 5545 3.3.5's reading of a local time (a skipped time takes
+    the offset before the gap, a repeated one its first occurrence): every minute within 3 h of each change of
+    offset in 1980, 2007, 2021 and 2026 (half-hour changes at Lord Howe, midnight changes at Santiago and Tehran)."""
+    import numpy as np
+    from datetime import datetime as dt, timedelta as td
+    from zoneinfo import ZoneInfo
+
+    tz, checked = ZoneInfo(zone), 0
+    for year in (1980, 2007, 2021, 2026):
+        start = dt(year, 1, 1)
+        offsets = [tz.utcoffset(start + td(hours=h)) for h in range(0, 366 * 24, 1)]
+        changes = [start + td(hours=h) for h in range(1, len(offsets)) if offsets[h] != offsets[h - 1]]
+        walls = [c + td(minutes=m) for c in changes for m in range(-180, 181)]
+        expected = [int(w.replace(tzinfo=tz, fold=0).timestamp()) for w in walls]
+        got = timezones.wall_to_utc_s(zone, np.array([int((w - dt(1970, 1, 1)).total_seconds()) for w in walls]))
+        assert got.tolist() == expected
+        checked += len(walls)
+    assert checked > 1000

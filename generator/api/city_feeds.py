@@ -16,8 +16,10 @@ import re
 
 import numpy as np
 
-from generator import cities, days, feeds, prayer, timezones
+from generator import cities, days, feeds, hijri, hijri_names, jamaat, prayer, timezones
 from generator import feed_words as words
+from generator.api import feed_options as FO
+from generator.api import jamaat_params as JP
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.calendar_feeds import FEED_LANG, MEDIA_TYPE
@@ -86,25 +88,32 @@ NAME = P.custom("name", {"type": "string", "maxLength": MAX_NAME_CHARS}, lambda 
 # are refused with the reason, as a misspelt parameter is, rather than silently doing nothing.
 CLOCK = P.choice("clock", words.CLOCKS, "Times in descriptions on a 12- or 24-hour clock (default: 12 for ar and ur, "
                                         "24 for en and fa).", keep_default=False)
-PRAYER_OPTIONS = (PT.ASR, PT.HIGH_LATITUDE_RULE, PT.TUNE, PT.ELEVATION)
+# midnight and imsak move an event only when `prayers` shows it (imsak also with ramadan=1): checked in canonical.
+PRAYER_OPTIONS = (PT.ASR, PT.HIGH_LATITUDE_RULE, PT.TUNE, PT.ELEVATION, PT.MIDNIGHT, PT.IMSAK)
 NIGHT_OPTIONS = (PT.HIGH_LATITUDE_RULE, PT.TUNE, PT.ELEVATION)
-PRAYER_TUNABLE = words.PRAYERS
 NIGHT_TUNABLE = ("fajr", "maghrib")  # the last third runs from maghrib + ⅔ of the night to the next fajr
 _NO_EVENT = "this feed has no {} event; the option applies to /v1/prayer-times"
-PRAYER_REFUSED = {"midnight": _NO_EVENT.format("midnight"), "imsak": _NO_EVENT.format("imsak")}
-NIGHT_REFUSED = {**PRAYER_REFUSED, "asr": "the night feed has no asr; the option applies to /v1/prayer-times"}
+NIGHT_REFUSED = {"midnight": _NO_EVENT.format("midnight"), "imsak": _NO_EVENT.format("imsak"),
+                 "asr": "the night feed has no asr; the option applies to /v1/prayer-times"}
 PLACE_PARAMETERS = (FEED_CITY, LAT, LNG, FEED_TZ)
-NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, *PT.CUSTOM_PARAMETERS, *NIGHT_OPTIONS)
+NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, *PT.CUSTOM_PARAMETERS, *NIGHT_OPTIONS,
+                    *FO.NIGHT_FEED_OPTIONS)
+# Jamaat (issue 20): the rules of /v1/prayer-times; the reckoning also dates Ramadan here.
+FEED_CALENDAR = JP.CALENDAR.but(description="Hijri reckoning of the Eid days (eid) and of Ramadan (ramadan=1): "
+                                            "moonsighting (global sighting) or iran (official).")
+FEED_JAMAAT_PARAMETERS = (*JP.PARAMETERS[:-1], FEED_CALENDAR)
 PRAYER_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, OFFSETS, NAME, *PT.CUSTOM_PARAMETERS,
-                     *PRAYER_OPTIONS)
+                     *PRAYER_OPTIONS, *FEED_JAMAAT_PARAMETERS, *FO.PRAYER_FEED_OPTIONS)
 # What makes a subscription what it is (its UIDs' identity hash); absent keys are skipped, so a
 # city feed without options keeps the identity, and the UIDs, it always had.
 _OPTION_KEYS = ("tz", *(p.name for p in PT.CUSTOM_PARAMETERS), *(p.name for p in PT.OPTION_PARAMETERS))
-PRAYER_IDENTITY = ("city", "lat", "lng", "method", "lang", "offsets", "name", *_OPTION_KEYS)
-NIGHT_IDENTITY = ("city", "lat", "lng", "method", "lang", *_OPTION_KEYS)
+PRAYER_IDENTITY = ("city", "lat", "lng", "method", "lang", "offsets", "name", *_OPTION_KEYS,
+                   *(p.name for p in FEED_JAMAAT_PARAMETERS), *(p.name for p in FO.PRAYER_FEED_OPTIONS))
+NIGHT_IDENTITY = ("city", "lat", "lng", "method", "lang", *_OPTION_KEYS, *(p.name for p in FO.NIGHT_FEED_OPTIONS))
 
 
-def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable: tuple[str, ...]) -> Canonical:
+def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable: tuple[str, ...],
+               extra: tuple[P.Param, ...] = ()) -> Canonical:
     """A feed's window starts today in its zone: the city's, or ``tz`` with lat+lng."""
     if values["city"] is None and values["lat"] is None and values["lng"] is None:
         raise QueryError("city", "required: a city id of /v1/cities, or lat+lng with tz")
@@ -118,10 +127,11 @@ def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable:
                                "a feed's days are the days of its zone")
     else:
         zone = params["tz"]
-    params.update({name: values[name] for name in ("method", "lang", "days", "clock", "offsets", "name")
-                   if values.get(name) is not None})
+    params.update({name: values[name] for name in ("method", "lang", "days", "clock", "offsets", "name",
+                                                   *(p.name for p in extra)) if values.get(name) is not None})
     params.update(PT.custom_angles(values, params["method"]))
     params.update(PT.read_options(values, options))
+    tunable = tunable(params) if callable(tunable) else tunable
     for name in PT.tune_min(params.get("tune")):
         if name not in tunable:
             raise QueryError("tune", f"this feed shows no {name}; tune one of {', '.join(tunable)}")
@@ -129,12 +139,30 @@ def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable:
     return Canonical(params, today_dependent=True)
 
 
+def _prayer_tunable(params: Params) -> tuple[str, ...]:
+    """The times a prayer feed shows (`prayers`; imsak and maghrib with ramadan=1), which tune may move."""
+    shown = set(FO.shown(params)) | ({"imsak", "maghrib"} if params.get("ramadan", 0) == 1 else set())
+    return tuple(n for n in prayer.OUTPUT_TIMES if n in shown)
+
+
 def canonical_prayer_times(values, now_unix_s: float) -> Canonical:
-    return _canonical(values, now_unix_s, PRAYER_OPTIONS, PRAYER_TUNABLE)
+    found = _canonical(values, now_unix_s, PRAYER_OPTIONS, _prayer_tunable, FO.PRAYER_FEED_OPTIONS)
+    params = found.params
+    # Issue 20: jamaat rules (a city's zone or tz: always a zone here), and options that need an event to move.
+    if params.get("offsets") is not None and values.get("jamaat"):
+        raise QueryError("jamaat", "give either offsets (minutes after the adhan) or jamaat rules, not both")
+    params.update(JP.read(values, has_zone=True, calendar_with=("eid", "ramadan")))
+    if "midnight" in values.given and "midnight" not in FO.shown(params):
+        raise QueryError("midnight", "this feed shows no midnight event (add it to prayers); the option applies to "
+                                     "/v1/prayer-times")
+    if "imsak" in values.given and not FO.shows_imsak(params):
+        raise QueryError("imsak", "this feed shows no imsak event (add it to prayers, or ramadan=1); the option "
+                                  "applies to /v1/prayer-times")
+    return found
 
 
 def canonical_night(values, now_unix_s: float) -> Canonical:
-    return _canonical(values, now_unix_s, NIGHT_OPTIONS, NIGHT_TUNABLE)
+    return _canonical(values, now_unix_s, NIGHT_OPTIONS, NIGHT_TUNABLE, FO.NIGHT_FEED_OPTIONS)
 
 
 def _plan(window: Window):
@@ -169,11 +197,15 @@ def _place_key(params: Params) -> str:
     return params["city"] if "city" in params else f"{params['lat']:+06.2f}{params['lng']:+07.2f}"
 
 
+_LISTED_OPTIONS = (*PT.OPTION_PARAMETERS, *FEED_JAMAAT_PARAMETERS, *FO.PRAYER_FEED_OPTIONS[:1],
+                   *FO.PRAYER_FEED_OPTIONS[-1:])  # prayers, ramadan: what the feed holds (not how it shows it)
+
+
 def _method_lines(params: Params, method_label: str) -> str:
     """The calendar description's method line, plus the options line when the query has options."""
     lang = params["lang"]
     line = words.METHOD_LINE[lang].format(method=method_label)
-    given = [f"{p.name}={params[p.name]}" for p in PT.OPTION_PARAMETERS if p.name in params]
+    given = [f"{p.name}={params[p.name]}" for p in _LISTED_OPTIONS if p.name in params]
     return line + ("\n" + words.OPTIONS_LINE[lang].format(options=", ".join(given)) if given else "")
 
 
@@ -184,8 +216,16 @@ def _clock(zone: str, unix_s: np.ndarray, params: Params) -> list[str]:
     return [words.clock_text(hhmm, lang, clock) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
 
 
+def _times_of(params: Params):
+    """(first unix day, days) -> the prayer times of that span, exactly as `_times` computes the window's."""
+    lat, lng = coordinates(params)
+    return lambda first, n_days: PT.times_for(lat, lng, first, n_days, PT.methods_of(params), PT.options_of(params))
+
+
 def build_prayer_times(params: Params) -> bytes:
-    """Return the prayer feed: fajr, dhuhr, asr, maghrib and isha of each day, plus any jamaat offset.
+    """Return the prayer feed: the times `prayers` names (default the five prayers) of each day, each
+    prayer at its jamaat when it has one (``offsets`` or the jamaat rules), Jumu'ah and Eid slots,
+    and with ramadan=1 suhoor-ends and iftar events.  Options: module `generator.api.feed_options`.
 
     A time never reached that day (``highLatitudeRule=none``) has no event: there is no time to show.
     """
@@ -200,36 +240,139 @@ def build_prayer_times(params: Params) -> bytes:
     requested_lat, _ = coordinates(params)
     method_line = words.METHOD_LINE[lang].format(method=method_label)
     place_key = _place_key(params)
+    shown = FO.shown(params)
+    lasting_s = FO.durations_s(params.get("duration"))
+    busy, alarm = params.get("busy", FO.BUSY.default) == 1, params.get("alarm")
+    found = JP.compute(params, first, n_days, _times_of(params), zone)
+    rules = JP.rules_of(params) or jamaat.Rules()
+    jam = found[0] if found else None
+    # A prayer prayed with a partner the feed also shows is folded into the partner's event.
+    folded = {r.with_prayer: p for p, r in rules.prayers if r.with_prayer is not None and r.with_prayer in shown
+              and p in shown}
+    names = words.PRAYER_NAMES[lang]
+    clocks: dict[str, list[str]] = {}
+
+    def clock(key: str, unix_s: np.ndarray) -> list[str]:
+        if key not in clocks:
+            clocks[key] = _clock(zone, unix_s, params)
+        return clocks[key]
+
+    def summarised(summary: str) -> str:
+        return summary if name is None else words.titled(summary, name, lang)
+
+    def polar_lines(i: int) -> list[str]:
+        used_lat = float(result.latitude_used_deg[i])
+        lines = [method_line]
+        if used_lat != requested_lat:
+            lines.append(words.POLAR_LINE[lang].format(lat=decimal(used_lat, 1, lang)))
+        return lines
+
     out = []
-    for order, prayer_id in enumerate(words.PRAYERS):
-        calculated = result.times[prayer_id][0]
-        reached = ~result.unreached[prayer_id][0] if prayer_id in result.unreached else np.ones(n_days, dtype=bool)
-        starts = calculated + offsets.get(prayer_id, 0) * 60
-        start_clock, calculated_clock = _clock(zone, starts, params), _clock(zone, calculated, params)
-        prayer_name = words.PRAYER_NAMES[lang][prayer_id]
-        template = words.JAMAAT_SUMMARY if prayer_id in offsets else words.PRAYER_SUMMARY
-        summary = template[lang].format(prayer=prayer_name)
-        if name is not None:
-            summary = words.titled(summary, name, lang)
-        for i in np.flatnonzero(reached).tolist():
-            lines = [words.LOCAL_TIME[lang].format(time=start_clock[i], city=clock_name)]
-            if prayer_id in offsets:
-                lines.append(words.JAMAAT_LINE[lang].format(prayer=prayer_name, time=calculated_clock[i]))
-            lines.append(method_line)
-            used_lat = float(result.latitude_used_deg[i])
-            if used_lat != requested_lat:
-                lines.append(words.POLAR_LINE[lang].format(lat=decimal(used_lat, 1, lang)))
-            day_key = days.to_date(first + i).strftime("%Y%m%d")
-            vevent = feeds.timed_event(
-                event_uid=feeds.uid("prayer", f"{place_key}-{day_key}-{prayer_id}", identity),
-                start_unix_s=int(starts[i]),
-                end_unix_s=int(starts[i]) + PRAYER_EVENT_S,
-                summary=summary,
-                description="\n".join(lines),
-                lang=lang,
-                busy=True,
-            )
-            out.append(((int(starts[i]), first + i, order), vevent))
+
+    def add(i: int, key: str, order: int, start_s: int, lasting: str, summary: str, lines: list[str], busy_event: bool):
+        day_key = days.to_date(first + i).strftime("%Y%m%d")
+        vevent = feeds.timed_event(
+            event_uid=feeds.uid("prayer", f"{place_key}-{day_key}-{key}", identity),
+            start_unix_s=start_s,
+            end_unix_s=start_s + lasting_s[lasting],
+            summary=summary,
+            description="\n".join(lines),
+            lang=lang,
+            busy=busy_event,
+            alarm_before_min=alarm,
+        )
+        out.append(((start_s, first + i, order), vevent))
+
+    for time_id in shown:
+        order = EVENT_ORDER.index(time_id)
+        calculated = result.times[time_id][0]
+        reached = ~result.unreached[time_id][0] if time_id in result.unreached else np.ones(n_days, dtype=bool)
+        if time_id in FO.MARKERS:
+            summary = summarised(words.TIME_NAMES[lang][time_id])
+            for i in np.flatnonzero(reached).tolist():
+                local = words.LOCAL_TIME[lang].format(time=clock(time_id, calculated)[i], city=clock_name)
+                add(i, time_id, order, int(calculated[i]), time_id, summary, [local, *polar_lines(i)], False)
+            continue
+        if time_id in folded.values():
+            continue  # its jamaat is its partner's event
+        k = jam.names.index(time_id) if jam is not None and time_id in jam.names else None
+        ruled = jam.ruled[k] if k is not None else np.zeros(n_days, dtype=bool)
+        has_event = np.where(ruled, jam.present[k], reached) if k is not None else reached
+        if time_id == "dhuhr" and rules.jumuah_min:
+            has_event = has_event & ~jam.fridays  # Jumu'ah events instead, below
+        starts = np.where(ruled, jam.instants_s[k], calculated) if k is not None else calculated
+        starts = starts + offsets.get(time_id, 0) * 60
+        moved = jam.moved[k] if k is not None else np.zeros(n_days, dtype=bool)
+        partner = folded.get(time_id)
+        partner_calculated = result.times[partner][0] if partner else None
+        for i in np.flatnonzero(has_event).tolist():
+            with_jamaat = bool(ruled[i]) or time_id in offsets
+            if with_jamaat and partner:
+                first_id, second_id = sorted((time_id, partner), key=words.PRAYERS.index)
+                summary = words.COMBINED_JAMAAT_SUMMARY[lang].format(first=names[first_id], second=names[second_id])
+            else:
+                summary = (words.JAMAAT_SUMMARY if with_jamaat else words.PRAYER_SUMMARY)[lang].format(
+                    prayer=names[time_id])
+            lines = [words.LOCAL_TIME[lang].format(time=clock(f"start-{time_id}", starts)[i], city=clock_name)]
+            if with_jamaat:
+                lines.append(words.JAMAAT_LINE[lang].format(prayer=names[time_id],
+                                                            time=clock(time_id, calculated)[i]))
+                if partner:
+                    lines.append(words.JAMAAT_LINE[lang].format(prayer=names[partner],
+                                                                time=clock(partner, partner_calculated)[i]))
+                if moved[i]:
+                    lines.append(words.JAMAAT_MOVED_LINE[lang])
+            add(i, time_id, order, int(starts[i]), time_id, summarised(summary), lines + polar_lines(i), busy)
+
+    if jam is not None and rules.jumuah_min:  # Fridays: each slot, the first with any prayer folded into dhuhr
+        dhuhr = result.times["dhuhr"][0]
+        jumuah = words.JUMUAH_NAME[lang]
+        partner = folded.get("dhuhr")
+        for i in np.flatnonzero(jam.fridays).tolist():
+            for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):
+                if slot == 0 and partner:
+                    summary = words.COMBINED_JAMAAT_SUMMARY[lang].format(first=jumuah, second=names[partner])
+                else:
+                    summary = words.PRAYER_SUMMARY[lang].format(prayer=jumuah)
+                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
+                                                       city=clock_name),
+                         words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr)[i])]
+                if slot == 0 and partner:
+                    lines.append(words.JAMAAT_LINE[lang].format(
+                        prayer=names[partner], time=clock(partner, result.times[partner][0])[i]))
+                if jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
+                    lines.append(words.JAMAAT_MOVED_LINE[lang])
+                add(i, f"jumuah-{slot + 1}", EVENT_ORDER.index("jumuah") + slot, start_s, "jumuah", summarised(summary),
+                    lines + polar_lines(i), busy)
+
+    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+    window = first + np.arange(n_days)
+    if jam is not None and rules.eid_min:
+        sunrise = result.times["sunrise"][0]
+        eid_days = np.flatnonzero(jam.eid_days)
+        months = hijri.to_hijri(window[eid_days], calendar).month.tolist()
+        for i, month in zip(eid_days.tolist(), months):
+            for slot, start_s in enumerate(jam.eid_s[i].tolist()):
+                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
+                                                       city=clock_name)]
+                if jam.moved[len(jam.names) + 1][i] and start_s == int(sunrise[i]):
+                    lines.append(words.EID_MOVED_LINE[lang])
+                add(i, f"eid-{slot + 1}", EVENT_ORDER.index("eid") + slot, start_s, "eid",
+                    summarised(words.EID_PRAYER[month][lang]), lines + polar_lines(i), busy)
+
+    if params.get("ramadan", 0) == 1:  # suhoor ends at imsak, iftar at maghrib (the computed times)
+        ramadan = np.flatnonzero(jamaat.is_ramadan(window, calendar))
+        dates = hijri.to_hijri(window[ramadan], calendar)
+        for key, time_id, title in (("suhoor", "imsak", words.SUHOOR_ENDS), ("iftar", "maghrib", words.IFTAR)):
+            times = result.times[time_id][0]
+            reached = ~result.unreached[time_id][0] if time_id in result.unreached else np.ones(n_days, dtype=bool)
+            for i, hy, hm, hd in zip(ramadan.tolist(), dates.year.tolist(), dates.month.tolist(), dates.day.tolist()):
+                if reached[i]:
+                    lines = [words.LOCAL_TIME[lang].format(time=clock(time_id, times)[i], city=clock_name),
+                             hijri_names.formatted(hy, hm, hd)[lang]]
+                    add(i, key, EVENT_ORDER.index(key), int(times[i]), key, summarised(title[lang]),
+                        lines + polar_lines(i), False)
+
     title = (
         words.titled(name, words.PRAYER_CALENDAR[lang], lang)
         if name is not None
@@ -239,6 +382,12 @@ def build_prayer_times(params: Params) -> bytes:
         params, method_label)
     cal = feeds.calendar(lang=lang, name=title, description=description, zone=zone)
     return feeds.serialize(cal, out)
+
+
+# Event order on equal starts (the sort key after the start and the day): the times in the day's order,
+# Jumu'ah and Eid slots beside dhuhr and sunrise, suhoor with imsak, iftar with maghrib.
+EVENT_ORDER = ("imsak", "suhoor", "fajr", "sunrise", "eid", "eid2", "dhuhr", "jumuah", "jumuah2", "jumuah3", "asr",
+               "maghrib", "iftar", "isha", "midnight")
 
 
 def build_night(params: Params) -> bytes:
@@ -272,7 +421,8 @@ def build_night(params: Params) -> bytes:
             summary=words.NIGHT_SUMMARY[lang],
             description=words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=clock_name),
             lang=lang,
-            busy=False,
+            busy=params.get("busy", FO.NIGHT_BUSY.default) == 1,
+            alarm_before_min=params.get("alarm"),
         )
         out.append(((int(starts[i]),), vevent))
     cal = feeds.calendar(
@@ -287,6 +437,6 @@ def build_night(params: Params) -> bytes:
 
 PRAYER_TIMES = Endpoint("prayer-times.ics", "The five daily prayers for a city or any place as timed events (UTC)",
                         PRAYER_PARAMETERS, canonical_prayer_times, build_prayer_times, schemas.calendar_feed(),
-                        MEDIA_TYPE, plan=_plan, refused=PRAYER_REFUSED)
+                        MEDIA_TYPE, plan=_plan)
 NIGHT = Endpoint("night.ics", "The start of the last third of each night for a city or any place", NIGHT_PARAMETERS,
                  canonical_night, build_night, schemas.calendar_feed(), MEDIA_TYPE, plan=_plan, refused=NIGHT_REFUSED)

@@ -213,3 +213,17 @@ def blank_unreached_csv(rows: list[bytes], names: tuple[str, ...], unreached: np
                 cells[1 + k] = b""
             cells[1 + (len(names) if with_local else 0) + k] = b""
         rows[r] = b",".join(cells)
+
+
+def instant_texts(instants_s: np.ndarray) -> np.ndarray:
+    """``YYYY-MM-DDTHH:MM:00Z`` (S20) of whole-minute instants, any shape: the same text as the rows'."""
+    minutes = np.asarray(instants_s, dtype=np.int64) // 60
+    day = minutes // 1440
+    dates, clocks = _dates(day.ravel()), _clock_table()[1440:].take((minutes - day * 1440).ravel())
+    return np.strings.add(np.strings.add(np.strings.add(dates, b"T"), clocks), b":00Z").reshape(minutes.shape)
+
+
+def clock_texts(instants_s: np.ndarray, utc_offsets_s: np.ndarray) -> np.ndarray:
+    """Local ``HH:MM`` (S5) of whole-minute instants at the given offsets, as the rows' ``local`` writes them."""
+    minutes = (np.asarray(instants_s, dtype=np.int64) + utc_offsets_s) // 60
+    return _clock_table()[1440:].take(minutes % 1440)

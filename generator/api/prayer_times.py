@@ -9,6 +9,7 @@ import numpy as np
 
 from generator import days, prayer, qibla, timezones, ummalqura
 from generator.api import day_rows, schemas
+from generator.api import jamaat_params as JP
 from generator.api import params as P
 from generator.api.common import MONTH, YEAR
 from generator.api.dates import gregorian_range
@@ -106,7 +107,7 @@ def options_of(params: Params) -> prayer.Options:
 
 PARAMETERS = (LAT, LNG, CITY, METHOD, DATE,
               YEAR.but(description="A year (with month: that month; alone: the year, single method)."),
-              MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS)
+              MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS, *JP.PARAMETERS)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
@@ -115,6 +116,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
     params["method"] = read_methods(values["method"])
     params.update(read_options(values))
     params.update(custom_angles(values, params["method"]))
+    params.update(JP.read(values, has_zone="tz" in params))  # jamaat rules (issue 20), checked once
 
     span, today_dependent = gregorian_range(
         values["date"], values["year"], values["month"], lambda: days.today(now_unix_s, params.get("tz", "UTC")))
@@ -217,7 +219,10 @@ def build(params: Params) -> bytes:
     dates = np.tile(first + np.arange(n_days), len(methods))
     blob, width = day_rows.json_rows(names, dates, instants, offsets)
     polar_days = np.flatnonzero(result.latitude_used_deg != lat)
-    if result.unreached or polar_days.size:  # rare: rewrite single rows, then join them
+    # Jamaat (issue 20): from the final times of the span the rules need, the same function as above.
+    jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)),
+                          params.get("tz"))
+    if result.unreached or polar_days.size or jamaats:  # rewrite single rows, then join them
         rows = day_rows.split_json_rows(blob, width)
         if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
             day_rows.mark_unreached(rows, names, unreached_mask(result, names))
@@ -225,6 +230,9 @@ def build(params: Params) -> bytes:
             note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
             for r in range(i, len(rows), n_days):
                 rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
+        for k, found in enumerate(jamaats or ()):  # jamaat fields close each row
+            for i, suffix in enumerate(JP.json_suffixes(found, params.get("tz"))):
+                rows[k * n_days + i] = rows[k * n_days + i][:-1] + suffix + b"}"
         blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) for k in range(len(methods))]
     else:  # every row as written: a method's days are one slice of the buffer (rows end with a comma)
         blocks = [blob[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]

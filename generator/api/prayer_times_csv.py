@@ -15,6 +15,7 @@ import numpy as np
 
 from generator import timezones
 from generator.api import day_rows, prayer_times
+from generator.api import jamaat_params as JP
 from generator.api.endpoint import Endpoint, Params, Window
 from generator.api.location import coordinates
 from generator.prayer import OUTPUT_TIMES
@@ -46,11 +47,18 @@ def build(params: Params) -> bytes:
         day_rows.blank_unreached_csv(rows, names, prayer_times.unreached_mask(result, names), with_local)
     polar = [b"" if used == lat else repr(used).encode() for used in result.latitude_used_deg.tolist()]
     lines = [header(with_local)]
+    # Jamaat columns (issue 20) after every other column, from the same final times (see the JSON).
+    jamaats = JP.compute(params, first, n_days, lambda f, n: prayer_times.times_for(
+        lat, lng, f, n, methods, prayer_times.options_of(params)), params.get("tz"))
+    if jamaats:
+        rules = JP.rules_of(params, has_zone=with_local)
+        lines[0] += b"," + ",".join(JP.csv_header(rules, with_local)).encode()
+        extra = [b"," + cells for found in jamaats for cells in JP.csv_cells(found, rules, params.get("tz"))]
     for k, method in enumerate(methods):
         prefix = method.id.encode()
         for i in range(n_days):
             date_cell, rest = rows[k * n_days + i][:10], rows[k * n_days + i][10:]
-            lines.append(date_cell + b"," + prefix + rest + b"," + polar[i])
+            lines.append(date_cell + b"," + prefix + rest + b"," + polar[i] + (extra[k * n_days + i] if jamaats else b""))
     return LINE_END.join(lines) + LINE_END
 
 

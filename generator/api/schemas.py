@@ -48,13 +48,34 @@ def obj(required: list[str], properties: dict, **extra) -> dict:
 UNREACHED_NOTE = "null only with highLatitudeRule=none, when the Sun never reaches this time's angle (see `unreached`)"
 MAYBE_INSTANT = {**INSTANT, "type": ["string", "null"], "description": "UTC instant; " + UNREACHED_NOTE}
 MAYBE_CLOCK = {**CLOCK, "type": ["string", "null"], "description": "Local HH:mm; " + UNREACHED_NOTE}
+# Jamaat (issue 20): only with jamaat parameters; a prayer's key is present on the days its rule applies.
+JAMAAT_PRAYERS = ["fajr", "dhuhr", "asr", "maghrib", "isha"]
+JAMAAT_NOTE = "null when the adhan it follows is never reached (highLatitudeRule=none)"
+
+
+def _jamaat(value: dict, what: str) -> dict:
+    slots = {"type": "array", "minItems": 1, "maxItems": 3, "items": value}
+    return obj([], {**{name: {**value, "type": ["string", "null"], "description": f"{what}; {JAMAAT_NOTE}"}
+                       for name in JAMAAT_PRAYERS},
+                    "jumuah": {**slots, "description": "Fridays: the Jumu'ah slots (dhuhr's jamaat is the first)"},
+                    "eid": {**slots, "maxItems": 2, "description": "Eid al-Fitr and Eid al-Adha under `calendar`"}},
+               additionalProperties=False, description=what)
+
+
+JAMAAT_NAMES = {"type": "array", "minItems": 1, "items": _enum(*JAMAAT_PRAYERS, "jumuah", "eid")}
 DAY_ENTRY = obj(
     ["date", *TIMES],
     {"date": DATE, **{name: MAYBE_INSTANT for name in TIMES},
      "local": obj(TIMES, {name: MAYBE_CLOCK for name in TIMES}),
      "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES),
                    "description": "Times that are null this day (highLatitudeRule=none only), in output order."},
-     "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}})},
+     "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}}),
+     "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
+     "jamaatLocal": _jamaat(CLOCK, "The same as local HH:mm (with a zone)"),
+     "jamaatMoved": {**JAMAAT_NAMES, "description": "A set time earlier than the day's adhan (sunrise for eid), "
+                                                    "moved to it"},
+     "jamaatChanged": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS),
+                       "description": "Prayers whose jamaat (local clock) differs from the day before"}},
 )
 PRAYER_META = obj(["lat", "lng", "tz", "qibla"], {"lat": {"type": "number"}, "lng": {"type": "number"},
                                                    "city": {"type": "string"}, "tz": {"type": "string"},

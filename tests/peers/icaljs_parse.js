@@ -4,7 +4,8 @@
 // stdin: one ICS text, or a JSON array of ICS texts.
 // stdout: one summary, or an array of them, each
 //   { errors: [string], components: {NAME: count}, calendar: {property: value},
-//     events: [{uid, summary, description, language, start, end, allDay, transp}] }
+//     events: [{uid, summary, description, language, start, end, allDay, transp, alarms}] }
+// where alarms is [{action, trigger (seconds relative to the start), description}] of the event's VALARMs
 // where start/end are "YYYY-MM-DD" for all-day events and Unix seconds for timed ones.
 // Every property value is read (getValues), so a value ical.js cannot type is an error.
 'use strict';
@@ -69,6 +70,11 @@ function summarise(text) {
       end: when(event.endDate),
       allDay: event.startDate.isDate,
       transp: vevent.getFirstPropertyValue('transp'),
+      alarms: vevent.getAllSubcomponents('valarm').map((valarm) => ({
+        action: valarm.getFirstPropertyValue('action'),
+        trigger: valarm.getFirstPropertyValue('trigger').toSeconds(),
+        description: valarm.getFirstPropertyValue('description'),
+      })),
     };
   });
   return { errors, components: countComponents(root, {}), calendar, events };

@@ -1,0 +1,208 @@
+"""The jamaat parameters (issue 20), declared once: read by /v1/prayer-times, its CSV and ICS feed.
+
+The rules themselves are `generator.jamaat` (a pure function of the canonical texts, so a
+mosque profile fills them the same way); this module declares the parameters, turns a query's
+values into canonical params (`read`), computes each method's jamaat from the endpoint's own
+final times (`compute`), and writes them into JSON rows and CSV cells.
+
+Canonical forms (docs/decisions.md "Jamaat"): ``jamaat`` in prayer order, lower case, times
+``HH:MM`` (``Isha:maghrib, fajr:20`` → ``fajr:20,isha:maghrib``); ``jamaatRound`` as pairs in
+prayer order (a single number expands to every minutes-after rule); ``jamaatWeekly`` lower
+case; ``jumuah`` and ``eid`` ascending ``HH:MM``.  ``calendar`` is kept only with ``eid`` (and in
+the feed with ``ramadan``), and only when not the default.  None is part of the key when absent,
+so every answer without them keeps its bytes and its static file.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from generator import hijri, jamaat, prayer, timezones
+from generator.api import day_rows
+from generator.api import params as P
+from generator.api.common import CALENDAR as HIJRI_CALENDAR
+from generator.errors import QueryError
+
+MAX_CHARS = 200  # five prayer:HH:MM rules with spaces fit in 90
+
+JAMAAT = P.custom(
+    jamaat.JAMAAT, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    "Jamaat (congregation) times: prayer:rule pairs, comma-separated; prayers fajr, dhuhr, asr, maghrib, isha. A rule "
+    f"is minutes after that day's adhan (fajr:20; 0..{jamaat.MAX_AFTER_ADHAN_MIN}), a fixed local time (dhuhr:13:30; "
+    "needs a zone), or the prayer it is prayed with (asr:dhuhr, isha:maghrib; one jamaat for both, the partner needs "
+    "its own rule). A jamaat is never before its adhan: an earlier fixed time moves to the adhan (jamaatMoved).",
+    keep_default=False, example="fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib")
+JAMAAT_ROUND = P.custom(
+    jamaat.ROUND, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    f"Round minutes-after jamaat times up to a multiple of 1..{jamaat.MAX_ROUND_MIN} minutes on the local clock: "
+    "prayer:minutes pairs (fajr:5,isha:15), or one number for every minutes-after rule.",
+    keep_default=False, example="fajr:5,maghrib:5")
+JAMAAT_WEEKLY = P.choice(
+    jamaat.WEEKLY, jamaat.WEEKDAYS, "Minutes-after jamaat times change only on this weekday: each week (from this "
+    "weekday on) holds the latest local time its rule gives on any of its seven days, computed over the whole week "
+    "whatever the requested range.", fold_case=True, keep_default=False, example="fri")
+JUMUAH = P.custom(
+    jamaat.JUMUAH, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    f"Up to {jamaat.MAX_JUMUAH} local times HH:MM of Jumu'ah (needs a zone): on Fridays the day's jamaat.jumuah "
+    "lists them and dhuhr's jamaat is the first.", keep_default=False, example="13:15,14:00")
+EID = P.custom(
+    jamaat.EID, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    f"Up to {jamaat.MAX_EID} local times HH:MM of the Eid prayer (needs a zone): on Eid al-Fitr and Eid al-Adha under "
+    "`calendar` the day's jamaat.eid lists them (never before sunrise).", keep_default=False, example="07:30,09:00")
+CALENDAR = HIJRI_CALENDAR.but(
+    description="Hijri reckoning of the Eid days (with eid): moonsighting (global sighting) or iran (official).",
+    keep_default=False)
+PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, CALENDAR)
+NAMES = jamaat.PARAMETERS
+
+
+def read(values, *, has_zone: bool, calendar_with: Sequence[str] = (jamaat.EID,)) -> dict:
+    """Return the canonical jamaat params of checked query ``values`` (empty without rules).
+
+    ``calendar`` is refused unless one of ``calendar_with`` is given (it would do nothing).
+    """
+    rules = jamaat.from_params({name: values.get(name) for name in NAMES}, has_zone=has_zone)
+    out = rules.canonical() if rules is not None else {}
+    calendar = values.get("calendar")
+    if calendar is not None:
+        if "calendar" in getattr(values, "given", ()) and not any(out.get(n) or values.get(n) for n in calendar_with):
+            raise QueryError("calendar", f"the Hijri reckoning applies only with {' or '.join(calendar_with)}")
+        out["calendar"] = calendar
+    return out
+
+
+def rules_of(params, *, has_zone: bool = True) -> jamaat.Rules | None:
+    """Return the rules of canonical params (None without any); canonical params were checked with their zone."""
+    return jamaat.from_params({name: params.get(name) for name in NAMES}, has_zone=has_zone)
+
+
+def needed_times(rules: jamaat.Rules) -> tuple[str, ...]:
+    """The time names whose instants `jamaat.compute` reads."""
+    names = {p for p, r in rules.prayers if r.with_prayer is None}
+    names |= {"dhuhr"} if rules.jumuah_min else set()
+    names |= {"sunrise"} if rules.eid_min else set()
+    return tuple(n for n in prayer.OUTPUT_TIMES if n in names)
+
+
+TimesOf = Callable[[int, int], prayer.PrayerTimes]  # (first unix day, days) -> the endpoint's final times
+
+
+def compute(params, first: int, n_days: int, times_of: TimesOf, zone: str | None) -> list[jamaat.Jamaat] | None:
+    """Return each method's jamaat over ``n_days`` from ``first``, or None when the params have no rules.
+
+    The hook every output calls: ``times_of`` gives the endpoint's *final* times of any span (the
+    same function that gives the answer's own times, so jamaat follows any tune or printed
+    table), called once for the span the rules need (`jamaat.span`: the day before, whole weeks).
+    ``zone``: the IANA zone of local clock times (None: the UTC clock).
+    """
+    rules = rules_of(params, has_zone=zone is not None)
+    if rules is None:
+        return None
+    ext_first, ext_n = jamaat.span(rules, first, n_days)
+    result = times_of(ext_first, ext_n)
+    names = needed_times(rules)
+    zone = zone or "UTC"
+    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+    out = []
+    for k in range(result.times[prayer.OUTPUT_TIMES[0]].shape[0]):
+        adhan = {name: result.times[name][k] for name in names}
+        reached = {name: ~result.unreached[name][k] for name in names if name in result.unreached}
+        out.append(jamaat.compute(rules, first, n_days, adhan, zone=zone, calendar=calendar, reached=reached))
+    return out
+
+
+# --- writing -------------------------------------------------------------------------------------
+# Every day's fields are built as numpy string columns (one operation per prayer for all days),
+# not as a dict per day: a year's jamaat costs about a millisecond to write.
+
+
+_instants = day_rows.instant_texts  # UTC instants as the day rows write them (bytes)
+
+
+def _clocks(zone: str, unix_s: np.ndarray) -> np.ndarray:
+    """Local ``HH:MM`` of instants (same shape, bytes), as the day rows' ``local`` writes them."""
+    return day_rows.clock_texts(unix_s, timezones.utc_offsets_s(zone, unix_s))
+
+
+def _cat(*parts) -> np.ndarray:
+    out = parts[0]
+    for part in parts[1:]:
+        out = np.strings.add(out, part)
+    return out
+
+
+def _rows(pieces: np.ndarray, separator: bytes) -> np.ndarray:
+    """Join each column of ``pieces`` (items, days), each non-empty piece ending in ``separator``; strip the last."""
+    out = np.full(np.shape(pieces)[-1], b"", dtype="S1")
+    for piece in pieces:
+        out = np.strings.add(out, piece)
+    return np.strings.rstrip(out, separator)
+
+
+def _slots(text: np.ndarray, on: np.ndarray, separator: bytes, quote: bytes) -> np.ndarray:
+    """Each day's slots (text: (days, slots)) quoted and joined, empty where ``on`` is False."""
+    if text.shape[1] == 0:
+        return np.full(len(on), b"", dtype="S1")
+    return np.where(on, _rows(_cat(quote, text.T, quote + separator), separator), b"")
+
+
+def _names(flags: np.ndarray, names: Sequence[str], separator: bytes, quote: bytes) -> np.ndarray:
+    """Each day's names whose flag is set (flags: (len(names), days)), joined."""
+    listed = np.array([quote + name.encode() + quote + separator for name in names], dtype=bytes).reshape(-1, 1)
+    return _rows(np.where(flags, listed, b""), separator)
+
+
+def _object(j: jamaat.Jamaat, prayers: np.ndarray, jumuah: np.ndarray, eid: np.ndarray) -> np.ndarray:
+    """Each day's ``{"fajr":"…"|null,…,"jumuah":[…],"eid":[…]}``: the prayers its rules give that day."""
+    keys = np.array([b'"%s":' % name.encode() for name in j.names], dtype=bytes).reshape(-1, 1)
+    values = np.where(j.present, _cat(b'"', prayers, b'",'), b"null,")
+    pieces = list(np.where(j.ruled, np.strings.add(keys, values), b""))
+    for key, text, on in ((b"jumuah", jumuah, j.fridays), (b"eid", eid, j.eid_days)):
+        if text.shape[1]:
+            pieces.append(np.where(on, _cat(b'"%s":[' % key, _slots(text, on, b",", b'"'), b"],"), b""))
+    return _cat(b"{", _rows(pieces, b","), b"}") if pieces else np.full(len(j.fridays), b"{}")
+
+
+def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
+    """Return per day the bytes to insert before a JSON day row's closing brace, in this order:
+
+    ``,"jamaat":{prayer: UTC instant or null (its adhan never reached), …, "jumuah": […], "eid": […]}``
+    (a prayer only on the days its rule applies; jumuah on Fridays, eid on Eid days), with a zone
+    ``,"jamaatLocal":{…}`` (the same as HH:mm), then ``,"jamaatMoved":[…]`` and
+    ``,"jamaatChanged":[…]`` when not empty.
+    """
+    out = _cat(b',"jamaat":', _object(j, _instants(j.instants_s), _instants(j.jumuah_s), _instants(j.eid_s)))
+    if zone is not None:
+        out = _cat(out, b',"jamaatLocal":', _object(j, _clocks(zone, j.instants_s), _clocks(zone, j.jumuah_s),
+                                                     _clocks(zone, j.eid_s)))
+    for key, flags, names in ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatChanged", j.changed, j.names)):
+        listed = _names(flags, names, b",", b'"')
+        out = _cat(out, np.where(listed == b"", b"", _cat(b',"%s":[' % key, listed, b"]")))
+    return out.tolist()
+
+
+def csv_header(rules: jamaat.Rules, with_local: bool) -> list[str]:
+    """The jamaat columns: ``jamaat_<prayer>`` (local HH:MM, with a zone) and ``jamaat_<prayer>_utc``,
+    ``jumuah``/``jumuah_utc`` and ``eid``/``eid_utc`` (space-separated lists) when given, then
+    ``jamaat_moved`` and ``jamaat_changed`` (space-separated names)."""
+    local = [f"jamaat_{name}" for name in rules.names] if with_local else []
+    utc = [f"jamaat_{name}_utc" for name in rules.names]
+    extras = []
+    for name, slots in (("jumuah", rules.jumuah_min), ("eid", rules.eid_min)):
+        if slots:
+            extras += ([name] if with_local else []) + [f"{name}_utc"]
+    return [*local, *utc, *extras, "jamaat_moved", "jamaat_changed"]
+
+
+def csv_cells(j: jamaat.Jamaat, rules: jamaat.Rules, zone: str | None) -> list[bytes]:
+    """Return per day the cells of `csv_header`, comma-joined (an empty cell: no jamaat that day)."""
+    writers = ([lambda a: _clocks(zone, a)] if zone is not None else []) + [_instants]
+    shown = j.ruled & j.present
+    columns = [np.where(shown[k], written[k], b"") for write in writers for written in [write(j.instants_s)]
+               for k in range(len(j.names))]
+    for slots, text, on in ((rules.jumuah_min, j.jumuah_s, j.fridays), (rules.eid_min, j.eid_s, j.eid_days)):
+        if slots:
+            columns += [_slots(write(text), on, b" ", b"") for write in writers]
+    columns += [_names(j.moved, j.moved_names, b" ", b""), _names(j.changed, j.names, b" ", b"")]
+    return _rows([np.strings.add(column, b",") for column in columns[:-1]] + columns[-1:], b"\0").tolist()
