@@ -14,8 +14,9 @@ must show at each instant:
 * "silence your phone" from 5 minutes before a jamaat to 10 minutes after it;
 * the date line and the Hijri date of the place's day, across midnight and a month end (31 March
   to 1 April) and a year end (the next year's answer is read);
-* the table's times equal `local` (12-hour without the part of the day in ar and ur), in the
-  language's digits;
+* the table's times equal `local` and `jamaatLocal` (12-hour without the part of the day in ar
+  and ur), in the language's digits; Jumu'ah's slots on a Friday; "jamaat times change tomorrow"
+  exactly when the next day's `jamaatChanged` is not empty, with those times;
 * with the network cut for a simulated day (and a reload), the service worker's copies keep the
   times right and the screen says its data is older than a day;
 * at 1920×1080, 1080×1920, 1280×800 and a 390×844 phone, in the four languages, no element leaves
@@ -176,8 +177,14 @@ def _checkpoints(api: _Year, day: date) -> list[int]:
     return sorted(set(steps))
 
 
+# The mosque's rules (issue 20): minutes after the adhan rounded up, a fixed dhuhr, asr with dhuhr and isha
+# with maghrib (one jamaat each), two Jumu'ah slots; Karachi's change only on Fridays.
+JAMAAT = {"jamaat": "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatRound": "fajr:5",
+          "jumuah": "13:15,14:00"}
+
+
 def _screen_query(city: str) -> dict:
-    return {"city": city}
+    return {"city": city, **JAMAAT, **({"jamaatWeekly": "fri"} if city == "karachi" else {})}
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +220,7 @@ def seen(server):
                 at += 1000
         runs.append({"name": f"look-{lang}", "url": _screen_url(query, lang, (NOTES[lang], "|".join(["x" * 10] * 2))),
                      "viewport": VIEWPORTS["tv"], "start": at - 120_000, "steps": steps})
+        expected[f"look-{lang}"] = (api, None, lang)
     # A year's end: the screen reads the next year's answer.
     query = _screen_query("london")
     api = _Year(server, query, "moonsighting")
@@ -302,6 +310,12 @@ def test_table_and_dates_follow_the_place_across_midnight_and_a_month_end(seen, 
         row = api.day(day)
         for time_name, cells in read["times"].items():
             assert _digits(cells["adhan"]) == _clock(row["local"][time_name], lang), (name, day, time_name)
+            jamaat = row["jamaatLocal"].get(time_name)
+            assert _digits(cells["jamaat"] or "") == (_clock(jamaat, lang) if jamaat else ""), (name, day, time_name)
+        changed = api.day(day + timedelta(days=1)).get("jamaatChanged", [])
+        assert (read["changes"] is not None) == bool(changed), (name, day)
+        for prayer in changed:
+            assert _clock(api.day(day + timedelta(days=1))["jamaatLocal"][prayer], lang) in _digits(read["changes"])
         status = api.status(day.isoformat())["hijri"]
         assert _digits(read["hijri"]).split()[0] == str(status["hd"]) and str(status["hy"]) in _digits(read["hijri"])
         assert _digits(read["gregorian"]) == _gregorian(day, lang), (name, read["gregorian"])
@@ -364,6 +378,19 @@ def test_nothing_overflows_at_any_size_in_any_language(seen, lang, viewport):
     read = run["reads"][-1]
     assert (read["lang"], read["dir"]) == (lang, "ltr" if lang == "en" else "rtl")
     assert read["band"] and any(NOTES[lang] == line for line in read["band"]), "the announcement, whole"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_jumuah_on_fridays(seen, lang):
+    runs, expected = seen
+    api, tz, _ = expected[f"look-{lang}"]
+    slots = api.day(FRIDAY)["jamaatLocal"]["jumuah"]
+    assert slots == ["13:15", "14:00"]
+    for read in runs[f"look-{lang}"]["reads"]:
+        assert [_digits(t) for t in re.split(r" · | — ", read["jumuah"])] == [_clock(t, lang) for t in slots]
+        assert _digits(read["times"]["dhuhr"]["jamaat"]) == _clock("13:15", lang)  # the first slot
+    monday = runs[next(n for n in runs if n.startswith(f"day-{lang}-"))]["reads"][0]
+    assert monday["jumuah"] is None
 
 
 # --- the widget in a page of another origin --------------------------------------------------------
