@@ -56,7 +56,7 @@ CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone o
 PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
 # A page address without its trailing slash (the page routes of generator/site/routes.py).
-_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur)|/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?",
+_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur|screen|widget)|/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?",
                                  re.ASCII)
 _HEADER_LIST = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*", re.ASCII)
 
@@ -83,9 +83,10 @@ def error_response(status: int, message: str, headers: dict | None = None) -> Re
     )
 
 
-def html_error(request: Request, status: int, headers: dict | None = None) -> Response:
-    """The site's 404, 429 or 503 page, in the language the path names."""
-    return Response(site.error_page(request.url.path, status), status_code=status,
+def html_error(request: Request, status: int, headers: dict | None = None, lang: str | None = None,
+               detail: str | None = None) -> Response:
+    """The site's 400, 404, 429 or 503 page, in ``lang`` or the language the path names."""
+    return Response(site.error_page(request.url.path, status, lang, detail), status_code=status,
                     media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", **(headers or {})})
 
 
@@ -140,16 +141,17 @@ def _rendered(key: tuple, render_body):
     return job
 
 
-async def answer(request: Request, key: tuple, relative_path: str, render_body, media_type: str,
-                 cache_control: str, html: bool = False, quick: bool = False) -> Response:
+async def answer(request: Request, key: tuple, relative_path: str | None, render_body, media_type: str,
+                 cache_control: str, html: bool = False, quick: bool = False, headers: dict | None = None) -> Response:
     """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` in the
     render pool (rate-limited by cost).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
     runs on the event loop itself while no other render is running: a thread hand-over each way
-    would cost more than it, and with the pool idle there is nothing for the loop to interleave."""
+    would cost more than it, and with the pool idle there is nothing for the loop to interleave.
+    ``relative_path`` None: an answer that is never a file (a page shown from its query)."""
     hit = cache.get(key)
     limit_headers: dict = {}
     if hit is None:
-        path = static_file(relative_path)
+        path = None if relative_path is None else static_file(relative_path)
         hit = None if path is None else await run_in_threadpool(read_static, path)
         if hit is not None:
             cache.put(key, *hit)
@@ -174,7 +176,7 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
             hit = (body, etag)
             limit_headers = limiter.headers(client)
     body, etag = hit
-    headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers}
+    headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers, **(headers or {})}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
@@ -231,6 +233,24 @@ def page_handler(page: site.Page):
                                 media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
         except site.PageNotFound:
             return html_error(request, 404)
+
+    return respond
+
+
+def query_page_handler(page: site.QueryPage):
+    """Serve a page shown from its query (the screen, the widget): the query checked by the page (a bad one
+    is the 400 page in the query's language), then the cache, then `page.render`, with the page's headers."""
+    media_type = f"{page.media_type}; charset=utf-8"
+
+    async def respond(request: Request) -> Response:
+        now_s = time.time()
+        try:
+            query = page.parse(request.query_params.multi_items(), now_s)
+        except site.BadPageQuery as error:
+            return html_error(request, 400, lang=error.lang, detail=str(error))
+        today = datetime.fromtimestamp(now_s, timezone.utc).date()
+        return await answer(request, ("page", page.route, query, today), None, lambda: page.render(query, today),
+                            media_type, CACHE_TODAY, html=True, headers=dict(page.headers))
 
     return respond
 
@@ -315,6 +335,7 @@ routes = [  # the API first: most requests are API requests, and routes are matc
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
+      Route(page.route, query_page_handler(page), methods=["GET", "HEAD"]) for page in site.query_pages()] + [
       Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
       Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
 starlette_app = Starlette(routes=routes, lifespan=lifespan,

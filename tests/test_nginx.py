@@ -118,6 +118,12 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
                  "/city/karbala/en/imsakiya/iran/"):  # rendered on request
         status, headers, body = _get(f"{base}{path}")
         assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>"), path
+    status, headers, body = _get(f"{base}/screen/?city=karbala&lang=ar")  # issue 21: from the app, with its CSP
+    assert status == 200 and "frame-ancestors 'self'" in {k.lower(): v for k, v in headers.items()}["content-security-policy"]
+    for path in ("/widget.js", "/screen/sw.js"):  # the scripts: files
+        status, headers, body = _get(f"{base}{path}")
+        assert status == 200 and body == (static / path.lstrip("/")).read_bytes(), path
+        assert headers["Content-Type"].startswith(("application/javascript", "text/javascript")), path
 
 
 def test_errors_are_json(front):

@@ -416,7 +416,8 @@ def test_static_pages_and_their_files():
     assert "city/london/fa/Tehran/2026-03/index.html" not in files  # shown by /city/london/fa/
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
-    assert len(files) == 4 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months
+    assert {"widget.js", "screen/sw.js"} <= set(files)  # the widget's embed and the screen's service worker
+    assert len(files) == 4 + 2 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months
     assert 12 <= moon_months <= 14
 
 

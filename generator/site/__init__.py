@@ -7,6 +7,7 @@ The runtime and build.py only see this interface:
 * `static_pages(first_year, last_year, today, cities=None)`: every page build.py pre-renders, as
   (route, path parameters) pairs; the file goes to ``static_out/<route with the
   parameters filled in>``, with ``index.html`` appended to paths ending in ``/``.
+* `query_pages()`: the pages shown from their query string (`QueryPage`: the screen, the widget);
 * `not_found_page(path)`: the HTML of the 404 page.
 
 A page that does not exist (an unknown city id, a Hijri month out of range) raises
@@ -17,14 +18,20 @@ from __future__ import annotations
 from datetime import date
 
 from generator.site import routes
-from generator.site.page import Page, PageNotFound, file_path
+from generator.site.page import BadPageQuery, Page, PageNotFound, QueryPage, file_path
 
-__all__ = ["Page", "PageNotFound", "file_path", "pages", "static_pages", "not_found_page", "error_page"]
+__all__ = ["BadPageQuery", "Page", "PageNotFound", "QueryPage", "file_path", "pages", "query_pages", "static_pages",
+           "not_found_page", "error_page"]
 
 
 def pages() -> list[Page]:
     """Return every page route of the site."""
     return routes.PAGES
+
+
+def query_pages() -> list[QueryPage]:
+    """Return the pages shown from their query string (the screen, the widget)."""
+    return routes.QUERY_PAGES
 
 
 def static_pages(first_year: int, last_year: int, today: date,
@@ -38,6 +45,7 @@ def not_found_page(path: str) -> bytes:
     return routes.not_found_page(path)
 
 
-def error_page(path: str, status: int, lang: str | None = None) -> bytes:
-    """Return the HTML of the site's 404, 429 or 503 page, in ``lang`` or the language the path names."""
-    return routes.error_page(path, status, lang)
+def error_page(path: str, status: int, lang: str | None = None, detail: str | None = None) -> bytes:
+    """Return the HTML of the site's 400, 404, 429 or 503 page, in ``lang`` or the language the path names
+    (``detail``: the 400's message, naming the parameter)."""
+    return routes.error_page(path, status, lang, detail)

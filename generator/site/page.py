@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from datetime import date
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 
 class PageNotFound(LookupError):
     """The page named by the path does not exist."""
+
+
+class BadPageQuery(ValueError):
+    """A page's query that cannot be shown (the screen, the widget): answered 400 with the error page in ``lang``."""
+
+    def __init__(self, lang: str, message: str):
+        super().__init__(message)
+        self.lang = lang
 
 
 @dataclass(frozen=True)
@@ -20,6 +29,21 @@ class Page:
     # pages whose "today" is a city's own date: rendered on request, ``render`` also takes ``now_s``
     # (the request's Unix time), and an answer is cached per quarter hour (zones are whole quarters)
     clock_dependent: bool = False
+
+
+@dataclass(frozen=True)
+class QueryPage:
+    """A page shown from its query string (the screen, the widget): rendered on request, never a file.
+
+    ``parse(query items, now_s)`` returns the canonical query (hashable: the cache key) or raises
+    `BadPageQuery`; ``render(canonical query, today)`` returns the bytes; ``headers`` go with every answer.
+    """
+
+    route: str
+    parse: Callable[[Iterable[tuple[str, str]], float], Hashable]
+    render: Callable[[Any, date], bytes]
+    headers: Mapping[str, str]
+    media_type: str = "text/html"
 
 
 def file_path(route: str, parameters: dict) -> str:

@@ -15,8 +15,8 @@ import re
 from datetime import date
 
 from generator import page_words as words
-from generator.site import imsakiya, index, moon_page, responses, timetable
-from generator.site.page import Page, PageNotFound
+from generator.site import imsakiya, index, moon_page, responses, screen, timetable
+from generator.site.page import Page, PageNotFound, QueryPage
 from generator.site.templating import render_page
 
 _NUMBER = re.compile(r"[0-9]{1,4}", re.ASCII)
@@ -65,6 +65,15 @@ PAGES: list[Page] = [
     Page("/city/{city}/{lang}/{method}/{month}/", city_month, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
     Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False),
+    # the widget's one-line embed and the screen's service worker (scripts, not pages; docs/site.md)
+    Page(screen.WIDGET_SCRIPT, screen.widget_script, media_type="text/javascript", today_dependent=False),
+    Page(screen.SERVICE_WORKER, screen.service_worker, media_type="text/javascript", today_dependent=False),
+]
+# The mosque screen and the website widget: their query is /v1/prayer-times' (generator/site/screen.py).
+QUERY_PAGES: list[QueryPage] = [
+    QueryPage(f"/{kind}/", functools.partial(screen.parse, kind), screen.render,
+              {"Content-Security-Policy": screen.content_security_policy(kind), "Referrer-Policy": "no-referrer"})
+    for kind in ("screen", "widget")
 ]
 
 
@@ -74,6 +83,7 @@ def static_pages(first_year: int, last_year: int, today: date,
     the city pages of ``cities`` only, when given (catalogue ids)."""
     out: list[tuple[str, dict]] = [("/", {})] + [(f"/{lang}/", {}) for lang in words.LANGUAGES
                                                  if lang != words.DEFAULT_LANGUAGE]
+    out += [(screen.WIDGET_SCRIPT, {}), (screen.SERVICE_WORKER, {})]
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
     method = next(m["id"] for m in responses.api_json("methods", {}, today)["methods"] if m["default"])
     for city in sorted(catalogue, key=lambda c: c["id"]):
@@ -106,17 +116,19 @@ def hijri_months(first_year: int, last_year: int, today: date) -> list[tuple[int
     return months
 
 
-_ERROR_WORDS = {404: ("not_found", "not_found_text"), 429: ("too_many", "too_many_text"),
-                503: ("busy", "busy_text")}
+_ERROR_WORDS = {400: ("bad_request", "bad_request_text"), 404: ("not_found", "not_found_text"),
+                429: ("too_many", "too_many_text"), 503: ("busy", "busy_text")}
 
 
-def error_page(path: str, status: int = 404, lang: str | None = None) -> bytes:
-    """Return the HTML of the 404, 429 or 503 page, in ``lang`` or the language the path names (else English)."""
+def error_page(path: str, status: int = 404, lang: str | None = None, detail: str | None = None) -> bytes:
+    """Return the HTML of the 400, 404, 429 or 503 page, in ``lang`` or the language the path names (else
+    English); ``detail`` is the 400's message (the API's, in English, naming the parameter)."""
     lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
     title, text = _ERROR_WORDS[status]
     w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
     return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w, title=w["not_found"],
-                       canonical=None, alternates=[], languages=[], path=path[:200])
+                       canonical=None, alternates=[], languages=[], path=path[:200],
+                       detail=None if detail is None else detail[:300])
 
 
 def not_found_page(path: str) -> bytes:

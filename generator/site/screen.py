@@ -1,0 +1,323 @@
+"""The mosque screen (`/screen/?…`) and the website widget (`/widget/?…`): pages whose scripts read the API.
+
+Both take the query of /v1/prayer-times (place, method, options and, with issue 20, the jamaat
+rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus their own:
+
+* ``lang`` (en, ar, fa, ur), ``clock`` (12 or 24; default as on the city pages), ``calendar``
+  (the reckoning of the Hijri date: ``moonsighting`` or ``iran``; default the city's, as on its
+  timetable; with ``eid`` it is also the reckoning of the Eid days, given to /v1/prayer-times),
+  ``name`` (a mosque's name for the heading, at most 60 characters);
+* the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
+  lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup);
+* the widget: ``theme`` (``light``, ``dark``, or ``auto``: the reader's `prefers-color-scheme`).
+
+``date``, ``year`` and ``month`` are refused: a screen follows the place's own today.  A bad
+query is a `BadPageQuery` (the runtime answers 400 with the error page in the query's language).
+
+The page itself computes nothing.  It carries the addresses of the answers its script reads
+(`data_urls`): a year of /v1/prayer-times and each day's /v1/day-status, as static path URLs
+(`generator.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
+serves) and, as the fallback, the same query as a query URL (the only form a query whose values
+need a hash, such as ``jamaat=fajr:20``, has).  The page's own data is only what no endpoint
+answers: the first days of the Solar Hijri months on Persian screens (`generator.site.shamsi`,
+`SHAMSI_YEARS` years either side of the render: the script counts the days from a month's 1st) and the words of its language (data/glossary.csv).  docs/site.md, "The screen
+and the widget", says how the scripts use them.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Iterable
+from zoneinfo import ZoneInfo
+
+import orjson
+from markupsafe import Markup
+
+from generator import feed_words, hijri, hijri_names
+from generator import page_words as words
+from generator.api import BY_NAME, params as P
+from generator.api.city_feeds import CLOCK, read_name
+from generator.api.common import CALENDAR, LANG
+from generator.errors import QueryError
+from generator.query import Query
+from generator.site import responses, shamsi, urls
+from generator.site.page import BadPageQuery
+from generator.site.templating import ASSETS, environment
+from generator import static_paths
+
+MAX_NOTES = 3  # announcement lines on a screen
+MAX_NOTE_CHARS = 120  # each: two lines at the screen's smallest size on a 1920-px TV
+SHAMSI_YEARS = 2  # a Persian screen carries the Solar Hijri months of this many years either side of its render
+PRAYER_TIMES = BY_NAME["prayer-times"]
+DAY_STATUS = BY_NAME["day-status"]
+FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
+YEAR_SLOT, DATE_SLOT = "YEAR", "DATE"  # placeholders the script replaces in `data_urls`
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+NOTE_NAME = "note"
+EID_NAME = "eid"  # /v1/prayer-times' Eid prayer slots (issue 20): their days follow ``calendar``
+THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (default auto: the reader's setting).",
+                 default="auto")
+PAGE_CALENDAR = CALENDAR.but(default=None)  # absent: the city's own reckoning
+NAME = P.custom("name", {"type": "string", "maxLength": 60}, lambda q, n: read_name(q.raw(n)),
+                "A mosque's name for the heading.")
+SCREEN_PARAMETERS = (LANG, CLOCK, PAGE_CALENDAR, NAME)
+WIDGET_PARAMETERS = (*SCREEN_PARAMETERS, THEME)
+
+
+@dataclass(frozen=True)
+class PageQuery:
+    """The canonical query of a screen or widget: the prayer-times parameters (without a span) and the page's own."""
+
+    kind: str  # "screen" or "widget"
+    prayer: tuple[tuple[str, object], ...]  # canonical /v1/prayer-times parameters, without year
+    lang: str
+    clock: str
+    calendar: str
+    name: str | None = None
+    notes: tuple[str, ...] = ()
+    theme: str = "auto"
+
+
+def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuery:
+    """Check a screen's or widget's query (``kind``); `BadPageQuery` names what is wrong, in the query's language."""
+    items = list(items)
+    lang = next((value for name, value in items if name == "lang" and value in words.LANGUAGES),
+                words.DEFAULT_LANGUAGE)
+    try:
+        return _parse(kind, items, now_s)
+    except QueryError as error:
+        raise BadPageQuery(lang, str(error)) from None
+
+
+def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
+    own = WIDGET_PARAMETERS if kind == "widget" else SCREEN_PARAMETERS
+    own_names = {p.name for p in own}
+    notes: list[str] = []
+    page_items, prayer_items = [], []
+    for name, value in items:
+        if name in FOLLOWS_TODAY:
+            raise QueryError(name, f"the {kind} always shows the place's today; leave {name} out")
+        if name == NOTE_NAME and kind == "screen":
+            notes += read_notes(value)
+        elif name in own_names:
+            page_items.append((name, value))
+        else:
+            prayer_items.append((name, value))
+    if len(notes) > MAX_NOTES:
+        raise QueryError(NOTE_NAME, f"at most {MAX_NOTES} announcement lines")
+    page = P.read(Query(page_items), own)
+    prayer = _prayer_params(prayer_items, now_s)
+    if "city" not in prayer and "tz" not in prayer:
+        raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
+    calendar = page["calendar"] or _city_calendar(prayer.get("city"))
+    if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
+        prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
+    lang = page["lang"]
+    return PageQuery(kind=kind, prayer=tuple(prayer.items()), lang=lang,
+                     clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
+                     notes=tuple(notes), theme=page.get("theme") or "auto")
+
+
+def _prayer_params(items: list[tuple[str, str]], now_s: float) -> dict:
+    """Return the canonical /v1/prayer-times parameters of a year at the place, without the year."""
+    canonical = PRAYER_TIMES.parse(Query([*items, ("year", "2000")]), now_s).params
+    return {key: value for key, value in canonical.items() if key != "year"}
+
+
+def read_notes(raw: str) -> list[str]:
+    """Return the announcement lines of one ``note`` value (``|`` separates lines; blank ones dropped)."""
+    lines = [" ".join(line.split()) for line in raw.split("|")]
+    for line in lines:
+        if len(line) > MAX_NOTE_CHARS:
+            raise QueryError(NOTE_NAME, f"each announcement line at most {MAX_NOTE_CHARS} characters")
+        if _CONTROL.search(line):
+            raise QueryError(NOTE_NAME, "control characters are not allowed")
+    return [line for line in lines if line]
+
+
+def _city_calendar(city_id: str | None) -> str:
+    """The reckoning of a city's timetable (Iran's official calendar in Iran), else sighting."""
+    if city_id is None:
+        return hijri.DEFAULT_CALENDAR
+    city = next(c for c in responses.api_json("cities", {"all": "1"}, date(2000, 1, 1))["cities"] if c["id"] == city_id)
+    return "iran" if city["country"] == "IR" else "moonsighting"
+
+
+def data_urls(name: str, params: dict, slot_key: str, slot: str) -> list[str]:
+    """Return the addresses of an answer whose ``slot_key`` the script fills (``slot`` marks it): the static
+    path URL first when the parameters have one, then the query URL."""
+    filled = {**params, slot_key: slot}
+    out = []
+    path = static_paths.relative_path(name, filled)
+    if f"/{static_paths.HASHED_DIR}/" not in path:
+        out.append("/" + path)
+    out.append(responses.api_url(name, filled))
+    return out
+
+
+def place_name(query: PageQuery, today: date) -> str:
+    """Return the heading: the mosque's name, else the city's name in the page's language, else the coordinates."""
+    if query.name:
+        return query.name
+    prayer = dict(query.prayer)
+    if "city" in prayer:
+        return next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]
+                    if c["id"] == prayer["city"])["names"][query.lang]
+    return f"{words.coordinate(prayer['lat'], 'lat', query.lang)}, {words.coordinate(prayer['lng'], 'lng', query.lang)}"
+
+
+def config(query: PageQuery, today: date) -> dict:
+    """Return what the page's script reads: addresses, the zone, the words of the language."""
+    lang = query.lang
+    prayer = dict(query.prayer)
+    w = words.WORDS[lang]
+    tz = prayer.get("tz") or next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]
+                                  if c["id"] == prayer["city"])["tz"]
+    out = {
+        "kind": query.kind,
+        "lang": lang,
+        "tz": tz,
+        "clock": query.clock,
+        "calendar": query.calendar,
+        "prayerTimes": data_urls("prayer-times", prayer, "year", YEAR_SLOT),
+        "dayStatus": data_urls("day-status", {"calendar": query.calendar}, "date", DATE_SLOT),
+        "words": {
+            "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
+            "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
+            "months": words.GREGORIAN_MONTHS[lang],
+            "hijriMonths": hijri_names.MONTHS[lang],
+            "weekdays": hijri_names.WEEKDAYS[lang],  # Monday first, as Python's weekday()
+            "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
+            **list_words(lang),
+            **{key: w[f"screen.{key}"] for key in ("until_adhan", "until_jamaat", "silence", "changes_tomorrow",
+                                                   "jumuah", "eid", "tonight", "today_events", "stale", "waiting")},
+            "next_in": w["next_in"],
+            "separator": words.SEPARATOR[lang],
+            "calendar": words.CALENDAR_LABELS[lang][query.calendar],
+        },
+    }
+    if lang == "fa":
+        out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
+        out["words"]["shamsiMonths"] = list(shamsi.MONTHS_FA)
+    return out
+
+
+def list_words(lang: str) -> dict[str, str]:
+    """Return the words joining a list in ``lang`` ("a, b and c"), as the feeds join them."""
+    joined = feed_words.join_list(["\x01", "\x02", "\x03"], lang)
+    return {"comma": joined[1:joined.index("\x02")], "and": joined[joined.index("\x02") + 1:joined.index("\x03")]}
+
+
+def shamsi_months(first_year: int, last_year: int) -> list[list]:
+    """Return the Solar Hijri months starting in the Gregorian years (inclusive), and the one running on
+    their first day: [ISO date of its 1st, year, month] in order (the script counts the days from the 1st)."""
+    out = []
+    first = date(first_year, 1, 1)
+    year, month, _ = shamsi.from_gregorian(first)
+    while True:
+        start = shamsi.to_gregorian(year, month, 1)
+        if start.year > last_year:
+            return out
+        out.append([start.isoformat(), year, month])
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+# --- the pages ------------------------------------------------------------------------------------
+
+ROWS = ("fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")  # the screen's rows, in order
+WIDGET_ROWS = ROWS[:-1]
+MINOR = frozenset({"sunrise", "midnight"})  # times without a jamaat, in smaller type
+SCOPE = "/screen/"  # the service worker's scope: the screen's pages
+SERVICE_WORKER = "/screen/sw.js"
+WIDGET_SCRIPT = "/widget.js"
+
+
+@functools.cache
+def asset(name: str) -> str:
+    """Return an asset's text (generator/site/assets/)."""
+    return (ASSETS / name).read_text(encoding="utf-8")
+
+
+@functools.cache
+def script(kind: str) -> str:
+    """Return the page's one script: the shared part and the screen's or the widget's, in one function scope."""
+    own = "screen.js" if kind == "screen" else "widget_page.js"
+    return '(function () {\n"use strict";\n' + asset("screen_core.js") + "\n" + asset(own) + "})();\n"
+
+
+def stylesheet(kind: str) -> str:
+    return asset("screen.css" if kind == "screen" else "widget.css")
+
+
+def source_hash(text: str) -> str:
+    """Return a CSP source expression allowing exactly this inline script or style."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+@functools.cache
+def content_security_policy(kind: str) -> str:
+    """Return the page's Content-Security-Policy: its own inline script and style (by hash), this origin's
+    answers, nothing else; the screen may be framed only by this origin, the widget by any page."""
+    directives = ["default-src 'none'", f"script-src {source_hash(script(kind))}",
+                  f"style-src {source_hash(stylesheet(kind))}", "connect-src 'self'", "img-src data:",
+                  "base-uri 'none'", "form-action 'none'"]
+    if kind == "screen":
+        directives += ["worker-src 'self'", "frame-ancestors 'self'"]
+    else:
+        directives += ["frame-ancestors *"]
+    return "; ".join(directives)
+
+
+def _json(value: object) -> Markup:
+    return Markup(orjson.dumps(value).decode().replace("<", "\\u003c"))
+
+
+def render(query: PageQuery, today: date) -> bytes:
+    """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
+    lang = query.lang
+    w = words.WORDS[lang]
+    place = place_name(query, today)
+    page_config = config(query, today)
+    names = {**feed_words.PRAYER_NAMES[lang], **{t: words.TIME_NAMES[lang][t] for t in MINOR}}
+    rows = [{"id": t, "name": names[t], "minor": t in MINOR} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
+    context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
+                   css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
+    if query.kind == "screen":
+        page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
+        return environment().get_template("screen.html.j2").render(
+            **context, title=w["screen.title"].format(place=place), notes=query.notes,
+            reckoning=words.CALENDAR_LABELS[lang][query.calendar], config=_json(page_config)).encode("utf-8")
+    month_href, page_config["monthLink"] = month_links(query, today)
+    return environment().get_template("widget.html.j2").render(
+        **context, title=w["widget.title"].format(place=place), theme=query.theme,
+        color_scheme={"auto": "light dark", "light": "light", "dark": "dark"}[query.theme],
+        month_href=month_href, config=_json(page_config)).encode("utf-8")
+
+
+def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
+    """Return the widget's link to the month: the city's timetable page when the query is one a page shows
+    (a catalogue city in its own zone, any method, no option), else the month's /v1/prayer-times.csv;
+    and the script's template for it (None: the link does not change with the month)."""
+    prayer = dict(query.prayer)
+    if "city" in prayer and set(prayer) <= {"city", "tz", "method"} and "," not in prayer.get("method", ""):
+        city = next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == prayer["city"])
+        if prayer.get("tz", city["tz"]) == city["tz"]:
+            return urls.city_url(city["id"], query.lang, prayer.get("method", urls.DEFAULT_METHOD)), None
+    template = responses.api_url("prayer-times.csv", {**prayer, "year": YEAR_SLOT, "month": "MONTH"})
+    return template.replace("year=YEAR", f"year={today.year}").replace("month=MONTH", f"month={today.month}"), template
+
+
+def widget_script(today: date) -> bytes:
+    """Return /widget.js: the one-line embed (it inserts the widget's iframe; docs/site.md)."""
+    titles = {lang: words.WORDS[lang]["site"] for lang in words.LANGUAGES}
+    return asset("widget.js").replace("TITLES", orjson.dumps(titles).decode()).encode("utf-8")
+
+
+def service_worker(today: date) -> bytes:
+    """Return /screen/sw.js, the screen's service worker."""
+    return asset("screen_sw.js").encode("utf-8")

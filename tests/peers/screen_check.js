@@ -1,0 +1,236 @@
+// Drive the mosque screen and the widget in Debian's headless Chromium (playwright-core) with a fake
+// clock, and report what they show at given instants, for tests/test_screen_browser.py to compare
+// with the JSON API.
+//
+// stdin: {"base": "http://127.0.0.1:PORT", "chromium": "/usr/bin/chromium", "artifacts": "dir",
+//         "runs": [{"name", "url" (a path on base, or a full URL: a host page), "viewport": [w, h],
+//                   "start": Unix ms (the fake clock at load), "colorScheme": "light"|"dark" (optional),
+//                   "steps": [{"at": Unix ms} (pause the clock there and read the screen) |
+//                             {"offline": bool} | {"reload": true} | {"serviceWorker": n day answers kept} |
+//                             {"viewport": [w, h]} |
+//                             {"shot": "file name"} | {"layout": true} | {"widgets": true}]}]}
+// stdout: {"runs": [{"name", "errors", "requests" (every URL asked), "reads": [...], "layouts": [...],
+//                    "widgets": [...], "serviceWorker": {...}}]}
+// Every request is recorded; one that leaves the loopback interface fails the test (no third party).
+"use strict";
+const fs = require("fs");
+const path = require("path");
+// The service worker's own requests are reported and cut off by setOffline too (Playwright's switch for it).
+process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
+const { chromium } = require("playwright-core");
+
+const ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); // node's own (real) timer
+
+function readScreen() {
+  const q = (selector) => document.querySelector(selector);
+  const text = (selector) => {
+    const element = q(selector);
+    return element && !element.hidden && !element.closest("[hidden]") ? element.textContent.trim() : null;
+  };
+  const box = q(".countdown");
+  const times = {};
+  for (const row of document.querySelectorAll("tr[data-time]")) {
+    const jamaat = row.querySelector(".jamaat");
+    times[row.dataset.time] = {
+      adhan: row.querySelector(".adhan").textContent.trim(),
+      jamaat: jamaat && getComputedStyle(jamaat).display !== "none" ? jamaat.textContent.trim() : null,
+    };
+  }
+  return {
+    now: Date.now(),
+    lang: document.documentElement.lang,
+    dir: document.documentElement.dir,
+    clock: text(".clock"),
+    gregorian: text(".gregorian"),
+    shamsi: text(".shamsi"),
+    hijri: text(".hijri-date"),
+    next: box && !box.hidden ? { kind: box.dataset.kind, at: Number(box.dataset.at),
+                                  label: box.querySelector(".label").textContent.trim(),
+                                  value: box.querySelector(".value").textContent.trim() } : null,
+    silence: text(".silence"),
+    changes: text(".changes"),
+    current: Array.from(document.querySelectorAll("tr.current")).map((row) => row.dataset.time),
+    times,
+    jumuah: text("tr.jumuah td"),
+    eid: text("tr.eid td"),
+    band: Array.from(document.querySelectorAll(".band p")).map((p) => p.textContent.trim()),
+    stale: text(".stale"),
+    waiting: text(".waiting"),
+    controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
+  };
+}
+
+function readLayout() {
+  // Every visible element inside the viewport (a phone may scroll down, never sideways), no text clipped.
+  const problems = [];
+  const phone = window.innerWidth < 600;
+  for (const element of document.querySelectorAll("body *")) {
+    if (element.closest("[hidden]") || ["SCRIPT", "STYLE"].includes(element.tagName)) continue;
+    const r = element.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const name = element.tagName + "." + element.className + " " + element.textContent.trim().slice(0, 40);
+    if (r.left < -0.5 || r.right > window.innerWidth + 0.5 || r.top < -0.5 || (!phone && r.bottom > window.innerHeight + 0.5)) {
+      problems.push(`outside: ${name} [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ${Math.round(r.bottom)}]`);
+    }
+    // Text cut off by its box: wider than the box, or a line or more hidden (a clamped announcement);
+    // a tall script's glyphs reaching past the line box are not a hidden line.
+    const style = getComputedStyle(element);
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    if (["P", "TH", "TD", "H1", "SPAN", "A"].includes(element.tagName) && style.overflow === "hidden"
+        && (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight - element.clientHeight >= 0.8 * line)) {
+      problems.push(`clipped: ${name}`);
+    }
+  }
+  return { width: window.innerWidth, height: window.innerHeight, problems,
+           scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth };
+}
+
+async function readWidgets(page) {
+  // Every widget frame on a host page: its size, its content, and its own layout.
+  const out = [];
+  for (const handle of await page.$$("iframe")) {
+    const box = await handle.boundingBox();
+    const frame = await handle.contentFrame();
+    if (!frame) { out.push({ src: await handle.getAttribute("src"), loaded: false }); continue; }
+    const inside = await frame.evaluate(() => ({
+      url: location.href,
+      lang: document.documentElement.lang,
+      dir: document.documentElement.dir,
+      background: getComputedStyle(document.documentElement).backgroundColor,
+      contentHeight: Math.ceil(document.body.getBoundingClientRect().height),
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+      place: document.querySelector("h1").textContent.trim(),
+      times: Object.fromEntries(Array.from(document.querySelectorAll("tr[data-time]")).map((row) => [row.dataset.time, {
+        adhan: row.querySelector(".adhan").textContent.trim(),
+        jamaat: getComputedStyle(row.querySelector(".jamaat")).display === "none" ? null : row.querySelector(".jamaat").textContent.trim(),
+      }])),
+      current: Array.from(document.querySelectorAll("tr.current")).map((row) => row.dataset.time),
+      next: document.querySelector(".next").hidden ? null : document.querySelector(".next").textContent.trim(),
+      hijri: document.querySelector(".hijri").textContent.trim(),
+      month: document.querySelector("a.month").getAttribute("href"),
+    }));
+    out.push({ src: await handle.getAttribute("src"), fixedHeight: await handle.getAttribute("height"), loaded: true,
+               width: box.width, height: box.height, ...inside });
+  }
+  return out;
+}
+
+async function until(page, test, ms, argument) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await page.evaluate(test, argument).catch(() => null);
+    if (value || Date.now() > deadline) return value;
+    await sleep(50);
+  }
+}
+
+const READY = () => {
+  // The screen's (or widget's) times are filled in for the day it shows.
+  const cell = document.querySelector('tr[data-time="fajr"] .adhan');
+  const hijri = document.querySelector(".hijri-date") || document.querySelector(".hijri");
+  return Boolean(cell && cell.textContent.trim() && hijri && hijri.textContent.trim());
+};
+
+async function run(context, config, spec) {
+  const page = await context.newPage();
+  const result = { name: spec.name, errors: [], requests: [], reads: [], layouts: [], widgets: [], timings: {} };
+  const started = Date.now();
+  let offline = false; // errors while the network is cut are reported apart (failed fetches are expected then)
+  result.offlineErrors = [];
+  const error = (text) => (offline ? result.offlineErrors : result.errors).push(text);
+  page.on("console", (message) => { if (message.type() === "error") error(message.text()); });
+  page.on("pageerror", (e) => error(String(e)));
+  context.on("request", (request) => result.requests.push(request.url())); // the page's and its service worker's
+  if (spec.colorScheme) await page.emulateMedia({ colorScheme: spec.colorScheme });
+  await page.setViewportSize({ width: spec.viewport[0], height: spec.viewport[1] });
+  await page.clock.install({ time: spec.start });
+  const url = spec.url.startsWith("http") ? spec.url : config.base + spec.url;
+  const response = await page.goto(url, { waitUntil: "load" });
+  result.status = response.status();
+  result.headers = response.headers();
+  const isWidgetHost = spec.steps.some((step) => step.widgets);
+  if (!isWidgetHost) result.ready = await until(page, READY, 15000);
+  if (process.env.SCREEN_CHECK_TRACE) process.stderr.write(`${spec.name} loaded: ${Date.now() - started} ms\n`);
+  for (const step of spec.steps) {
+    const stepStarted = Date.now();
+    if (step.at !== undefined) {
+      await page.clock.pauseAt(step.at);
+      if (step.wait) await until(page, READY, 15000);
+      if (step.settle) await sleep(step.settle);
+      result.reads.push({ at: step.at, ...(await page.evaluate(readScreen)) });
+    } else if (step.viewport) {
+      await page.setViewportSize({ width: step.viewport[0], height: step.viewport[1] });
+    } else if (step.offline !== undefined) {
+      await context.setOffline(step.offline);
+      offline = step.offline;
+    } else if (step.reload) {
+      await page.reload({ waitUntil: "load" });
+      result.ready = await until(page, READY, 15000);
+    } else if (step.serviceWorker !== undefined) {
+      // Wait until the service worker controls the page and keeps the page and the coming days' answers.
+      result.serviceWorker = await until(page, async (wanted) => {
+        if (!navigator.serviceWorker.controller) return null;
+        const keys = await (await caches.open("screen-v1")).keys();
+        const days = keys.filter((request) => request.url.includes("day-status")).length;
+        const years = keys.filter((request) => request.url.includes("prayer-times")).length;
+        const pages = keys.filter((request) => request.url.includes("/screen/?")).length;
+        return days >= wanted && years >= 1 && pages >= 1 ? { days, years, pages } : null;
+      }, 30000, step.serviceWorker);
+      if (!result.serviceWorker) {
+        result.serviceWorkerSeen = await page.evaluate(async () => ({
+          controlled: Boolean(navigator.serviceWorker.controller),
+          kept: "caches" in window ? (await (await caches.open("screen-v1")).keys()).map((r) => r.url) : null,
+        })).catch((e) => String(e));
+      }
+    } else if (step.shot) {
+      await page.screenshot({ path: path.join(config.artifacts, step.shot) });
+    } else if (step.layout) {
+      result.layouts.push({ at: await page.evaluate(() => Date.now()), ...(await page.evaluate(readLayout)) });
+    } else if (step.widgets) {
+      await until(page, () => Array.from(document.querySelectorAll("iframe")).length > 0, 10000);
+      for (let i = 0; i < 100; i++) { // wait (real time) for every frame's times and its height message
+        const frames = await readWidgets(page);
+        if (frames.length >= step.widgets && frames.every((f) => f.loaded && f.times.fajr.adhan
+            && (f.fixedHeight || Math.abs(f.height - f.contentHeight) <= 1))) break;
+        await sleep(100);
+      }
+      result.widgets = await readWidgets(page);
+    }
+    if (process.env.SCREEN_CHECK_TRACE) process.stderr.write(`  ${JSON.stringify(step)}: ${Date.now() - stepStarted} ms\n`);
+  }
+  result.timings.ms = Date.now() - started;
+  if (process.env.SCREEN_CHECK_TRACE) process.stderr.write(`${spec.name}: ${result.timings.ms} ms\n`);
+  await page.close();
+  return result;
+}
+
+async function main() {
+  const config = JSON.parse(fs.readFileSync(0, "utf8"));
+  fs.mkdirSync(config.artifacts, { recursive: true });
+  const results = [];
+  const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: ARGS });
+  try {
+    for (const spec of config.runs) {
+      // A fresh context per run: no service worker, cache or clock left by another run.
+      const context = await browser.newContext({ serviceWorkers: "allow" });
+      try {
+        results.push(await run(context, config, spec));
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  process.stdout.write(JSON.stringify({ runs: results }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
