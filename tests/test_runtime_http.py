@@ -1,4 +1,4 @@
-"""The app over real HTTP, as `make serve` starts it: uvicorn (uvloop, httptools, proxy headers off)
+"""The app over real HTTP, as `make serve` starts it: uvicorn (uvloop, runtime.http_protocol, proxy headers off)
 on a free loopback port, one process, its own rate limit on.
 
 Independent references: the request counts and timings are measured here, on the wire; the
