@@ -4,7 +4,8 @@ Routes are data (a list), built from the endpoint registry.  A request is valida
 into canonical parameters; the in-memory LRU answers repeats; otherwise the canonical
 static file (build.py's output, generator/static_paths.py) is read in a thread if it
 exists, and only then is the response rendered, in the bounded render pool
-(runtime/render_pool.py), which counts against the client's rate limit by its CPU time.
+(runtime/render_pool.py: one client at most half of it), which counts against the client's rate
+limit by its CPU time (the expected cost before it runs, settled to the real cost after).
 The event loop itself never renders and never reads a file (it only asks whether the
 canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
@@ -30,6 +31,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Mapping
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -47,7 +49,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime.cache import ResponseCache
-from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
+from runtime.ratelimit import CostModel, RateLimiter, client_ip, parse_trusted
 from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
@@ -67,6 +69,7 @@ sys.setswitchinterval(0.001)
 log = logging.getLogger("runtime")
 cache = ResponseCache()
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
+costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
 renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
@@ -140,10 +143,39 @@ def _rendered(key: tuple, render_body):
     return job
 
 
+async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], render_body, html: bool,
+                  quick: bool) -> tuple[bytes, str] | Response:
+    """Render in the pool (or inline, `answer`), charged to the client: its expected cost before,
+    its real cost after (runtime/ratelimit.py).  Returns the body and ETag, or the 429/503 answer."""
+    client = _client(request)
+    expected = costs.expected_units(*cost)
+    wait_s = limiter.admit(client, expected)
+    if wait_s is not None:
+        headers = {"Retry-After": str(wait_s), **limiter.headers(client)}
+        if html:
+            return html_error(request, 429, headers)
+        return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
+                                   f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
+    try:
+        if quick and renders.pending == 0:
+            body, etag, cpu_s = _rendered(key, render_body)()
+        else:
+            body, etag, cpu_s = await renders.run(key, _rendered(key, render_body), client)
+    except Busy as busy:
+        if not busy.started:  # refused before it ran: nothing was spent
+            limiter.settle(client, expected, None)
+        headers = {"Retry-After": str(busy.retry_after_s)}
+        return html_error(request, 503, headers) if html else error_response(503, str(busy), headers)
+    limiter.settle(client, expected, cpu_s)
+    costs.learn(*cost, cpu_s)
+    return body, etag
+
+
 async def answer(request: Request, key: tuple, relative_path: str, render_body, media_type: str,
-                 cache_control: str, html: bool = False, quick: bool = False) -> Response:
+                 cache_control: str, cost: tuple[str, Mapping], html: bool = False, quick: bool = False) -> Response:
     """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` in the
-    render pool (rate-limited by cost).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
+    render pool (rate-limited by cost: ``cost`` is the endpoint's name and the canonical
+    parameters, `CostModel`).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave."""
     hit = cache.get(key)
@@ -154,25 +186,11 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
         if hit is not None:
             cache.put(key, *hit)
         else:
-            client = _client(request)
-            wait_s = limiter.admit(client)
-            if wait_s is not None:
-                headers = {"Retry-After": str(wait_s), **limiter.headers(client)}
-                if html:
-                    return html_error(request, 429, headers)
-                return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
-                                           f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
-            try:
-                if quick and renders.pending == 0:
-                    body, etag, cpu_s = _rendered(key, render_body)()
-                else:
-                    body, etag, cpu_s = await renders.run(key, _rendered(key, render_body))
-            except Busy as busy:
-                headers = {"Retry-After": str(busy.retry_after_s)}
-                return html_error(request, 503, headers) if html else error_response(503, str(busy), headers)
-            limiter.charge(client, cpu_s)
-            hit = (body, etag)
-            limit_headers = limiter.headers(client)
+            rendered = await _render(request, key, cost, render_body, html, quick)
+            if isinstance(rendered, Response):
+                return rendered
+            hit = rendered
+            limit_headers = limiter.headers(_client(request))
     body, etag = hit
     headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers}
     if etag in request.headers.get("if-none-match", ""):
@@ -188,7 +206,8 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
     return await answer(request, (endpoint.name, tuple(canonical.params.items())),
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
                         lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
-                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE, quick=endpoint.quick)
+                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE, (endpoint.name, canonical.params),
+                        quick=endpoint.quick)
 
 
 def handler(endpoint: Endpoint):
@@ -228,7 +247,8 @@ def page_handler(page: site.Page):
                                           today.isoformat() if page.today_dependent else None)
         try:
             return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
-                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
+                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params),
+                                html=True)
         except site.PageNotFound:
             return html_error(request, 404)
 

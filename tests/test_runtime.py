@@ -33,10 +33,10 @@ def test_cached_answers_do_not_count(client, limited):
 def test_limit_is_per_client_and_refills_at_its_rate():
     """Token bucket arithmetic: 2 units a minute refill one unit every 30 s."""
     limiter = RateLimiter(2)
-    assert limiter.admit("a", 60.0) is None and limiter.admit("a", 61.0) is None
-    assert limiter.admit("a", 62.0) == 28  # 1.93 units spent at 62 s: a whole unit is free again at 90 s
-    assert limiter.admit("b", 62.0) is None  # another client has its own bucket
-    assert limiter.admit("a", 90.5) is None  # refilled
+    assert limiter.admit("a", now_s=60.0) is None and limiter.admit("a", now_s=61.0) is None
+    assert limiter.admit("a", now_s=62.0) == 28  # 1.93 units spent at 62 s: a whole unit is free again at 90 s
+    assert limiter.admit("b", now_s=62.0) is None  # another client has its own bucket
+    assert limiter.admit("a", now_s=90.5) is None  # refilled
     assert RateLimiter(0).admit("a") is None  # 0 turns it off
 
 
@@ -45,15 +45,15 @@ def test_cost_is_one_unit_per_started_10_ms_of_cpu():
 
     assert [units_of(s) for s in (0.0, 0.0004, 0.010, 0.0101, 0.125)] == [1, 1, 1, 2, 13]
     limiter = RateLimiter(100)
-    assert limiter.admit("a", 0.0) is None
-    limiter.charge("a", 0.125, 0.0)  # a 90-day feed: 13 units in all
+    assert limiter.admit("a", now_s=0.0) is None
+    limiter.settle("a", 1, 0.125, 0.0)  # a 90-day feed: 13 units in all
     assert limiter.headers("a", 0.0) == {"RateLimit-Policy": '"renders";q=100;w=60', "RateLimit": '"renders";r=87;t=8'}
 
 
 def test_limiter_memory_is_bounded():
     limiter = RateLimiter(5, max_clients=100)
     for i in range(1000):
-        limiter.admit(f"10.0.{i // 256}.{i % 256}", 60.0)
+        limiter.admit(f"10.0.{i // 256}.{i % 256}", now_s=60.0)
     assert len(limiter._spent) <= 100
 
 
@@ -133,9 +133,9 @@ def test_a_quick_render_runs_on_the_loop_only_while_no_other_render_runs(client,
     pooled: list[str] = []
     run = runtime_app.renders.run
 
-    async def recording_run(key, job):
+    async def recording_run(key, job, client=None):
         pooled.append(key[0])
-        return await run(key, job)
+        return await run(key, job, client)
 
     monkeypatch.setattr(runtime_app.renders, "run", recording_run)
     runtime_app.cache.clear()
