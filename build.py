@@ -12,7 +12,9 @@ canonical path (generator/static_paths.py) the runtime and nginx look for.  ``--
 marked complete.  A file is
 written only when its bytes change (incremental; two builds are byte-identical), with
 ``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
-files no longer in the plan (e.g. yesterday's "today" answers) are removed.
+files no longer in the plan (e.g. yesterday's "today" answers) are removed.  Last, the build
+writes the manifest (static_paths.MANIFEST: each file's hash and size; a partial build adds
+its files to it): the app serves a file only when its bytes match it.
 Also builds the generated tables (sun, Hijri months, eclipses) first.  The site's pages
 (generator/site: index, city timetables, crescent maps) are jobs of kind ``pages``, written
 to ``static_out/<route>/index.html`` the same way.
@@ -63,12 +65,12 @@ def page_jobs(first_year: int, last_year: int, today: date,
             for route, parameters in site.static_pages(first_year, last_year, today, cities)]
 
 
-def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool]:
+def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool, str]:
     """Render one job and write it (and its compressed siblings) if its bytes changed.
 
     An answer or page that follows "today" goes under ``_today/`` (static_paths), and its
     stable public name becomes a hard link to it (re-made every build: a rewrite replaces the
-    inode).  Returns (job kind, paths written or kept, bytes, changed)."""
+    inode).  Returns (job kind, paths written or kept, bytes, changed, content hash)."""
     name, query, now_s, root = job
     today = datetime.fromtimestamp(now_s, timezone.utc).date()
     if name == PAGES:
@@ -95,7 +97,7 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, 
     if stable is not None and stable != relative:
         _link(Path(root) / stable, path)
         written.append(stable)
-    return name, written, len(body), changed
+    return name, written, len(body), changed, static_paths.content_hash(body)
 
 
 def _link(link: Path, target: Path) -> None:
@@ -144,7 +146,8 @@ def main(argv: list[str] | None = None) -> None:
     build_tables()
     print(f"tables ready ({time.perf_counter() - started:.1f} s)")
     complete = Path(args.out) / static_paths.COMPLETE_MARKER
-    if args.tables_only or (args.if_missing and complete.is_file()):
+    manifest_path = Path(args.out) / static_paths.MANIFEST
+    if args.tables_only or (args.if_missing and complete.is_file() and manifest_path.is_file()):
         return
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     first_year, last_year = default_years(today)
@@ -169,18 +172,21 @@ def main(argv: list[str] | None = None) -> None:
     now_s = _now_s(today)
     work = [(name, query, now_s, args.out) for name, query in jobs]
     counts, sizes, written, produced = Counter(), Counter(), 0, set()
+    manifest = static_paths.read_manifest(Path(args.out)) if partial else {}  # a partial build adds to it
     progress = _Progress(len(work))
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         results = pool.imap_unordered(render_one, work, chunksize=8)
-        for name, relatives, size, changed in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
-                                                    unit="file", desc="rendering"):
+        for name, relatives, size, changed, digest in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
+                                                            unit="file", desc="rendering"):
             counts[name] += 1
             sizes[name] += size
             written += changed
             produced.update(relatives)
+            manifest[relatives[0]] = (digest, size)
             progress.step()
     _write_front_files(Path(args.out))
     removed = 0 if partial else _prune(Path(args.out), produced)
+    static_paths.write_manifest(Path(args.out), manifest)  # last: every file it names is written
     if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
     elapsed = time.perf_counter() - started

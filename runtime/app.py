@@ -6,8 +6,9 @@ static file (build.py's output, generator/static_paths.py) is read in a thread i
 exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py: one client at most half of it), which counts against the client's rate
 limit by its CPU time (the expected cost before it runs, settled to the real cost after).
-The event loop itself never renders and never reads a file (it only asks whether the
-canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
+A file is served only when its bytes match the build's manifest (runtime/manifest.py),
+else the answer is rendered.  The event loop itself never renders and never reads a file
+(it only asks whether the canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
 pages get the same statuses as HTML pages in the page's language.  CORS: every answer
@@ -40,7 +41,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-import xxhash
 
 from generator import site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
@@ -49,6 +49,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime.cache import ResponseCache
+from runtime.manifest import Manifest
 from runtime.ratelimit import CostModel, RateLimiter, client_ip, parse_trusted
 from runtime.render_pool import Busy, RenderPool
 
@@ -68,6 +69,7 @@ sys.setswitchinterval(0.001)
 
 log = logging.getLogger("runtime")
 cache = ResponseCache()
+manifest = Manifest()
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -93,13 +95,8 @@ def html_error(request: Request, status: int, headers: dict | None = None) -> Re
 
 
 def etag_of(body: bytes) -> str:
-    """A strong validator: XXH3-128 of the body, as 32 hex digits in quotes.
-
-    A 128-bit hash changes whenever the bytes do (chance of a repeat 2⁻¹²⁸); no collision
-    resistance against an adversary is needed, as the server alone chooses the bytes of a URL.
-    It takes 3 µs for a year of prayer times, where SHA-256 took 94 µs (a tenth of the render).
-    """
-    return '"' + xxhash.xxh3_128_hexdigest(body) + '"'
+    """A strong validator: the body's content hash (static_paths.content_hash, XXH3-128), in quotes."""
+    return '"' + static_paths.content_hash(body) + '"'
 
 
 def static_file(relative_path: str) -> str | None:
@@ -115,15 +112,20 @@ def static_file(relative_path: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def read_static(path: str) -> tuple[bytes, str] | None:
-    """Return a pre-rendered file's bytes and ETag (None if it went away since `static_file`).
-    Runs in a worker thread: a read and a hash never hold up the event loop."""
+def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
+    """Return a pre-rendered file's bytes and ETag, or None if it went away since `static_file` or
+    its bytes are not the ones the build's manifest names (runtime/manifest.py).  Runs in a
+    worker thread: a read and a hash never hold up the event loop."""
     try:
         with open(path, "rb") as file:
             body = file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
-    return body, etag_of(body)
+    digest = static_paths.content_hash(body)
+    if not manifest.vouches(relative_path, digest, len(body)):
+        log.warning("not serving %s: its %d bytes are not the ones the build's manifest names", relative_path, len(body))
+        return None
+    return body, f'"{digest}"'
 
 
 def _client(request: Request) -> str:
@@ -178,11 +180,13 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
     parameters, `CostModel`).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave."""
+    if manifest.due(static_root) and await run_in_threadpool(manifest.refresh, static_root):
+        cache.clear()  # a build finished: answers read from files are read again
     hit = cache.get(key)
     limit_headers: dict = {}
     if hit is None:
         path = static_file(relative_path)
-        hit = None if path is None else await run_in_threadpool(read_static, path)
+        hit = None if path is None else await run_in_threadpool(read_static, path, relative_path)
         if hit is not None:
             cache.put(key, *hit)
         else:
