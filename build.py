@@ -11,7 +11,8 @@ canonical path (generator/static_paths.py) the runtime and nginx look for.  ``--
 ``--cities`` make a partial build (tests and previews): nothing is pruned and the build is not
 marked complete.  A file is
 written only when its bytes change (incremental; two builds are byte-identical), with
-``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
+``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static, written before the file
+and checked on every build (each must decompress to the file's bytes, else it is rewritten).  Without ``--only``,
 files no longer in the plan (e.g. yesterday's "today" answers) are removed.  Last, the build
 writes the manifest (static_paths.MANIFEST: each file's hash and size; a partial build adds
 its files to it): the app serves a file only when its bytes match it.
@@ -27,6 +28,7 @@ import multiprocessing
 import os
 import sys
 import time
+import zlib
 from collections import Counter
 from datetime import date, datetime, time as clock_time, timezone
 from pathlib import Path
@@ -88,16 +90,30 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, 
         body = endpoint.render(canonical.params)
     path = Path(root) / relative
     changed = not path.is_file() or path.read_bytes() != body
-    if changed:
+    if changed or not _siblings_hold(path, body):
+        # The siblings first, the file last: a build killed in between leaves the file's old bytes,
+        # so the next build sees the change and writes all three again.
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, body)
         _write_atomic(path.with_name(path.name + ".gz"), gzip.compress(body, compresslevel=9, mtime=0))
         _write_atomic(path.with_name(path.name + ".br"), brotli.compress(body, quality=9))
+        if changed:
+            _write_atomic(path, body)
+        changed = True
     written = [relative]
     if stable is not None and stable != relative:
         _link(Path(root) / stable, path)
         written.append(stable)
     return name, written, len(body), changed, static_paths.content_hash(body)
+
+
+def _siblings_hold(path: Path, body: bytes) -> bool:
+    """Whether ``path``'s ``.gz`` and ``.br`` siblings decompress to ``body`` (nginx serves them to
+    clients that accept compression: a stale one would give them another answer than the file)."""
+    try:
+        return (gzip.decompress(path.with_name(path.name + ".gz").read_bytes()) == body
+                and brotli.decompress(path.with_name(path.name + ".br").read_bytes()) == body)
+    except (OSError, EOFError, zlib.error, brotli.error):  # missing, truncated or not compressed data
+        return False
 
 
 def _link(link: Path, target: Path) -> None:
