@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import multiprocessing
 import os
 import sys
@@ -155,7 +156,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
     parser.add_argument("--if-missing", action="store_true",
-                        help="render only when no full build has completed into --out yet")
+                        help="render only when no full build has completed into --out yet; else finish the "
+                             "partial builds an interrupted announce.py left (static_paths.PENDING_DIR)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -163,7 +165,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"tables ready ({time.perf_counter() - started:.1f} s)")
     complete = Path(args.out) / static_paths.COMPLETE_MARKER
     manifest_path = Path(args.out) / static_paths.MANIFEST
-    if args.tables_only or (args.if_missing and complete.is_file() and manifest_path.is_file()):
+    if args.tables_only:
+        return
+    if args.if_missing and complete.is_file() and manifest_path.is_file():
+        finish_pending(Path(args.out), args.jobs)
         return
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     first_year, last_year = default_years(today)
@@ -205,12 +210,42 @@ def main(argv: list[str] | None = None) -> None:
     static_paths.write_manifest(Path(args.out), manifest)  # last: every file it names is written
     if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
+        for pending in pending_builds(Path(args.out)):  # a full build re-rendered what they asked for
+            pending.unlink()
     elapsed = time.perf_counter() - started
     print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "
           f"({written} written, {sum(counts.values()) - written} unchanged, {removed} stale removed) "
           f"in {elapsed:.1f} s with {args.jobs} jobs")
     for name in sorted(counts):
         print(f"  {name:18} {counts[name]:6} files {sizes[name] / 1e6:9.1f} MB")
+
+
+def pending_builds(root: Path) -> list[Path]:
+    """The partial builds asked for in ``root`` and not finished (static_paths.PENDING_DIR), oldest name first."""
+    folder = root / static_paths.PENDING_DIR
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def ask_for(root: Path, name: str, arguments: list[str] | None) -> Path:
+    """Record that the partial build ``arguments`` (build.py options other than --out and --jobs;
+    None: only the tables) must run in ``root`` before it is current: announce.py records its
+    re-render before it changes anything, and removes the record when it is done."""
+    folder = root / static_paths.PENDING_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    _write_atomic(path, json.dumps({"build": arguments}).encode())
+    return path
+
+
+def finish_pending(root: Path, jobs: int) -> None:
+    """Run every partial build recorded in ``root`` (`ask_for`) and remove its record: what an
+    interrupted announce.py left undone (`make serve` runs this through --if-missing)."""
+    for pending in pending_builds(root):
+        arguments = json.loads(pending.read_text())["build"]
+        print(f"finishing {pending.name}: build.py {' '.join(arguments or ['--tables-only'])}", flush=True)
+        if arguments:
+            main([*arguments, "--out", str(root), "--jobs", str(jobs)])
+        pending.unlink()
 
 
 def _write_front_files(root: Path) -> None:

@@ -59,6 +59,7 @@ EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
 HEADERS_FILE = "_headers"
 COMPLETE_MARKER = ".build-complete"  # written by a full build.py run (make serve's --if-missing)
 MANIFEST = ".manifest.json"  # what every pre-rendered file must hold (`write_manifest`)
+PENDING_DIR = ".pending-builds"  # partial builds asked for and not yet finished (announce.py; build.py finishes them)
 ERRORS_DIR = "_errors"  # the site's 429 pages, which nginx answers with
 
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9._,/-]*", re.ASCII)

@@ -7,7 +7,8 @@ exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py: one client at most half of it), which counts against the client's rate
 limit by its CPU time (the expected cost before it runs, settled to the real cost after).
 A file is served only when its bytes match the build's manifest (runtime/manifest.py),
-else the answer is rendered.  The event loop itself never renders and never reads a file
+else the answer is rendered; a changed manifest or Hijri data file (an announcement) is
+followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
 (it only asks whether the canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
@@ -42,13 +43,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import site, static_paths
+from generator import hijri, site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
+from generator.site import responses
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime.cache import ResponseCache
+from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
 from runtime.ratelimit import CostModel, RateLimiter, client_ip, parse_trusted
 from runtime.render_pool import Busy, RenderPool
@@ -70,6 +73,8 @@ sys.setswitchinterval(0.001)
 log = logging.getLogger("runtime")
 cache = ResponseCache()
 manifest = Manifest()
+hijri_watch = FileWatch()
+data_generation = 0  # bumped when the Hijri data is reloaded (`follow_files`)
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -133,14 +138,45 @@ def _client(request: Request) -> str:
                      request.headers.get("x-forwarded-for"), trusted_proxies)
 
 
+def _hijri_files() -> tuple[Path, ...]:
+    """The files the Hijri reckonings are read from (announce.py writes the first and the table)."""
+    return hijri.ANNOUNCED_PATH, hijri.IRAN_TABLE_PATH, hijri.TABLE_PATH
+
+
+def follow_files(root: Path) -> None:
+    """Follow what changed on disk (in a worker thread, at most once a second; `answer` asks).
+
+    The Hijri data (an announcement, issue 22: a running app kept the old month table, so
+    day-status and hijri answered different dates in one process): reload the table in this
+    process (render threads share it), forget every answer made with the old one, and keep
+    renders begun before from filling the cache (`data_generation`).  The build's manifest:
+    forget answers read from files (runtime/manifest.py)."""
+    global data_generation
+    if hijri_watch.due() and hijri_watch.changed(_hijri_files()):
+        hijri.reload()
+        for calendar in hijri.CALENDARS:
+            hijri.to_hijri(0, calendar)  # rebuilt here when only the data changed (~40 ms)
+        hijri_watch.changed(_hijri_files())  # a rebuilt table is the new baseline
+        responses._body.cache_clear()  # the pages' in-process API answers
+        data_generation += 1
+        cache.clear()
+        log.warning("Hijri data changed on disk: reloaded")
+    if manifest.due(root) and manifest.refresh(root):
+        cache.clear()  # a build finished: answers read from files are read again
+
+
 def _rendered(key: tuple, render_body):
     """The job a render thread runs: the body, its ETag, into the cache (kept even if the
-    request that asked gave up waiting), and the thread's CPU seconds (the request's cost)."""
+    request that asked gave up waiting, unless the Hijri data was reloaded meanwhile), and the
+    thread's CPU seconds (the request's cost)."""
+    generation = data_generation
+
     def job() -> tuple[bytes, str, float]:
         started = time.thread_time()
         body = render_body()
         etag = etag_of(body)
-        cache.put(key, body, etag)
+        if generation == data_generation:
+            cache.put(key, body, etag)
         return body, etag, time.thread_time() - started
     return job
 
@@ -180,8 +216,8 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
     parameters, `CostModel`).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave."""
-    if manifest.due(static_root) and await run_in_threadpool(manifest.refresh, static_root):
-        cache.clear()  # a build finished: answers read from files are read again
+    if hijri_watch.due() or manifest.due(static_root):
+        await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
     limit_headers: dict = {}
     if hit is None:
@@ -315,11 +351,12 @@ class Cors:
 
 def warm_up() -> None:
     """Load every table and catalogue before the first request (and fail loudly if one is broken)."""
-    from generator import cities, events, hijri, sun_table, ummalqura
+    from generator import cities, events, sun_table, ummalqura
 
     sun_table.load()
     for calendar in hijri.CALENDARS:
         hijri.to_hijri(0, calendar)
+    hijri_watch.changed(_hijri_files())  # the baseline `follow_files` compares with
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)

@@ -58,7 +58,9 @@ def test_a_storm_of_feeds_from_one_client_does_not_starve_another(tmp_path, rate
           f"other client: n={len(probes)}, max {max(seconds) * 1000:.0f} ms, statuses {sorted({s for s, _ in probes})}")
     assert len(storm) == FEEDS and set(storm) <= {200, 429, 503}
     assert all(status == 200 for status, _ in probes), probes
-    assert max(seconds) < 1.0, probes
+    # it waits for a free thread (one feed, ~120 ms of CPU), never behind the storm's queue: 0.3-0.5 s
+    # measured on this 2-core VM when idle, up to 1.4 s under a load average of 7 (before: 8.8-10 s)
+    assert max(seconds) < 2.0, probes
     if rate_limit_per_minute:
         # each feed costs ~12 units and the expected cost is charged before it runs: 100 units a minute
         # let at most ~100 / 9 feeds through (a unit a second refills meanwhile)

@@ -30,10 +30,9 @@ def built(tmp_path):
 @pytest.fixture
 def app_on(client, built, monkeypatch):
     from runtime import app as runtime_app
-    from runtime import manifest
 
     monkeypatch.setattr(runtime_app, "static_root", built)
-    monkeypatch.setattr(manifest, "CHECK_EVERY_S", 0.0)
+    monkeypatch.setattr(runtime_app.manifest.watch, "every_s", 0.0)
     runtime_app.cache.clear()
     yield client
     runtime_app.cache.clear()
