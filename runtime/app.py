@@ -189,7 +189,7 @@ async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], rende
     expected = costs.expected_units(*cost)
     wait_s = limiter.admit(client, expected)
     if wait_s is not None:
-        headers = {"Retry-After": str(wait_s), **limiter.headers(client)}
+        headers = {"Retry-After": str(wait_s)}
         if html:
             return html_error(request, 429, headers)
         return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
@@ -219,7 +219,6 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
     if hijri_watch.due() or manifest.due(static_root):
         await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
-    limit_headers: dict = {}
     if hit is None:
         path = static_file(relative_path)
         hit = None if path is None else await run_in_threadpool(read_static, path, relative_path)
@@ -230,12 +229,20 @@ async def answer(request: Request, key: tuple, relative_path: str, render_body, 
             if isinstance(rendered, Response):
                 return rendered
             hit = rendered
-            limit_headers = limiter.headers(_client(request))
     body, etag = hit
-    headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers}
-    if etag in request.headers.get("if-none-match", ""):
+    headers = {"ETag": etag, "Cache-Control": cache_control}
+    if not_modified(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+def not_modified(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 §13.1.2: ``*`` matches any current representation (every answer here has one),
+    else any listed entity tag equal to ``etag`` by the weak comparison (``W/`` ignored)."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
 
 
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
@@ -267,6 +274,16 @@ async def path_url(request: Request) -> Response:
     if items is None:
         return error_response(404, f"no such path: {request.url.path[:200]}")
     return await respond_api(request, BY_NAME[name], items)
+
+
+async def named_file(request: Request) -> Response:
+    """``/v1/<name>.json`` (the path URL of an answer without parameters, e.g. ``/v1/methods.json``,
+    and what nginx maps ``/v1/<name>.json?<query>`` to): the endpoint whose files bear that name."""
+    stem, dot, extension = request.path_params["file"].rpartition(".")
+    name = static_paths.endpoint_of_file(stem, extension, BY_NAME) if dot else None
+    if name is None:
+        return error_response(404, f"no such path: {request.url.path[:200]}")
+    return await respond_api(request, BY_NAME[name], request.query_params.multi_items())
 
 
 def page_handler(page: site.Page):
@@ -312,9 +329,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal error")
 
 
+def _limit_fields(scope: Scope) -> list[tuple[bytes, bytes]]:
+    """The client's rate-limit fields (none while the app's own limit is off)."""
+    if limiter.per_minute <= 0:
+        return []
+    forwarded = next((value.decode("latin-1") for name, value in scope["headers"] if name == b"x-forwarded-for"), None)
+    client = client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies)
+    return [(name.lower().encode(), value.encode()) for name, value in limiter.headers(client).items()]
+
+
 class Cors:
     """CORS for every answer: any origin, the validators and rate-limit fields exposed, and
-    OPTIONS answered as a preflight (204) before routing."""
+    OPTIONS answered as a preflight (204) before routing.  While the app's own limit is on, every
+    answer but a preflight (cached, pre-rendered, rendered, 304 and errors alike) also carries the
+    client's ``RateLimit`` and ``RateLimit-Policy`` fields, as deploy/README.md promises; a
+    preflight is the browser's, and the page cannot read its fields."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
@@ -329,7 +358,8 @@ class Cors:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []),
                                       (b"access-control-allow-origin", b"*"),
-                                      (b"access-control-expose-headers", EXPOSED_HEADERS.encode())]
+                                      (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
+                                      *_limit_fields(scope)]
             await send(message)
 
         await self.app(scope, receive, send_with_cors)
@@ -376,6 +406,7 @@ routes = [  # the API first: most requests are API requests, and routes are matc
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
+      Route(API_PREFIX + "/{file}", named_file, methods=["GET", "HEAD"]),
       Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
       Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
