@@ -35,7 +35,7 @@ ACCESS_LOG ?= --no-access-log
 serve: setup
 	$(BIN)/python build.py --tables-only
 	nice -n 10 $(BIN)/python build.py --if-missing --jobs 1 & \
-	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http httptools \
+	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http runtime.http_protocol:BoundedHttpToolsProtocol \
 	  --no-proxy-headers $(ACCESS_LOG)
 
 # Debian packages tests and benchmarks use (nginx for tests/test_nginx.py, wrk for bench-http;

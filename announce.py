@@ -24,11 +24,20 @@ the Hijri month table is rebuilt, and build.py re-renders the static answers tha
 Hijri dates (`AFFECTED_ENDPOINTS`) for the Gregorian years whose dates changed, within the
 window the daily build keeps (this year ±1).  ``--dry-run`` prints the checks and what
 would change, and writes nothing.  Exit status: 0 done, 2 refused.
+
+Before the row is written, the re-render is recorded as a pending build in the static root
+(build.ask_for, ``<out>/.pending-builds/``), and the record is removed when all is done.  A run
+killed in between is finished by running the same command again (the row is recorded with the
+same date and the record is there: the table is rebuilt and the re-render run), or by
+`make serve`, whose ``build.py --tables-only`` rebuilds the table and whose background
+``build.py --if-missing`` runs every pending build.  Running app processes follow the new data
+by themselves (runtime/app.py looks at the Hijri files' modification times every second).
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 import sys
 from datetime import date, datetime, timezone
@@ -169,14 +178,46 @@ def write_row(row: dict, path: Path | None = None) -> None:
     tmp.replace(path)
 
 
-def render(years: tuple[int, int], out: str, jobs: int, today: date) -> None:
-    """Re-render the affected endpoints for ``years`` with build.py (incremental: unchanged files stay)."""
+def build_arguments(years: tuple[int, int] | None) -> list[str] | None:
+    """The build.py options that re-render what an announcement changes in ``years`` (None: nothing)."""
+    return None if years is None else ["--only", ",".join(AFFECTED_ENDPOINTS), "--years", f"{years[0]}-{years[1]}"]
+
+
+def render(arguments: list[str] | None, out: str, jobs: int, today: date | None) -> None:
+    """Rebuild the Hijri month table, then re-render with build.py (incremental: unchanged files stay)."""
     import build
     from generator.site import responses
 
-    responses._body.cache_clear()  # page answers cached in this process
-    build.main(["--only", ",".join(AFFECTED_ENDPOINTS), "--years", f"{years[0]}-{years[1]}", "--out", out,
-                "--jobs", str(jobs), "--today", today.isoformat()])
+    hijri.reload()
+    hijri.to_hijri(0)  # rebuilds data/tables/hijri_months.parquet (new data hash)
+    print(f"rebuilt {hijri.TABLE_PATH.name}")
+    if arguments:
+        responses._body.cache_clear()  # page answers cached in this process
+        build.main([*arguments, "--out", out, "--jobs", str(jobs),
+                    *(["--today", today.isoformat()] if today else [])])
+
+
+def pending_name(authority_id: str, hy: int, hm: int) -> str:
+    """The name of an announcement's record among the pending builds (build.ask_for)."""
+    return f"announce-{authority_id}-{hy}-{hm:02d}"
+
+
+def finish(calendar: str, hy: int, hm: int, start_text: str, out: str, jobs: int) -> bool:
+    """Finish an announcement whose run was interrupted after its row was written: True when the row
+    is recorded with this date and its pending build is still there (then it has now run)."""
+    import build
+
+    if calendar not in AUTHORITY:
+        return False
+    authority_id = AUTHORITY[calendar][0]
+    pending = Path(out) / static_paths.PENDING_DIR / f"{pending_name(authority_id, hy, hm)}.json"
+    recorded = hijri.read_announced((authority_id,)).get((hy, hm))
+    if not pending.is_file() or recorded is None or _iso(recorded) != start_text:
+        return False
+    print(f"{hy}/{hm} = {start_text} is recorded, and its publishing was interrupted: finishing it")
+    render(json.loads(pending.read_text())["build"], out, jobs, None)
+    pending.unlink()
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--today", help="YYYY-MM-DD (default: today, UTC): the window re-rendered is this year ±1")
     args = parser.parse_args(argv)
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
+    if not args.dry_run and finish(args.calendar, args.hy, args.hm, args.date, args.out, args.jobs):
+        return 0
     try:
         row = validate(args.calendar, args.hy, args.hm, args.date, args.source, args.reported, args.kind)
     except Refused as error:
@@ -212,12 +255,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.dry_run:
         print("dry run: nothing written")
         return 0
+    import build
+
+    # Recorded before anything changes, removed when all is done: an interrupted run is finished
+    # by running it again, or by `make serve` (build.py --if-missing runs the pending builds).
+    # (Nothing to re-render: no record; the table is rebuilt by whichever process reads it next.)
+    arguments = build_arguments(years)
+    pending = arguments and build.ask_for(Path(args.out), pending_name(row["authority_id"], args.hy, args.hm), arguments)
     write_row(row)
-    hijri.reload()
-    hijri.to_hijri(0, args.calendar)  # rebuilds data/tables/hijri_months.parquet (new data hash)
-    print(f"wrote {hijri.ANNOUNCED_PATH.name}; rebuilt {hijri.TABLE_PATH.name}")
-    if years:
-        render(years, args.out, args.jobs, today)
+    print(f"wrote {hijri.ANNOUNCED_PATH.name}")
+    render(arguments, args.out, args.jobs, today)
+    if pending:
+        pending.unlink()
     return 0
 
 

@@ -11,8 +11,11 @@ canonical path (generator/static_paths.py) the runtime and nginx look for.  ``--
 ``--cities`` make a partial build (tests and previews): nothing is pruned and the build is not
 marked complete.  A file is
 written only when its bytes change (incremental; two builds are byte-identical), with
-``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static.  Without ``--only``,
-files no longer in the plan (e.g. yesterday's "today" answers) are removed.
+``.gz`` and ``.br`` siblings for nginx's gzip_static/brotli_static, written before the file
+and checked on every build (each must decompress to the file's bytes, else it is rewritten).  Without ``--only``,
+files no longer in the plan (e.g. yesterday's "today" answers) are removed.  Last, the build
+writes the manifest (static_paths.MANIFEST: each file's hash and size; a partial build adds
+its files to it): the app serves a file only when its bytes match it.
 Also builds the generated tables (sun, Hijri months, eclipses) first.  The site's pages
 (generator/site: index, city timetables, crescent maps) are jobs of kind ``pages``, written
 to ``static_out/<route>/index.html`` the same way.
@@ -21,10 +24,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import multiprocessing
 import os
 import sys
 import time
+import zlib
 from collections import Counter
 from datetime import date, datetime, time as clock_time, timezone
 from pathlib import Path
@@ -63,12 +68,12 @@ def page_jobs(first_year: int, last_year: int, today: date,
             for route, parameters in site.static_pages(first_year, last_year, today, cities)]
 
 
-def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool]:
+def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, bool, str]:
     """Render one job and write it (and its compressed siblings) if its bytes changed.
 
     An answer or page that follows "today" goes under ``_today/`` (static_paths), and its
     stable public name becomes a hard link to it (re-made every build: a rewrite replaces the
-    inode).  Returns (job kind, paths written or kept, bytes, changed)."""
+    inode).  Returns (job kind, paths written or kept, bytes, changed, content hash)."""
     name, query, now_s, root = job
     today = datetime.fromtimestamp(now_s, timezone.utc).date()
     if name == PAGES:
@@ -86,16 +91,30 @@ def render_one(job: tuple[str, dict, float, str]) -> tuple[str, list[str], int, 
         body = endpoint.render(canonical.params)
     path = Path(root) / relative
     changed = not path.is_file() or path.read_bytes() != body
-    if changed:
+    if changed or not _siblings_hold(path, body):
+        # The siblings first, the file last: a build killed in between leaves the file's old bytes,
+        # so the next build sees the change and writes all three again.
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, body)
         _write_atomic(path.with_name(path.name + ".gz"), gzip.compress(body, compresslevel=9, mtime=0))
         _write_atomic(path.with_name(path.name + ".br"), brotli.compress(body, quality=9))
+        if changed:
+            _write_atomic(path, body)
+        changed = True
     written = [relative]
     if stable is not None and stable != relative:
         _link(Path(root) / stable, path)
         written.append(stable)
-    return name, written, len(body), changed
+    return name, written, len(body), changed, static_paths.content_hash(body)
+
+
+def _siblings_hold(path: Path, body: bytes) -> bool:
+    """Whether ``path``'s ``.gz`` and ``.br`` siblings decompress to ``body`` (nginx serves them to
+    clients that accept compression: a stale one would give them another answer than the file)."""
+    try:
+        return (gzip.decompress(path.with_name(path.name + ".gz").read_bytes()) == body
+                and brotli.decompress(path.with_name(path.name + ".br").read_bytes()) == body)
+    except (OSError, EOFError, zlib.error, brotli.error):  # missing, truncated or not compressed data
+        return False
 
 
 def _link(link: Path, target: Path) -> None:
@@ -137,14 +156,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
     parser.add_argument("--if-missing", action="store_true",
-                        help="render only when no full build has completed into --out yet")
+                        help="render only when no full build has completed into --out yet; else finish the "
+                             "partial builds an interrupted announce.py left (static_paths.PENDING_DIR)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     build_tables()
     print(f"tables ready ({time.perf_counter() - started:.1f} s)")
     complete = Path(args.out) / static_paths.COMPLETE_MARKER
-    if args.tables_only or (args.if_missing and complete.is_file()):
+    manifest_path = Path(args.out) / static_paths.MANIFEST
+    if args.tables_only:
+        return
+    if args.if_missing and complete.is_file() and manifest_path.is_file():
+        finish_pending(Path(args.out), args.jobs)
         return
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     first_year, last_year = default_years(today)
@@ -169,26 +193,59 @@ def main(argv: list[str] | None = None) -> None:
     now_s = _now_s(today)
     work = [(name, query, now_s, args.out) for name, query in jobs]
     counts, sizes, written, produced = Counter(), Counter(), 0, set()
+    manifest = static_paths.read_manifest(Path(args.out)) if partial else {}  # a partial build adds to it
     progress = _Progress(len(work))
     with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
         results = pool.imap_unordered(render_one, work, chunksize=8)
-        for name, relatives, size, changed in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
-                                                    unit="file", desc="rendering"):
+        for name, relatives, size, changed, digest in tqdm(results, total=len(work), disable=not sys.stderr.isatty(),
+                                                            unit="file", desc="rendering"):
             counts[name] += 1
             sizes[name] += size
             written += changed
             produced.update(relatives)
+            manifest[relatives[0]] = (digest, size)
             progress.step()
     _write_front_files(Path(args.out))
     removed = 0 if partial else _prune(Path(args.out), produced)
+    static_paths.write_manifest(Path(args.out), manifest)  # last: every file it names is written
     if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
+        for pending in pending_builds(Path(args.out)):  # a full build re-rendered what they asked for
+            pending.unlink()
     elapsed = time.perf_counter() - started
     print(f"static_out: {sum(counts.values())} responses for {first_year}-{last_year} "
           f"({written} written, {sum(counts.values()) - written} unchanged, {removed} stale removed) "
           f"in {elapsed:.1f} s with {args.jobs} jobs")
     for name in sorted(counts):
         print(f"  {name:18} {counts[name]:6} files {sizes[name] / 1e6:9.1f} MB")
+
+
+def pending_builds(root: Path) -> list[Path]:
+    """The partial builds asked for in ``root`` and not finished (static_paths.PENDING_DIR), oldest name first."""
+    folder = root / static_paths.PENDING_DIR
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def ask_for(root: Path, name: str, arguments: list[str] | None) -> Path:
+    """Record that the partial build ``arguments`` (build.py options other than --out and --jobs;
+    None: only the tables) must run in ``root`` before it is current: announce.py records its
+    re-render before it changes anything, and removes the record when it is done."""
+    folder = root / static_paths.PENDING_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    _write_atomic(path, json.dumps({"build": arguments}).encode())
+    return path
+
+
+def finish_pending(root: Path, jobs: int) -> None:
+    """Run every partial build recorded in ``root`` (`ask_for`) and remove its record: what an
+    interrupted announce.py left undone (`make serve` runs this through --if-missing)."""
+    for pending in pending_builds(root):
+        arguments = json.loads(pending.read_text())["build"]
+        print(f"finishing {pending.name}: build.py {' '.join(arguments or ['--tables-only'])}", flush=True)
+        if arguments:
+            main([*arguments, "--out", str(root), "--jobs", str(jobs)])
+        pending.unlink()
 
 
 def _write_front_files(root: Path) -> None:

@@ -1,6 +1,6 @@
 """HTTP load on loopback with wrk: static hits through the app and through nginx, and dynamic answers.
 
-`make bench-http`.  Starts uvicorn (2 workers, uvloop, httptools) and deploy/nginx.conf on free
+`make bench-http`.  Starts uvicorn (2 workers, uvloop, bounded httptools) and deploy/nginx.conf on free
 loopback ports, builds a small static_out for the static cases, runs wrk for DURATION_S
 each, and prints requests/s, p99 latency, errors and the app's memory before and after.
 Goals on the 2-core machine: app static ≥ 3,000 req/s, nginx ≥ 15,000 req/s, dynamic
@@ -132,7 +132,7 @@ def main() -> None:
             ("static hit via nginx", f"http://127.0.0.1:{nginx_port}/v1/methods", None, 15000),
             ("dynamic 1-day lat/lng", f"http://127.0.0.1:{app_port}", str(script), 1000),
         ]
-        print(f"wrk -t2 -c64 -d{DURATION_S}s on 127.0.0.1; uvicorn --workers 2 (uvloop, httptools); nginx-light")
+        print(f"wrk -t2 -c64 -d{DURATION_S}s on 127.0.0.1; uvicorn --workers 2 (uvloop, bounded httptools); nginx-light")
         print(f"{'case':24} {'req/s':>10} {'p99 ms':>8} {'errors':>7} {'app RSS MB before→after':>26} {'goal':>8}")
         for name, url, lua, goal in cases:
             before = _rss_mb(_children(app.pid))

@@ -36,7 +36,7 @@ def wait_until_up(url: str, seconds: float = 30.0) -> None:
     raise RuntimeError(f"{url} did not come up within {seconds} s")
 
 
-UVICORN_FLAGS = ("--loop", "uvloop", "--http", "httptools", "--no-proxy-headers", "--no-access-log")
+UVICORN_FLAGS = ("--loop", "uvloop", "--http", "runtime.http_protocol:BoundedHttpToolsProtocol", "--no-proxy-headers", "--no-access-log")
 
 
 def start_app(static_root: Path, port: int, *, workers: int = 1, rate_limit_per_minute: int = 0,

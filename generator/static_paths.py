@@ -36,10 +36,14 @@ date checked; a copy on a CDN is as current as the last upload.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote
+
+import orjson
+import xxhash
 
 STATIC_ROOT = Path(__file__).resolve().parent.parent / "static_out"
 MAX_NAME_CHARS = 200  # file names must stay under the usual 255-byte limit
@@ -54,6 +58,8 @@ CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a mont
 EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
 HEADERS_FILE = "_headers"
 COMPLETE_MARKER = ".build-complete"  # written by a full build.py run (make serve's --if-missing)
+MANIFEST = ".manifest.json"  # what every pre-rendered file must hold (`write_manifest`)
+PENDING_DIR = ".pending-builds"  # partial builds asked for and not yet finished (announce.py; build.py finishes them)
 ERRORS_DIR = "_errors"  # the site's 429 pages, which nginx answers with
 
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9._,/-]*", re.ASCII)
@@ -164,3 +170,33 @@ def headers_file() -> str:
         lines.append(pattern)
         lines += [f"  {key}: {value}" for key, value in headers.items()]
     return "\n".join(lines) + "\n"
+
+
+
+def content_hash(body: bytes) -> str:
+    """XXH3-128 of a body as 32 hex digits: the ETag of an answer and its entry in the manifest.
+
+    A 128-bit hash changes whenever the bytes do (chance of a repeat 2⁻¹²⁸); no collision
+    resistance against an adversary is needed, as the server alone chooses the bytes of a URL.
+    It takes 3 µs for a year of prayer times, where SHA-256 took 94 µs (a tenth of the render)."""
+    return xxhash.xxh3_128_hexdigest(body)
+
+
+def read_manifest(root: Path) -> dict[str, tuple[str, int]]:
+    """Return ``root``'s manifest: relative path -> (content hash, size in bytes); empty when there
+    is none or it cannot be read (then no file is vouched for, and the app renders)."""
+    try:
+        files = orjson.loads((Path(root) / MANIFEST).read_bytes())["files"]
+        return {relative: (entry[0], entry[1]) for relative, entry in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return {}
+
+
+def write_manifest(root: Path, entries: Mapping[str, tuple[str, int]]) -> None:
+    """Write the manifest of ``root`` atomically: every pre-rendered file build.py wrote, by its
+    relative path, with the hash and size of the bytes it must hold.  The app serves a file only
+    when its bytes match (a truncated or garbled file is rendered afresh instead)."""
+    path = Path(root) / MANIFEST
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(orjson.dumps({"files": {relative: list(entry) for relative, entry in sorted(entries.items())}}))
+    os.replace(tmp, path)

@@ -4,9 +4,12 @@ Routes are data (a list), built from the endpoint registry.  A request is valida
 into canonical parameters; the in-memory LRU answers repeats; otherwise the canonical
 static file (build.py's output, generator/static_paths.py) is read in a thread if it
 exists, and only then is the response rendered, in the bounded render pool
-(runtime/render_pool.py), which counts against the client's rate limit by its CPU time.
-The event loop itself never renders and never reads a file (it only asks whether the
-canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
+(runtime/render_pool.py: one client at most half of it), which counts against the client's rate
+limit by its CPU time (the expected cost before it runs, settled to the real cost after).
+A file is served only when its bytes match the build's manifest (runtime/manifest.py),
+else the answer is rendered; a changed manifest or Hijri data file (an announcement) is
+followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
+(it only asks whether the canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
 pages get the same statuses as HTML pages in the page's language.  CORS: every answer
@@ -30,6 +33,7 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Mapping
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -38,16 +42,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-import xxhash
 
-from generator import site, static_paths
+from generator import hijri, site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
+from generator.site import responses
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime.cache import ResponseCache
-from runtime.ratelimit import RateLimiter, client_ip, parse_trusted
+from runtime.file_watch import FileWatch
+from runtime.manifest import Manifest
+from runtime.ratelimit import CostModel, RateLimiter, client_ip, parse_trusted
 from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
@@ -66,7 +72,11 @@ sys.setswitchinterval(0.001)
 
 log = logging.getLogger("runtime")
 cache = ResponseCache()
+manifest = Manifest()
+hijri_watch = FileWatch()
+data_generation = 0  # bumped when the Hijri data is reloaded (`follow_files`)
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
+costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
 renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
@@ -91,13 +101,8 @@ def html_error(request: Request, status: int, headers: dict | None = None, lang:
 
 
 def etag_of(body: bytes) -> str:
-    """A strong validator: XXH3-128 of the body, as 32 hex digits in quotes.
-
-    A 128-bit hash changes whenever the bytes do (chance of a repeat 2⁻¹²⁸); no collision
-    resistance against an adversary is needed, as the server alone chooses the bytes of a URL.
-    It takes 3 µs for a year of prayer times, where SHA-256 took 94 µs (a tenth of the render).
-    """
-    return '"' + xxhash.xxh3_128_hexdigest(body) + '"'
+    """A strong validator: the body's content hash (static_paths.content_hash, XXH3-128), in quotes."""
+    return '"' + static_paths.content_hash(body) + '"'
 
 
 def static_file(relative_path: str) -> str | None:
@@ -113,15 +118,20 @@ def static_file(relative_path: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def read_static(path: str) -> tuple[bytes, str] | None:
-    """Return a pre-rendered file's bytes and ETag (None if it went away since `static_file`).
-    Runs in a worker thread: a read and a hash never hold up the event loop."""
+def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
+    """Return a pre-rendered file's bytes and ETag, or None if it went away since `static_file` or
+    its bytes are not the ones the build's manifest names (runtime/manifest.py).  Runs in a
+    worker thread: a read and a hash never hold up the event loop."""
     try:
         with open(path, "rb") as file:
             body = file.read()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
-    return body, etag_of(body)
+    digest = static_paths.content_hash(body)
+    if not manifest.vouches(relative_path, digest, len(body)):
+        log.warning("not serving %s: its %d bytes are not the ones the build's manifest names", relative_path, len(body))
+        return None
+    return body, f'"{digest}"'
 
 
 def _client(request: Request) -> str:
@@ -129,57 +139,113 @@ def _client(request: Request) -> str:
                      request.headers.get("x-forwarded-for"), trusted_proxies)
 
 
+def _hijri_files() -> tuple[Path, ...]:
+    """The files the Hijri reckonings are read from (announce.py writes the first and the table)."""
+    return hijri.ANNOUNCED_PATH, hijri.IRAN_TABLE_PATH, hijri.TABLE_PATH
+
+
+def follow_files(root: Path) -> None:
+    """Follow what changed on disk (in a worker thread, at most once a second; `answer` asks).
+
+    The Hijri data (an announcement, issue 22: a running app kept the old month table, so
+    day-status and hijri answered different dates in one process): reload the table in this
+    process (render threads share it), forget every answer made with the old one, and keep
+    renders begun before from filling the cache (`data_generation`).  The build's manifest:
+    forget answers read from files (runtime/manifest.py)."""
+    global data_generation
+    if hijri_watch.due() and hijri_watch.changed(_hijri_files()):
+        hijri.reload()
+        for calendar in hijri.CALENDARS:
+            hijri.to_hijri(0, calendar)  # rebuilt here when only the data changed (~40 ms)
+        hijri_watch.changed(_hijri_files())  # a rebuilt table is the new baseline
+        responses._body.cache_clear()  # the pages' in-process API answers
+        data_generation += 1
+        cache.clear()
+        log.warning("Hijri data changed on disk: reloaded")
+    if manifest.due(root) and manifest.refresh(root):
+        cache.clear()  # a build finished: answers read from files are read again
+
+
 def _rendered(key: tuple, render_body):
     """The job a render thread runs: the body, its ETag, into the cache (kept even if the
-    request that asked gave up waiting), and the thread's CPU seconds (the request's cost)."""
+    request that asked gave up waiting, unless the Hijri data was reloaded meanwhile), and the
+    thread's CPU seconds (the request's cost)."""
+    generation = data_generation
+
     def job() -> tuple[bytes, str, float]:
         started = time.thread_time()
         body = render_body()
         etag = etag_of(body)
-        cache.put(key, body, etag)
+        if generation == data_generation:
+            cache.put(key, body, etag)
         return body, etag, time.thread_time() - started
     return job
 
 
+async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], render_body, html: bool,
+                  quick: bool) -> tuple[bytes, str] | Response:
+    """Render in the pool (or inline, `answer`), charged to the client: its expected cost before,
+    its real cost after (runtime/ratelimit.py).  Returns the body and ETag, or the 429/503 answer."""
+    client = _client(request)
+    expected = costs.expected_units(*cost)
+    wait_s = limiter.admit(client, expected)
+    if wait_s is not None:
+        headers = {"Retry-After": str(wait_s)}
+        if html:
+            return html_error(request, 429, headers)
+        return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
+                                   f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
+    try:
+        if quick and renders.pending == 0:
+            body, etag, cpu_s = _rendered(key, render_body)()
+        else:
+            body, etag, cpu_s = await renders.run(key, _rendered(key, render_body), client)
+    except Busy as busy:
+        if not busy.started:  # refused before it ran: nothing was spent
+            limiter.settle(client, expected, None)
+        headers = {"Retry-After": str(busy.retry_after_s)}
+        return html_error(request, 503, headers) if html else error_response(503, str(busy), headers)
+    limiter.settle(client, expected, cpu_s)
+    costs.learn(*cost, cpu_s)
+    return body, etag
+
+
 async def answer(request: Request, key: tuple, relative_path: str | None, render_body, media_type: str,
-                 cache_control: str, html: bool = False, quick: bool = False, headers: dict | None = None) -> Response:
+                 cache_control: str, cost: tuple[str, Mapping], html: bool = False, quick: bool = False,
+                 headers: dict | None = None) -> Response:
     """Answer from the in-memory cache, else the pre-rendered file, else ``render_body()`` in the
-    render pool (rate-limited by cost).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
+    render pool (rate-limited by cost: ``cost`` is the endpoint's name and the canonical
+    parameters, `CostModel`).  A ``quick`` render (`Endpoint.quick`: a few ms at most)
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave.
     ``relative_path`` None: an answer that is never a file (a page shown from its query)."""
+    if hijri_watch.due() or manifest.due(static_root):
+        await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
-    limit_headers: dict = {}
     if hit is None:
         path = None if relative_path is None else static_file(relative_path)
-        hit = None if path is None else await run_in_threadpool(read_static, path)
+        hit = None if path is None else await run_in_threadpool(read_static, path, relative_path)
         if hit is not None:
             cache.put(key, *hit)
         else:
-            client = _client(request)
-            wait_s = limiter.admit(client)
-            if wait_s is not None:
-                headers = {"Retry-After": str(wait_s), **limiter.headers(client)}
-                if html:
-                    return html_error(request, 429, headers)
-                return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
-                                           f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
-            try:
-                if quick and renders.pending == 0:
-                    body, etag, cpu_s = _rendered(key, render_body)()
-                else:
-                    body, etag, cpu_s = await renders.run(key, _rendered(key, render_body))
-            except Busy as busy:
-                headers = {"Retry-After": str(busy.retry_after_s)}
-                return html_error(request, 503, headers) if html else error_response(503, str(busy), headers)
-            limiter.charge(client, cpu_s)
-            hit = (body, etag)
-            limit_headers = limiter.headers(client)
+            rendered = await _render(request, key, cost, render_body, html, quick)
+            if isinstance(rendered, Response):
+                return rendered
+            hit = rendered
     body, etag = hit
-    headers = {"ETag": etag, "Cache-Control": cache_control, **limit_headers, **(headers or {})}
-    if etag in request.headers.get("if-none-match", ""):
+    headers = {"ETag": etag, "Cache-Control": cache_control, **(headers or {})}
+    if not_modified(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+def not_modified(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 §13.1.2: ``*`` matches any current representation (every answer here has one),
+    else any listed entity tag equal to ``etag`` by the weak comparison (``W/`` ignored)."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
 
 
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
@@ -190,7 +256,8 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
     return await answer(request, (endpoint.name, tuple(canonical.params.items())),
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
                         lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
-                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE, quick=endpoint.quick)
+                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE, (endpoint.name, canonical.params),
+                        quick=endpoint.quick)
 
 
 def handler(endpoint: Endpoint):
@@ -212,6 +279,16 @@ async def path_url(request: Request) -> Response:
     return await respond_api(request, BY_NAME[name], items)
 
 
+async def named_file(request: Request) -> Response:
+    """``/v1/<name>.json`` (the path URL of an answer without parameters, e.g. ``/v1/methods.json``,
+    and what nginx maps ``/v1/<name>.json?<query>`` to): the endpoint whose files bear that name."""
+    stem, dot, extension = request.path_params["file"].rpartition(".")
+    name = static_paths.endpoint_of_file(stem, extension, BY_NAME) if dot else None
+    if name is None:
+        return error_response(404, f"no such path: {request.url.path[:200]}")
+    return await respond_api(request, BY_NAME[name], request.query_params.multi_items())
+
+
 def page_handler(page: site.Page):
     """Serve a site page: the in-memory cache, then the pre-rendered file (a page that follows
     today only from today's folder), then `page.render`."""
@@ -230,7 +307,8 @@ def page_handler(page: site.Page):
                                           today.isoformat() if page.today_dependent else None)
         try:
             return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
-                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, html=True)
+                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params),
+                                html=True)
         except site.PageNotFound:
             return html_error(request, 404)
 
@@ -250,7 +328,8 @@ def query_page_handler(page: site.QueryPage):
             return html_error(request, 400, lang=error.lang, detail=str(error))
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         return await answer(request, ("page", page.route, query, today), None, lambda: page.render(query, today),
-                            media_type, CACHE_TODAY, html=True, headers=dict(page.headers))
+                            media_type, CACHE_TODAY, (page.route, dict(query.prayer)), html=True,
+                            headers=dict(page.headers))
 
     return respond
 
@@ -272,9 +351,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal error")
 
 
+def _limit_fields(scope: Scope) -> list[tuple[bytes, bytes]]:
+    """The client's rate-limit fields (none while the app's own limit is off)."""
+    if limiter.per_minute <= 0:
+        return []
+    forwarded = next((value.decode("latin-1") for name, value in scope["headers"] if name == b"x-forwarded-for"), None)
+    client = client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies)
+    return [(name.lower().encode(), value.encode()) for name, value in limiter.headers(client).items()]
+
+
 class Cors:
     """CORS for every answer: any origin, the validators and rate-limit fields exposed, and
-    OPTIONS answered as a preflight (204) before routing."""
+    OPTIONS answered as a preflight (204) before routing.  While the app's own limit is on, every
+    answer but a preflight (cached, pre-rendered, rendered, 304 and errors alike) also carries the
+    client's ``RateLimit`` and ``RateLimit-Policy`` fields, as deploy/README.md promises; a
+    preflight is the browser's, and the page cannot read its fields."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
@@ -289,7 +380,8 @@ class Cors:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []),
                                       (b"access-control-allow-origin", b"*"),
-                                      (b"access-control-expose-headers", EXPOSED_HEADERS.encode())]
+                                      (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
+                                      *_limit_fields(scope)]
             await send(message)
 
         await self.app(scope, receive, send_with_cors)
@@ -311,11 +403,12 @@ class Cors:
 
 def warm_up() -> None:
     """Load every table and catalogue before the first request (and fail loudly if one is broken)."""
-    from generator import cities, events, hijri, sun_table, ummalqura
+    from generator import cities, events, sun_table, ummalqura
 
     sun_table.load()
     for calendar in hijri.CALENDARS:
         hijri.to_hijri(0, calendar)
+    hijri_watch.changed(_hijri_files())  # the baseline `follow_files` compares with
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
@@ -336,6 +429,7 @@ routes = [  # the API first: most requests are API requests, and routes are matc
     for endpoint in ENDPOINTS
 ] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
       Route(page.route, query_page_handler(page), methods=["GET", "HEAD"]) for page in site.query_pages()] + [
+      Route(API_PREFIX + "/{file}", named_file, methods=["GET", "HEAD"]),
       Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),
       Route(f"/{static_paths.STABLE_DIR}{API_PREFIX}" + "/{base}/{file}", path_url, methods=["GET", "HEAD"])]
 starlette_app = Starlette(routes=routes, lifespan=lifespan,

@@ -1,12 +1,16 @@
 """Per-client limit on rendered answers, weighted by cost: a token bucket per client IP.
 
 A client may spend ``per_minute`` cost units a minute, refilled continuously (so a burst of
-up to ``per_minute`` is allowed, then ``per_minute``/60 a second).  A render is admitted
-while the client's bucket holds at least one unit; it is charged one unit on admission and,
-when done, one more for every started 10 ms of CPU time beyond the first (`units_of`):
-a qibla or a day of prayer times costs 1, a year of prayer times about 3, a 90-day prayer
-feed about 12 on this machine.  Cached and pre-rendered answers cost nothing.  The state is
-given in the IETF ``RateLimit`` / ``RateLimit-Policy`` fields (draft-ietf-httpapi-ratelimit-headers).
+up to ``per_minute`` is allowed, then ``per_minute``/60 a second).  A render costs one unit
+per started 10 ms of CPU time (`units_of`): a qibla or a day of prayer times 1, a year of
+prayer times about 3, a 90-day prayer feed about 12 on this machine.  Its *expected* cost is
+charged before it runs (`CostModel`: days × methods times what such a render of that endpoint
+has cost so far), and a render is admitted only while the bucket holds that much (at most a
+whole minute's worth); when it is done the charge is settled to its real cost.  So one client's
+concurrent renders are bounded by its limit before they run (issue 22: charging one unit up
+front let 100 concurrent 90-day feeds in at once).  Cached and pre-rendered answers cost
+nothing.  The state is given in the IETF ``RateLimit`` / ``RateLimit-Policy`` fields
+(draft-ietf-httpapi-ratelimit-headers).
 
 This limiter is per process: it is the whole server's limit only when one process serves
 (`make serve`).  Behind nginx with several app workers, nginx's ``limit_req`` (a zone
@@ -45,27 +49,32 @@ class RateLimiter:
         spent, as_of = self._spent.get(client, (0.0, now_s))
         return max(0.0, spent - (now_s - as_of) * self._rate_per_s)
 
-    def admit(self, client: str, now_s: float | None = None) -> int | None:
-        """Admit one render for ``client`` (charging one unit); return seconds to wait if over the limit."""
+    def admit(self, client: str, units: int = 1, now_s: float | None = None) -> int | None:
+        """Admit a render expected to cost ``units`` (charged now; at most ``per_minute``) for ``client``;
+        return seconds to wait instead if its bucket does not hold them."""
         if self.per_minute <= 0:
             return None
+        units = min(max(1, units), self.per_minute)
         now_s = time.time() if now_s is None else now_s
         with self._lock:
             level = self._level(client, now_s)
-            if level + 1 > self.per_minute:
-                return max(1, math.ceil((level + 1 - self.per_minute) / self._rate_per_s - 1e-9))
+            if level + units > self.per_minute:
+                return max(1, math.ceil((level + units - self.per_minute) / self._rate_per_s - 1e-9))
             if client not in self._spent and len(self._spent) >= self.max_clients:
                 self._forget(now_s)
-            self._spent[client] = (level + 1, now_s)
+            self._spent[client] = (level + units, now_s)
             return None
 
-    def charge(self, client: str, cpu_s: float, now_s: float | None = None) -> None:
-        """Charge the rest of a finished render's cost (its units beyond the one paid on admission)."""
+    def settle(self, client: str, charged_units: int, cpu_s: float | None, now_s: float | None = None) -> None:
+        """Replace the ``charged_units`` of an admitted render by its real cost: `units_of(cpu_s)`, or
+        nothing when it never ran (``cpu_s`` None: refused by a full pool)."""
         if self.per_minute <= 0:
             return
+        charged_units = min(max(1, charged_units), self.per_minute)
+        real = 0 if cpu_s is None else units_of(cpu_s)
         now_s = time.time() if now_s is None else now_s
         with self._lock:
-            self._spent[client] = (self._level(client, now_s) + units_of(cpu_s) - 1, now_s)
+            self._spent[client] = (max(0.0, self._level(client, now_s) + real - charged_units), now_s)
 
     def headers(self, client: str, now_s: float | None = None) -> dict[str, str]:
         """Return the ``RateLimit-Policy`` and ``RateLimit`` fields for ``client`` (none when off)."""
@@ -117,3 +126,45 @@ def _is_trusted(address: str, trusted: list) -> bool:
     except ValueError:
         return False
     return any(ip in network for network in trusted)
+
+
+class CostModel:
+    """The expected cost of a render, learned per kind of render as it goes.
+
+    The work of a render is its days × methods, read from the canonical parameters by their
+    shared names (``days``; ``year`` with or without ``month``; else one day; ``method`` a
+    comma-separated list): a 90-day feed is 90, a year of prayer times 365, a qibla 1.  Renders
+    of one endpoint with the same kind of span (days, month, year, one) cost about the same per
+    unit of work, so the model keeps, per (endpoint, span), the CPU seconds per unit of work of
+    the renders so far (the first measurement, then a moving average), and expects a new
+    render to cost its work times that.  Before any render of a kind it assumes
+    `PRIOR_CPU_S_PER_WORK` (2 ms a day-method: more than any endpoint takes, so the first burst
+    after a start is over-charged and settled down, never let through).
+    """
+
+    PRIOR_CPU_S_PER_WORK = 0.002
+    SMOOTHING = 0.3  # weight of the newest render in the average
+
+    def __init__(self):
+        self._cpu_s_per_work: dict[tuple[str, str], float] = {}  # bounded: endpoints × 4 spans
+
+    @staticmethod
+    def work(params) -> tuple[str, int]:
+        """Return (kind of span, days × methods) of canonical parameters."""
+        if "days" in params:
+            span, n_days = "days", int(params["days"])
+        elif "year" in params:
+            span, n_days = ("month", 30) if "month" in params else ("year", 365)
+        else:
+            span, n_days = "one", 1
+        return span, n_days * len(str(params.get("method", "")).split(","))
+
+    def expected_units(self, name: str, params) -> int:
+        span, work = self.work(params)
+        return units_of(work * self._cpu_s_per_work.get((name, span), self.PRIOR_CPU_S_PER_WORK))
+
+    def learn(self, name: str, params, cpu_s: float) -> None:
+        span, work = self.work(params)
+        per_work = cpu_s / work
+        old = self._cpu_s_per_work.get((name, span))
+        self._cpu_s_per_work[(name, span)] = per_work if old is None else old + self.SMOOTHING * (per_work - old)

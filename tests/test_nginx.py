@@ -275,3 +275,23 @@ def test_a_page_whose_day_has_passed_is_not_served_as_today(front):
 
 def test_access_log_is_off_by_default(front):
     assert not list(FRONT_INFO["prefix"].glob("*access*"))
+
+
+def test_dot_files_are_never_served(front):
+    """Files whose name begins with a dot under static_out/ (build.py's temporary files, its
+    manifest, anything planted there) are not served by nginx, by path or through a query (issue 22)."""
+    base, static = front
+    planted = [static / "v1" / "methods" / ".secret.json", static / "v1" / "qibla" / ".secret.json",
+               static / "v1" / ".secret.json", static / ".secret.json"]
+    for path in planted:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b'{"planted":1}')
+        path.chmod(0o644)
+    try:
+        for address in ("/v1/methods/.secret.json", "/v1/qibla?.secret", "/v1/.secret.json", "/.secret.json",
+                        "/.manifest.json", "/v1/qibla/.secret.json"):
+            status, _, body = _get(base + address)
+            assert status in (400, 404) and b"planted" not in body, (address, status, body)
+    finally:
+        for path in planted:
+            path.unlink()

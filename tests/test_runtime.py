@@ -33,10 +33,10 @@ def test_cached_answers_do_not_count(client, limited):
 def test_limit_is_per_client_and_refills_at_its_rate():
     """Token bucket arithmetic: 2 units a minute refill one unit every 30 s."""
     limiter = RateLimiter(2)
-    assert limiter.admit("a", 60.0) is None and limiter.admit("a", 61.0) is None
-    assert limiter.admit("a", 62.0) == 28  # 1.93 units spent at 62 s: a whole unit is free again at 90 s
-    assert limiter.admit("b", 62.0) is None  # another client has its own bucket
-    assert limiter.admit("a", 90.5) is None  # refilled
+    assert limiter.admit("a", now_s=60.0) is None and limiter.admit("a", now_s=61.0) is None
+    assert limiter.admit("a", now_s=62.0) == 28  # 1.93 units spent at 62 s: a whole unit is free again at 90 s
+    assert limiter.admit("b", now_s=62.0) is None  # another client has its own bucket
+    assert limiter.admit("a", now_s=90.5) is None  # refilled
     assert RateLimiter(0).admit("a") is None  # 0 turns it off
 
 
@@ -45,15 +45,15 @@ def test_cost_is_one_unit_per_started_10_ms_of_cpu():
 
     assert [units_of(s) for s in (0.0, 0.0004, 0.010, 0.0101, 0.125)] == [1, 1, 1, 2, 13]
     limiter = RateLimiter(100)
-    assert limiter.admit("a", 0.0) is None
-    limiter.charge("a", 0.125, 0.0)  # a 90-day feed: 13 units in all
+    assert limiter.admit("a", now_s=0.0) is None
+    limiter.settle("a", 1, 0.125, 0.0)  # a 90-day feed: 13 units in all
     assert limiter.headers("a", 0.0) == {"RateLimit-Policy": '"renders";q=100;w=60', "RateLimit": '"renders";r=87;t=8'}
 
 
 def test_limiter_memory_is_bounded():
     limiter = RateLimiter(5, max_clients=100)
     for i in range(1000):
-        limiter.admit(f"10.0.{i // 256}.{i % 256}", 60.0)
+        limiter.admit(f"10.0.{i // 256}.{i % 256}", now_s=60.0)
     assert len(limiter._spent) <= 100
 
 
@@ -133,9 +133,9 @@ def test_a_quick_render_runs_on_the_loop_only_while_no_other_render_runs(client,
     pooled: list[str] = []
     run = runtime_app.renders.run
 
-    async def recording_run(key, job):
+    async def recording_run(key, job, client=None):
         pooled.append(key[0])
-        return await run(key, job)
+        return await run(key, job, client)
 
     monkeypatch.setattr(runtime_app.renders, "run", recording_run)
     runtime_app.cache.clear()
@@ -149,3 +149,64 @@ def test_a_quick_render_runs_on_the_loop_only_while_no_other_render_runs(client,
     assert pooled == ["night.ics", "prayer-times"]
     assert in_pool.content == inline.content and in_pool.headers["etag"] == inline.headers["etag"]
     runtime_app.cache.clear()
+
+
+def test_every_path_url_deploy_readme_lists_is_the_query_answer(client):
+    """deploy/README.md promises that the app and nginx answer the same path URLs (issue 22: the app
+    answered 404 for /v1/methods.json, nginx 200).  Reference: the same answer asked by its query."""
+    import re
+    from pathlib import Path
+
+    from generator import static_paths
+
+    readme = (Path(__file__).resolve().parent.parent / "deploy" / "README.md").read_text()
+    listed = sorted(set(re.findall(r"`(/v1/[^`?<]*\.(?:json|ics))`", readme)))
+    assert "/v1/methods.json" in listed and len(listed) >= 9
+    for path in listed:
+        by_path = client.get(path)
+        assert by_path.status_code == 200, path
+        base, _, file_name = path.removeprefix("/v1/").rpartition("/")
+        stem, extension = file_name.rsplit(".", 1)
+        if base:
+            name, query = static_paths.endpoint_of_file(base, extension, runtime_app.BY_NAME), static_paths.query_items(stem)
+        else:
+            name, query = static_paths.endpoint_of_file(stem, extension, runtime_app.BY_NAME), []
+        by_query = client.get(f"/v1/{name}", params=query)
+        assert by_path.content == by_query.content and by_path.headers["etag"] == by_query.headers["etag"], path
+    assert client.get("/v1/prayer-times.json?city=karbala&date=2026-03-20").content == client.get(
+        "/v1/prayer-times?city=karbala&date=2026-03-20").content  # nginx's /v1/<name>.json?<query> form
+    for unknown in ("/v1/nothing.json", "/v1/methods.svg", "/v1/methods."):
+        assert client.get(unknown).status_code == 404, unknown
+
+
+def test_if_none_match(client):
+    """RFC 9110 §13.1.2: "*" matches any current representation; a list matches by weak comparison."""
+    answer = client.get("/v1/qibla?lat=21.4&lng=39.8")
+    etag = answer.headers["etag"]
+    for header in ("*", etag, f"W/{etag}", f'"0", {etag}', f' "0" ,W/{etag} '):
+        not_modified = client.get("/v1/qibla?lat=21.4&lng=39.8", headers={"If-None-Match": header})
+        assert not_modified.status_code == 304 and not_modified.content == b"", header
+        assert not_modified.headers["etag"] == etag
+    for header in ('"0"', etag[:-2] + '"', "", "W/"):
+        assert client.get("/v1/qibla?lat=21.4&lng=39.8", headers={"If-None-Match": header}).status_code == 200, header
+
+
+def test_every_answer_carries_the_rate_limit_fields_while_the_limit_is_on(client, limited):
+    """deploy/README.md: `RateLimit` and `RateLimit-Policy` in every answer of the app's own limit
+    (issue 22: cached answers and errors had none).  Field syntax: draft-ietf-httpapi-ratelimit-headers."""
+    rendered = client.get("/v1/qibla?lat=2.5&lng=3")
+    assert rendered.headers["ratelimit"] == '"renders";r=2;t=20'  # 1 of 3 units spent, refilled in 20 s
+    cached = client.get("/v1/qibla?lat=2.5&lng=3")
+    not_modified = client.get("/v1/qibla?lat=2.5&lng=3", headers={"If-None-Match": "*"})
+    bad = client.get("/v1/qibla?lat=x")
+    unknown = client.get("/v1/nowhere")
+    page_404 = client.get("/city/atlantis/")
+    not_allowed = client.post("/v1/qibla?lat=2.5&lng=3")
+    for response in (cached, not_modified, bad, unknown, page_404, not_allowed):
+        assert response.headers["ratelimit-policy"] == '"renders";q=3;w=60', response.status_code
+        remaining = 1 if response in (page_404, not_allowed) else 2  # looking a page up renders it: one unit
+        assert response.headers["ratelimit"].startswith(f'"renders";r={remaining};t='), response.status_code
+    assert [r.status_code for r in (cached, not_modified, bad, unknown, page_404, not_allowed)] == [200, 304, 400, 404,
+                                                                                                     404, 405]
+    preflight = client.options("/v1/qibla", headers={"Access-Control-Request-Method": "GET"})
+    assert preflight.status_code == 204 and "ratelimit" not in preflight.headers  # the browser's, unread by the page

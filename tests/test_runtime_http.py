@@ -1,4 +1,4 @@
-"""The app over real HTTP, as `make serve` starts it: uvicorn (uvloop, httptools, proxy headers off)
+"""The app over real HTTP, as `make serve` starts it: uvicorn (uvloop, runtime.http_protocol, proxy headers off)
 on a free loopback port, one process, its own rate limit on.
 
 Independent references: the request counts and timings are measured here, on the wire; the
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from deploy import local_stack
+from generator import static_paths
 
 pytestmark = pytest.mark.xdist_group("runtime_http")
 
@@ -189,6 +190,10 @@ def test_a_page_whose_day_has_passed_is_not_served(static_root, served):
     link = static_root / "city" / "kufa" / "ar" / "index.html"
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(Path("../../..") / "_today" / (today - timedelta(days=1)).isoformat() / "city/kufa/ar/index.html")
+    static_paths.write_manifest(static_root, {  # as build.py writes them: the app serves only what it names
+        f"_today/{day.isoformat()}/city/kufa/ar/index.html": (static_paths.content_hash(marker), len(marker))
+        for day, marker in ((today - timedelta(days=1), b"<!-- yesterday -->"), (today, b"<!-- today -->"))})
+    time.sleep(1.1)  # the app looks at the manifest again after a second
     status, _, body = get(served, "/city/kufa/ar/")
     assert status == 200 and body == b"<!-- today -->"
     (static_root / "_today" / today.isoformat() / "city/kufa/ar/index.html").unlink()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -123,11 +124,17 @@ def test_runtime_serves_the_static_file(built, client, monkeypatch):
     runtime_app.cache.clear()
     path = built / static_paths.relative_path("methods", {})
     original = path.read_bytes()
+    manifest = static_paths.read_manifest(built)
     try:
-        path.write_bytes(b'{"methods":[]}')  # a marker only the static file can produce
-        assert client.get("/v1/methods").content == b'{"methods":[]}'
+        marker = b'{"methods":[]}'  # a marker only the static file can produce, written as a build writes it
+        path.write_bytes(marker)
+        static_paths.write_manifest(built, {**manifest, "v1/methods.json": (static_paths.content_hash(marker),
+                                                                            len(marker))})
+        time.sleep(1.1)  # the app looks at the manifest again after a second
+        assert client.get("/v1/methods").content == marker
     finally:
         path.write_bytes(original)
+        static_paths.write_manifest(built, manifest)
         runtime_app.cache.clear()
 
 
