@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from generator import page_words as words
-from generator.site import imsakiya, index, moon_page, responses, timetable
+from generator.site import head, imsakiya, index, moon_page, responses, timetable
 from generator.site.page import Page, PageNotFound
 from generator.site.templating import render_page
 
@@ -115,8 +115,8 @@ def error_page(path: str, status: int = 404, lang: str | None = None) -> bytes:
     lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
     title, text = _ERROR_WORDS[status]
     w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
-    return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w, title=w["not_found"],
-                       canonical=None, alternates=[], languages=[], path=path[:200])
+    return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w,
+                       **head.error_head(lang, w["not_found"], w["not_found_text"]), path=path[:200])
 
 
 def not_found_page(path: str) -> bytes:
