@@ -416,7 +416,8 @@ def test_static_pages_and_their_files():
     assert "city/london/fa/Tehran/2026-03/index.html" not in files  # shown by /city/london/fa/
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
-    assert len(files) == 4 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months
+    assert files[-2:] == ["robots.txt", "sitemap.xml"]  # and no sitemap index below 50,000 pages
+    assert len(files) == 4 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months + 2
     assert 12 <= moon_months <= 14
 
 
