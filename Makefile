@@ -58,10 +58,11 @@ test: setup peers system-packages
 	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
-bench: setup peers
+bench: setup peers system-packages
 	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m bench.prayer_times
 	$(BIN)/python -m bench.hijri
+	$(BIN)/python -m bench.lighthouse
 
 # HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached
 # answers while 30 distinct 90-day feeds render at once (p95 and max latency).

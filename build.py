@@ -27,6 +27,7 @@ import gzip
 import json
 import multiprocessing
 import os
+import re
 import sys
 import time
 import zlib
@@ -46,8 +47,7 @@ from generator.query import Query
 PAGES = "pages"  # the job kind of a site page (generator/site): query = (route, path parameters)
 
 
-def default_years(today: date) -> tuple[int, int]:
-    return today.year - 1, today.year + 1
+default_years = site.default_years  # this year ±1: also the years /sitemap.xml lists pages for
 
 
 def plan(first_year: int, last_year: int, today: date,
@@ -276,9 +276,14 @@ class _Progress:
 
 def _prune(root: Path, produced: set[str]) -> int:
     removed = 0
-    page_folders = {route.strip("/").split("/")[0] for route in (page.route for page in site.pages())} - {""}
+    routes = [page.route for page in site.pages()]
+    page_folders = {route.strip("/").split("/")[0] for route in routes if route.endswith("/")} - {""}
+    # pages that are files (robots.txt, sitemap.xml, sitemap-<n>.xml): their routes as patterns
+    page_files = {re.sub(r"\{[^}]*\}", "*", route.lstrip("/")) for route in routes if not route.endswith("/")}
     folders = ("v1", static_paths.TODAY_DIR, static_paths.STABLE_DIR, *sorted(page_folders))
-    for path in (p for folder in folders for p in (root / folder).rglob("*")):
+    candidates = [*(p for folder in folders for p in (root / folder).rglob("*")),
+                  *(p for pattern in sorted(page_files) for p in root.glob(pattern + "*"))]  # and .gz, .br
+    for path in candidates:
         if not path.is_file():
             continue
         relative = path.relative_to(root).as_posix()

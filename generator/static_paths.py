@@ -150,8 +150,9 @@ def headers_file() -> str:
 
     Patterns do not overlap for any header, since such hosts join the values of every
     matching rule: stable names of answers that follow today (``today/v1/…``, refreshed by
-    every build) and pages that follow today get 5 minutes, other answers a week,
-    crescent pages a day."""
+    every build), pages that follow today and the sitemap get 5 minutes, other answers a week,
+    crescent pages and robots.txt a day.  (Past 50,000 pages the sitemap is an index of
+    ``/sitemap-<n>.xml`` files, which such hosts type from their extension.)"""
     rules = [
         ("/*", {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED_HEADERS,
                 "X-Content-Type-Options": "nosniff"}),
@@ -162,6 +163,8 @@ def headers_file() -> str:
         ("/index.html", {"Cache-Control": CACHE_TODAY}),
         ("/city/*", {"Cache-Control": CACHE_TODAY}),
         ("/moon/*", {"Cache-Control": CACHE_PAGE}),
+        ("/robots.txt", {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_PAGE}),
+        ("/sitemap.xml", {"Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_TODAY}),
         (f"/{TODAY_DIR}/*", {"X-Robots-Tag": "noindex", "Cache-Control": "no-store"}),
     ]
     lines = ["# Response headers for hosts that read a _headers file (Netlify, Cloudflare Pages).",

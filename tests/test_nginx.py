@@ -126,6 +126,28 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
         assert headers["Content-Type"].startswith(("application/javascript", "text/javascript")), path
 
 
+def test_robots_and_sitemap_are_served_from_the_build_with_their_types(front):
+    """Issue 21: nginx answers /robots.txt (a day) and today's /sitemap.xml (5 minutes) from the build's
+    files with the same types as the app (text/plain, application/xml; charset=utf-8), compressed on
+    request; a sitemap file that does not exist goes to the app (a 404 page)."""
+    base, static = front
+    status, headers, body = _get(f"{base}/robots.txt")
+    assert status == 200 and body == (static / "robots.txt").read_bytes() and b"Sitemap: " in body
+    assert headers["Content-Type"] == "text/plain; charset=utf-8" and headers["Cache-Control"] == "public, max-age=86400"
+    assert "Last-Modified" in headers  # the file, not the app
+    status, headers, body = _get(f"{base}/sitemap.xml")
+    assert status == 200 and headers["Content-Type"] == "application/xml; charset=utf-8"
+    assert headers["Cache-Control"] == "public, max-age=300" and "Last-Modified" in headers
+    assert body == (static / "_today" / datetime.now(timezone.utc).date().isoformat() / "sitemap.xml").read_bytes()
+    assert body.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/')
+    status, headers, _ = _get(f"{base}/sitemap.xml", {"Accept-Encoding": "gzip"})
+    assert status == 200 and headers.get("Content-Encoding") == "gzip" and "Accept-Encoding" in headers["Vary"]
+    status, headers, _ = _get(f"{base}/sitemap-1.xml")  # no index below 50,000 pages: the app's 404 page
+    assert status == 404 and headers["Content-Type"] == "text/html; charset=utf-8"
+    status, _, _ = _get(f"{base}/robots.txt", method="POST")
+    assert status == 405
+
+
 def test_errors_are_json(front):
     base, _ = front
     status, headers, body = _get(f"{base}/nothing")

@@ -154,7 +154,7 @@ def test_month_pages_and_their_links():
     assert 'href="/city/beirut/ar/Tehran/2026-02/" rel="prev"' in html
     assert 'href="/city/beirut/ar/Tehran/2026-05/" rel="next"' in html
     month = routes.city_month(TODAY, "beirut", "ar", "Tehran", "2026-05").decode()
-    assert '<link rel="canonical" href="/city/beirut/ar/Tehran/2026-05/">' in month
+    assert f'<link rel="canonical" href="{urls.absolute("/city/beirut/ar/Tehran/2026-05/")}">' in month
     assert re.findall(r'data-year="(\d+)" data-month="(\d+)"', month) == [("2026", "05")]
     assert 'href="/city/beirut/ar/" rel="prev"' in month  # April is on the city's page
     assert 'rel="next"' not in month  # the window ends with the month after the two shown
@@ -272,7 +272,7 @@ def test_method_switcher_links_every_method_page():
     for method in methods:
         assert f'href="{urls.city_url("karachi", "ur", method["id"])}"' in html
     assert '<a href="/city/karachi/ur/Jafari/" aria-current="page">' in html
-    assert '<link rel="canonical" href="/city/karachi/ur/Jafari/">' in html
+    assert f'<link rel="canonical" href="{urls.absolute("/city/karachi/ur/Jafari/")}">' in html
 
 
 def test_names_are_escaped(monkeypatch):
@@ -417,7 +417,8 @@ def test_static_pages_and_their_files():
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
     assert {"widget.js", "screen/sw.js"} <= set(files)  # the widget's embed and the screen's service worker
-    assert len(files) == 4 + 2 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months
+    assert files[-2:] == ["robots.txt", "sitemap.xml"]  # and no sitemap index below 50,000 pages
+    assert len(files) == 4 + 2 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months + 2
     assert 12 <= moon_months <= 14
 
 

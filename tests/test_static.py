@@ -184,5 +184,18 @@ def test_a_plain_file_server_serves_the_documented_urls(built):
         server.wait(10)
     headers = (built / static_paths.HEADERS_FILE).read_text().splitlines()
     rules = [line for line in headers if line.startswith("/")]
-    assert "/v1/*.json" in rules and "/today/v1/*.ics" in rules
+    assert "/v1/*.json" in rules and "/today/v1/*.ics" in rules and {"/robots.txt", "/sitemap.xml"} <= set(rules)
     assert "  Access-Control-Allow-Origin: *" in headers and "  Cache-Control: public, max-age=300" in headers
+
+
+def test_the_build_writes_robots_txt_and_todays_sitemap(built):
+    """Issue 21: robots.txt and sitemap.xml are pages of the plan: the app's bytes, the sitemap (which
+    follows today) under _today/<date>/ with its public name a hard link, whole even in a partial build."""
+    from generator.site import routes
+
+    robots = built / "robots.txt"
+    assert robots.read_bytes() == routes.robots_page(None) and (built / "robots.txt.gz").is_file()
+    dated = built / "_today" / TODAY / "sitemap.xml"
+    assert dated.read_bytes() == routes.sitemap_page(__import__("datetime").date.fromisoformat(TODAY))
+    assert (built / "sitemap.xml").samefile(dated)
+    assert dated.read_bytes().count(b"<url>") > 4 * 325 * 4  # every city, not only the build's --cities

@@ -7,7 +7,9 @@ The runtime and build.py only see this interface:
 * `static_pages(first_year, last_year, today, cities=None)`: every page build.py pre-renders, as
   (route, path parameters) pairs; the file goes to ``static_out/<route with the
   parameters filled in>``, with ``index.html`` appended to paths ending in ``/``.
+  Besides the HTML pages: ``/robots.txt`` and ``/sitemap.xml`` (generator/site/sitemap.py).
 * `query_pages()`: the pages shown from their query string (`QueryPage`: the screen, the widget);
+* `default_years(today)`: the years a full build covers (this year ±1), those the sitemap lists;
 * `not_found_page(path)`: the HTML of the 404 page.
 
 A page that does not exist (an unknown city id, a Hijri month out of range) raises
@@ -21,7 +23,7 @@ from generator.site import routes
 from generator.site.page import BadPageQuery, Page, PageNotFound, QueryPage, file_path
 
 __all__ = ["BadPageQuery", "Page", "PageNotFound", "QueryPage", "file_path", "pages", "query_pages", "static_pages",
-           "not_found_page", "error_page"]
+           "default_years", "not_found_page", "error_page"]
 
 
 def pages() -> list[Page]:
@@ -38,6 +40,11 @@ def static_pages(first_year: int, last_year: int, today: date,
                  cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
     """Return the (route, path parameters) of every page to pre-render (city pages: of ``cities``, or all)."""
     return routes.static_pages(first_year, last_year, today, cities)
+
+
+def default_years(today: date) -> tuple[int, int]:
+    """Return the Gregorian years a full build pre-renders (this year ±1): those /sitemap.xml lists."""
+    return routes.default_years(today)
 
 
 def not_found_page(path: str) -> bytes:

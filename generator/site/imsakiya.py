@@ -18,7 +18,7 @@ from datetime import date
 
 from generator import hijri_names
 from generator import page_words as words
-from generator.site import responses, shamsi, timetable, urls
+from generator.site import head, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -75,12 +75,8 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
     return render_localised_page(
         "imsakiya.html.j2",
         lang,
-        title=title,
-        canonical=href(lang),
-        alternates=[{"lang": o, "href": href(o)} for o in words.LANGUAGES],
-        languages=[{"lang": o, "name": words.LANGUAGE_NAMES[o], "href": href(o), "dir": words.direction(o),
-                    "current": o == lang}
-                   for o in words.LANGUAGES],
+        **head.page_head(lang, title, w["description.imsakiya"].format(year=year_text, city=name, method=method_label),
+                         href),
         p=p,
         city_href=urls.city_url(city_id, lang, method),
         city_name=name,

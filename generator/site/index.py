@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from generator import hijri_names
 from generator import page_words as words
-from generator.site import responses, urls
+from generator.site import head, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page, render_page
 
@@ -64,10 +64,7 @@ def render(today: date) -> bytes:
         lang="en",
         dir="ltr",
         w=w,
-        title=document["info"]["title"],
-        canonical="/",
-        alternates=[{"lang": lang, "href": home_url(lang)} for lang in words.LANGUAGES],
-        languages=home_languages("en"),
+        **head.page_head("en", document["info"]["title"], home_description(len(catalogue), "en"), home_url),
         info=document["info"],
         info_description=code_spans(document["info"].get("description", "")),
         version=document["info"]["version"],
@@ -92,11 +89,9 @@ def home_url(lang: str) -> str:
     return "/" if lang == words.DEFAULT_LANGUAGE else f"/{lang}/"
 
 
-def home_languages(lang: str) -> list[dict]:
-    """Return the language switcher of the home pages."""
-    return [{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": home_url(other), "dir": words.direction(other),
-             "current": other == lang}
-            for other in words.LANGUAGES]
+def home_description(cities: int, lang: str) -> str:
+    """Return the meta description of the index (en) and the home pages (ar, fa, ur)."""
+    return words.WORDS[lang]["description.home"].format(count=words.digits(cities, lang))
 
 
 def render_home(today: date, lang: str) -> bytes:
@@ -112,10 +107,7 @@ def render_home(today: date, lang: str) -> bytes:
         "home.html.j2",
         lang,
         p=p,
-        title=p["home_title"],
-        canonical=home_url(lang),
-        alternates=[{"lang": other, "href": home_url(other)} for other in words.LANGUAGES],
-        languages=home_languages(lang),
+        **head.page_head(lang, p["home_title"], home_description(len(catalogue), lang), home_url),
         intro=p["home_intro"].format(count=words.digits(len(catalogue), lang)),
         all_cities=p["all_cities"].format(count=words.digits(len(catalogue), lang)),
         cities=sorted(({"name": c["names"][lang], "href": urls.city_url(c["id"], lang)} for c in catalogue),

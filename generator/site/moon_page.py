@@ -11,7 +11,7 @@ from datetime import date
 from generator import hijri, hijri_names
 from generator import moon_map_svg as moon_map
 from generator import page_words as words
-from generator.site import responses, urls
+from generator.site import head, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -59,11 +59,9 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
     return render_localised_page(
         "moon.html.j2",
         lang,
-        title=w["moon_title"].format(month=month_name, year=year),
-        canonical=urls.moon_url(hy, hm, lang),
-        alternates=[{"lang": other, "href": urls.moon_url(hy, hm, other)} for other in words.LANGUAGES],
-        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": urls.moon_url(hy, hm, other),
-                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
+        **head.page_head(lang, w["moon_title"].format(month=month_name, year=year),
+                         w["description.moon"].format(month=month_name, year=year),
+                         lambda other: urls.moon_url(hy, hm, other)),
         intro=intro,
         legend=[{"digit": d, "meaning": words.VISIBILITY[lang][d]} for d in moon_map.DIGITS],
         coast_defs=moon_map.coast_defs(marks),

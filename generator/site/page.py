@@ -29,6 +29,9 @@ class Page:
     # pages whose "today" is a city's own date: rendered on request, ``render`` also takes ``now_s``
     # (the request's Unix time), and an answer is cached per quarter hour (zones are whole quarters)
     clock_dependent: bool = False
+    # an HTML page of this route that build.py pre-renders is listed in /sitemap.xml (issue 21);
+    # False for pages that are not for search results (a mosque's wall screen, an embedded widget)
+    listed: bool = True
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from generator import page_words as words
-from generator.site import imsakiya, index, moon_page, responses, screen, timetable
+from generator.site import head, imsakiya, index, moon_page, responses, screen, sitemap, timetable
 from generator.site.page import Page, PageNotFound, QueryPage
 from generator.site.templating import render_page
 
@@ -50,6 +50,16 @@ def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> b
     return moon_page.render(today, int(hy), int(hm), lang)
 
 
+def sitemap_page(today: date, part: str | None = None) -> bytes:
+    if part is not None and not _NUMBER.fullmatch(part):
+        raise PageNotFound(f"no sitemap file {part[:10]!r}")
+    return sitemap.render(listed_paths(today), None if part is None else int(part))
+
+
+def robots_page(today: date) -> bytes:
+    return sitemap.robots()
+
+
 PAGES: list[Page] = [
     Page("/", index_page),  # links this Hijri month's crescent page
     *(Page(f"/{lang}/", functools.partial(home_page, lang=lang)) for lang in words.LANGUAGES
@@ -65,9 +75,14 @@ PAGES: list[Page] = [
     Page("/city/{city}/{lang}/{method}/{month}/", city_month, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
     Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False),
+    # follows today: its month pages move with the month, its crescent pages with the year
+    Page(sitemap.SITEMAP, sitemap_page, media_type="application/xml", listed=False),
+    Page(sitemap.PART, sitemap_page, media_type="application/xml", listed=False),  # only past 50,000 pages
+    Page(sitemap.ROBOTS, robots_page, media_type="text/plain", today_dependent=False, listed=False),
     # the widget's one-line embed and the screen's service worker (scripts, not pages; docs/site.md)
-    Page(screen.WIDGET_SCRIPT, screen.widget_script, media_type="text/javascript", today_dependent=False),
-    Page(screen.SERVICE_WORKER, screen.service_worker, media_type="text/javascript", today_dependent=False),
+    Page(screen.WIDGET_SCRIPT, screen.widget_script, media_type="text/javascript", today_dependent=False, listed=False),
+    Page(screen.SERVICE_WORKER, screen.service_worker, media_type="text/javascript", today_dependent=False,
+         listed=False),
 ]
 # The mosque screen and the website widget: their query is /v1/prayer-times' (generator/site/screen.py).
 QUERY_PAGES: list[QueryPage] = [
@@ -75,12 +90,34 @@ QUERY_PAGES: list[QueryPage] = [
               {"Content-Security-Policy": screen.content_security_policy(kind), "Referrer-Policy": "no-referrer"})
     for kind in ("screen", "widget")
 ]
+BY_ROUTE = {page.route: page for page in PAGES}
+
+
+def default_years(today: date) -> tuple[int, int]:
+    """Return the Gregorian years a full build pre-renders (build.py's default): this year ±1."""
+    return today.year - 1, today.year + 1
+
+
+def listed_paths(today: date) -> list[str]:
+    """Return the address of every page /sitemap.xml lists: the HTML pages a full build pre-renders
+    for ``today`` (every city, this year ±1) whose kind is `Page.listed`, in plan order."""
+    return [route.format(**parameters) for route, parameters in html_pages(*default_years(today), today)
+            if BY_ROUTE[route].listed]
 
 
 def static_pages(first_year: int, last_year: int, today: date,
                  cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
     """Return the (route, path parameters) of every page to pre-render for the years (inclusive);
-    the city pages of ``cities`` only, when given (catalogue ids)."""
+    the city pages of ``cities`` only, when given (catalogue ids).  robots.txt and the sitemap
+    (with its numbered files when it needs an index) are always whole: the same bytes as the app's."""
+    files = sitemap.part_count(listed_paths(today))
+    return (html_pages(first_year, last_year, today, cities) + [(sitemap.ROBOTS, {}), (sitemap.SITEMAP, {})]
+            + [(sitemap.PART, {"part": str(n)}) for n in range(1, files + 1) if files > 1])
+
+
+def html_pages(first_year: int, last_year: int, today: date,
+               cities: tuple[str, ...] | None = None) -> list[tuple[str, dict]]:
+    """Return the (route, path parameters) of the HTML pages to pre-render (see `static_pages`)."""
     out: list[tuple[str, dict]] = [("/", {})] + [(f"/{lang}/", {}) for lang in words.LANGUAGES
                                                  if lang != words.DEFAULT_LANGUAGE]
     out += [(screen.WIDGET_SCRIPT, {}), (screen.SERVICE_WORKER, {})]
@@ -126,8 +163,8 @@ def error_page(path: str, status: int = 404, lang: str | None = None, detail: st
     lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
     title, text = _ERROR_WORDS[status]
     w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
-    return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w, title=w["not_found"],
-                       canonical=None, alternates=[], languages=[], path=path[:200],
+    return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w,
+                       **head.error_head(lang, w["not_found"], w["not_found_text"]), path=path[:200],
                        detail=None if detail is None else detail[:300])
 
 

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from generator import feed_words, hijri, hijri_names
 from generator import page_words as words
-from generator.site import qibla_svg, responses, shamsi, urls
+from generator.site import head, qibla_svg, responses, shamsi, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -120,12 +120,12 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
     method_label = next(m["label"][lang] for m in methods if m["id"] == method)
     if month_page is None:
         title = w["timetable_title"].format(city=name)
-        canonical = urls.city_url(city_id, lang, method)
+        description = w["description.city"].format(city=name, method=method_label)
         href = lambda other: urls.city_url(city_id, other, method)  # noqa: E731
     else:
         month_name = f"{words.GREGORIAN_MONTHS[lang][month_page[1] - 1]} {words.digits(month_page[0], lang)}"
         title = p["month_page_title"].format(city=name, month=month_name)
-        canonical = urls.month_url(city_id, lang, method, *month_page)
+        description = w["description.month"].format(city=name, month=month_name, method=method_label)
         href = lambda other: urls.month_url(city_id, other, method, *month_page)  # noqa: E731
     today_row = next((row for m in months for row in m["rows"] if row["today"]), None)
     qibla = responses.api_json("qibla", {"city": city_id}, today)["qibla"]
@@ -136,11 +136,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
     return render_localised_page(
         "city.html.j2",
         lang,
-        title=title,
-        canonical=canonical,
-        alternates=[{"lang": other, "href": href(other)} for other in words.LANGUAGES],
-        languages=[{"lang": other, "name": words.LANGUAGE_NAMES[other], "href": href(other),
-                    "dir": words.direction(other), "current": other == lang} for other in words.LANGUAGES],
+        **head.page_head(lang, title, description, href),
         p=p,
         city_name=name,
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),

@@ -10,12 +10,50 @@
 * ``/<lang>/`` the home page in ar, fa, ur (``/`` is English).
 
 Every address is a directory ending in ``/`` (its static file is ``…/index.html``), has no
-query string, and so can be pre-rendered and served by any static front.
+query string, and so can be pre-rendered and served by any static front.  Links between pages
+are these paths; what must be absolute (the canonical URL, the ``hreflang`` alternates,
+OpenGraph's ``og:url``, the sitemap's ``<loc>``, robots.txt's ``Sitemap:``) is
+``PUBLIC_ORIGIN`` + path (`absolute`).
+
+``PUBLIC_ORIGIN`` is where the site is public, ``scheme://host[:port]`` with no path: a setting of
+the build and of the app alike (the environment variable of that name, read once at import),
+because a pre-rendered page carries it and the app must render the same bytes.  Never taken
+from a request's ``Host`` header: a cache would keep a page whose canonical URL a client chose.
+Default ``http://127.0.0.1:8000``, the address ``make serve`` listens on; a public deployment
+sets its own (deploy/README.md).  A value that is not an origin stops the build and the app.
 """
 from __future__ import annotations
 
+import os
+import re
+
 from generator.methods import DEFAULT_METHOD
 from generator.locale import DEFAULT_LANGUAGE
+
+PUBLIC_ORIGIN_VARIABLE = "PUBLIC_ORIGIN"
+DEFAULT_PUBLIC_ORIGIN = "http://127.0.0.1:8000"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_ORIGIN = re.compile(rf"https?://(?:{_LABEL}(?:\.{_LABEL})*|\[[0-9a-f:.]{{2,45}}\])(?::(?P<port>[0-9]{{1,5}}))?", re.ASCII)
+
+
+def public_origin(value: str) -> str:
+    """Return ``value`` as the site's origin (``https://times.example.org``), or raise ValueError.
+
+    Lower-case host (a DNS name or a bracketed IPv6 address), an optional port, no path, no
+    user, no query, no trailing slash: every absolute URL is this string followed by a path."""
+    found = _ORIGIN.fullmatch(value)
+    if not found or not 0 < int(found["port"] or 1) < 65536:
+        raise ValueError(f"{PUBLIC_ORIGIN_VARIABLE} must be scheme://host[:port] in lower case with no path, "
+                         f"e.g. https://times.example.org; got {value[:100]!r}")
+    return value
+
+
+PUBLIC_ORIGIN = public_origin(os.environ.get(PUBLIC_ORIGIN_VARIABLE, DEFAULT_PUBLIC_ORIGIN))
+
+
+def absolute(path: str) -> str:
+    """Return the absolute URL of a site path ("/city/london/" -> "https://…/city/london/")."""
+    return PUBLIC_ORIGIN + path
 
 
 def city_url(city_id: str, lang: str = DEFAULT_LANGUAGE, method: str = DEFAULT_METHOD) -> str:
