@@ -213,3 +213,28 @@ def blank_unreached_csv(rows: list[bytes], names: tuple[str, ...], unreached: np
                 cells[1 + k] = b""
             cells[1 + (len(names) if with_local else 0) + k] = b""
         rows[r] = b",".join(cells)
+
+
+def provenance_fields(provenance) -> list[bytes]:
+    """Return, per row (method-major, as `json_rows`), the JSON fields of a day's source, or b"" for a
+    method bound to no table (generator.timetables.Provenance).
+
+    A printed day: ``,"source":"printed","authority":…,"table":…,"computed":[times the table does not
+    print][,"ignored":[options]]``; a computed day of a bound method: ``,"source":"computed"``.
+    """
+    out = []
+    for k, bound in enumerate(provenance.bound):
+        n_days = provenance.printed.shape[1]
+        if not bound:
+            out += [b""] * n_days
+            continue
+        table = provenance.table[k]
+        printed = b""
+        if table is not None:
+            fields = {"source": "printed", "authority": table.authority_name, "table": table.id,
+                      "computed": list(provenance.computed_times(k))}
+            if provenance.ignored:
+                fields["ignored"] = list(provenance.ignored)
+            printed = b"," + orjson.dumps(fields)[1:-1]
+        out += [printed if flag else b',"source":"computed"' for flag in provenance.printed[k].tolist()]
+    return out
