@@ -288,6 +288,8 @@ def build_table(entry: Mapping[str, str], rows: Sequence[Mapping[str, str]], hea
         raise TableError(f"{table_id}: bad index entry ({error})") from None
     if not (-90 <= lat <= 90 and -180 <= lng <= 180) or not 1900 <= years[2] <= years[3] <= 2100:
         raise TableError(f"{table_id}: coordinates or years out of range")
+    if entry["city"] and entry["city"] != entry["place"]:
+        raise TableError(f"{table_id}: the place of a catalogue city is its id ({entry['city']})")
     if entry["city"] and entry["city"] not in cities.by_id():
         raise TableError(f"{table_id}: city {entry['city']!r} is not in data/cities.csv")
     printed = parse_cells(table_id, rows, header)

@@ -82,7 +82,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
                     "current": o == lang}
                    for o in words.LANGUAGES],
         p=p,
-        city_href=urls.city_url(city_id, lang, method),
+        city_href=urls.city_url(city_id, lang, method, shared["default_method"]),
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
         calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
