@@ -245,7 +245,8 @@ def check_against_computed(table: Table, method: Method | None = None) -> None:
     days = first + np.arange(n_days)
     computed = prayer.compute(table.lat, table.lng, first, n_days, [method])
     rows = leap_day_index(days)
-    for name in table.columns:
+    # The Sun's times first: an hour off there is a clock (daylight-saving) error, reported as such.
+    for name in sorted(table.columns, key=lambda name: name not in SUN_TIMES):
         printed = instants_s(table, days, name)
         diff_min = (printed - computed.times[name][0]) / 60.0
         bound = SUN_BOUND_MIN if name in SUN_TIMES else CONVENTION_BOUND_MIN
@@ -352,6 +353,14 @@ def distance_km(lat1, lng1, lat2, lng2):
 
 TABLES: tuple[Table, ...] = load()
 BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
+
+
+def reload() -> None:
+    """Read and check the tables again (after timetable.py wrote one)."""
+    global TABLES, BOUND_PRESETS
+    TABLES = load()
+    BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
+    _places.cache_clear()
 
 
 @functools.cache
