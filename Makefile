@@ -62,6 +62,7 @@ bench: setup peers
 	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m bench.prayer_times
 	$(BIN)/python -m bench.hijri
+	$(BIN)/python -m bench.printed_tables
 
 # HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached
 # answers while 30 distinct 90-day feeds render at once (p95 and max latency).
