@@ -149,17 +149,19 @@ def render(city: str | None, out: str, jobs: int, today: date) -> None:
 
 
 def add(args: argparse.Namespace) -> int:
-    existing = {row["table"]: row for row in timetables.read_index()}
+    directory = Path(args.data).resolve()
+    served = directory == timetables.TABLES_DIR.resolve()
+    recorded = timetables.TABLES if served else timetables.load(directory)
+    existing = {row["table"]: row for row in timetables.read_index(directory / "index.csv")}
     table_id = f"{args.authority}/{args.place}"
     try:
         entry = entry_for(args, existing.get(table_id))
         rows, header = read_file(Path(args.file))
-        others = [t for t in timetables.TABLES if t.id != table_id]
-        table = validate(entry, rows, header, others)
+        table = validate(entry, rows, header, [t for t in recorded if t.id != table_id])
     except Refused as error:
         print(f"refused: {error}", file=sys.stderr)
         return 2
-    old = next((t for t in timetables.TABLES if t.id == table_id), None)
+    old = next((t for t in recorded if t.id == table_id), None)
     print(f"table {table.id}: {len(timetables.LEAP_DAYS)} days, columns {', '.join(table.columns)}; "
           f"serves {', '.join(table.presets)} within {timetables.SERVE_RADIUS_KM:g} km of {table.lat}, {table.lng}, "
           f"years {table.first_year}-{table.last_year}: every check passed")
@@ -177,9 +179,12 @@ def add(args: argparse.Namespace) -> int:
     if args.dry_run:
         print("dry run: nothing written")
         return 0
-    write(entry, table)
+    write(entry, table, directory)
+    print(f"wrote {directory / table.id}.csv and {directory / 'index.csv'}")
+    if not served:
+        print("not the served data (--data): nothing re-rendered")
+        return 0
     timetables.reload()
-    print(f"wrote data/timetables/{table.id}.csv and index.csv")
     today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
     render(table.city, args.out, args.jobs, today)
     return 0
@@ -205,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--read-on", help="YYYY-MM-DD the table was read (default today)")
     p.add_argument("--copied-from", help="where the cells were copied from, when not the source page itself")
     p.add_argument("--dry-run", action="store_true", help="check and print; write nothing")
+    p.add_argument("--data", default=str(timetables.TABLES_DIR), help="the tables' folder (default data/timetables; "
+                   "another folder is checked and written, and nothing is re-rendered)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     p.add_argument("--today", help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
