@@ -8,13 +8,18 @@ Definitions (see docs/decisions.md for why):
 
 * Sunrise and sunset: the Sun's centre at −0.8333° (USNO: 34′ refraction + 16′
   semi-diameter), geocentric, no elevation correction (as adhan-js and praytimes).
-* Fajr, isha and angle-maghrib: the Sun's centre at the method's depression angle.
-* Asr: shadow factor 1, the shadow equal to the object plus its noon shadow, with
-  the noon shadow from the declination at 0h UT of the date (adhan-js' convention).
-* High latitudes: the TwilightAngle rule is always applied as a bound, as adhan-js
-  does: with night = next sunrise − sunset and portion = angle/60, fajr is no earlier
-  than sunrise − portion·night and isha no later than sunset + portion·night.  The
-  Moonsighting Committee's seasonal limits replace it for that method.
+* Fajr, isha and angle-maghrib: the Sun's centre at the method's depression angle (a fajr
+  angle may follow the Sun's declination: a dawn fitted from a printed table).
+* Asr: the moment after transit when a shadow equals the noon shadow plus the factor (1,
+  or 2 for Hanafi) times the object, with the noon shadow from the declination at that
+  day's transit and the altitude solved with the declination of the asr moment itself
+  (the physical definition; adhan-js takes the noon shadow at 0h UT of the date).
+* High latitudes: each method's rule (the request's ``highLatitudeRule`` if given) is
+  applied every day as a bound, as adhan-js applies TwilightAngle: with night = next
+  sunrise − sunset and portion = angle/60 (½ for middleOfNight, ⅐ for seventhOfNight),
+  fajr is no earlier than sunrise − portion·night and isha no later than sunset +
+  portion·night (a method may bound isha by its own rule).  The Moonsighting Committee's
+  seasonal limits replace it for that method; ``none`` leaves an unreached time null.
 * Angle maghrib is used when it falls after sunset and before isha; where the angle is
   never reached (summer above ~62°) maghrib is sunset + portion·night, the same
   twilight bound (adhan-js would fall back to plain sunset; see decisions).
@@ -22,10 +27,15 @@ Definitions (see docs/decisions.md for why):
   next, or stands too low at noon to cast an asr shadow, every time of that day is computed at the nearest latitude (towards the
   equator, in 0.5° steps) where it does (“nearest latitude”, adhan's AqrabBalad);
   the latitude used is reported per day.
-* imsak = fajr − 10 min; midnight = midpoint of maghrib and the next day's fajr.
+* imsak = fajr − 10 min; midnight = midpoint of maghrib and the next day's fajr (the
+  SPEC's); a method may have its own (the Imam Ali Foundation's: sunset to the same
+  date's fajr + 24 h; imsak 15 min, 20 in its northern summer weeks) and a request its.
 * Rounding: an instant is floored to the whole second, then rounded to the nearest
   minute with 30 s going up (adhan-js ``nearest``); methods with ``rounding="up"``
-  always move to the next whole minute (adhan-js ``up``).
+  always move to the next whole minute (adhan-js ``up``), ``"down"`` to the minute it is in.
+
+Printed tables (generator.timetables) replace the times they print afterwards, for the
+presets bound to them; the engine itself only computes.
 """
 from __future__ import annotations
 
