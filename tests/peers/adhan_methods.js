@@ -17,7 +17,6 @@ function parametersFor(method) {
     SheikhKalbasi: () => M.Tehran(),
     Jafari: () => other(16, 14, 4),
     AlKhoeiFoundation: () => other(16, 14, 4),
-    IslamicCentreOfEngland: () => other(16, 14, undefined, 15),
     MuslimWorldLeague: () => M.MuslimWorldLeague(),
     Egyptian: () => M.Egyptian(),
     Karachi: () => M.Karachi(),
