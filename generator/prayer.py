@@ -558,8 +558,9 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[: len(names)] += adjust_min[:, :, None] / 1440.0
     adjusted = dict(zip(names, stacked))
     nights = [options.midnight or m.midnight for m in methods]
-    for night in dict.fromkeys(nights):
-        rows = slice(None) if len(set(nights)) == 1 else [k for k, other in enumerate(nights) if other is night]
+    distinct = dict.fromkeys(nights)
+    for night in distinct:
+        rows = slice(None) if len(distinct) == 1 else [k for k, other in enumerate(nights) if other is night]
         night_start = adjusted["maghrib" if night is Midnight.MAGHRIB_TO_FAJR else "sunset"][rows]
         if night is Midnight.SUNSET_TO_SAME_DAY_FAJR:  # the dawn of the same date, a day later
             stacked[-1, rows] = (night_start + adjusted["fajr"][rows] + 1.0) / 2.0
@@ -569,7 +570,8 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
     all_names = names + ("midnight",)
 
     up = np.array([m.rounding is Rounding.UP for m in methods])[None, :, None]
-    down = np.array([m.rounding is Rounding.DOWN for m in methods])[None, :, None]
+    down = (np.array([m.rounding is Rounding.DOWN for m in methods])[None, :, None]
+            if any(m.rounding is Rounding.DOWN for m in methods) else None)
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))
@@ -579,7 +581,7 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         times["imsak"] = times["fajr"] - np.round(summer_imsak_min[:, :n_days] * 60).astype(np.int64)
     else:
         own = [round(m.imsak_before_fajr_min * 60) for m in methods]
-        times["imsak"] = times["fajr"] - (own[0] if len(set(own)) == 1 else np.array(own)[:, None])
+        times["imsak"] = times["fajr"] - (own[0] if own.count(own[0]) == len(own) else np.array(own)[:, None])
     for name, minutes in options.tune_min.items():
         times[name] = times[name] + round(minutes * 60)
     unreached = {}
@@ -659,6 +661,8 @@ def summer_intervals_min(methods: Sequence[Method], day: np.ndarray,
                          lat_deg: float) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Return (maghrib interval, imsak) minutes per method and day, or (None, None) when no method has
     summer intervals at this latitude (every method then keeps its fixed ones)."""
+    if not any(m.summer for m in methods):
+        return None, None
     rules = [_summer_rule(m, lat_deg) for m in methods]
     if not any(rules):
         return None, None
