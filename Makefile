@@ -62,6 +62,7 @@ bench: setup peers system-packages
 	$(BIN)/python build.py --tables-only
 	$(BIN)/python -m bench.prayer_times
 	$(BIN)/python -m bench.hijri
+	$(BIN)/python -m bench.printed_tables
 	$(BIN)/python -m bench.lighthouse
 
 # HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached

@@ -23,7 +23,7 @@ from pathlib import Path
 os.environ["RATE_LIMIT_PER_MINUTE"] = "0"  # every request here must render, none may be refused
 os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-empty-static-")  # nothing pre-rendered: every request renders
 
-from generator.methods import METHODS  # noqa: E402
+from generator.methods import SPEC_METHODS  # noqa: E402
 from runtime import app as runtime_app  # noqa: E402
 
 PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
@@ -36,7 +36,7 @@ JAMAAT = {"jamaat": "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib", "jam
 WORKLOADS = [
     ("1 year x 1 method (Tehran)", {**TEHRAN, "year": 2026}, {"first": "2026-01-01", "days": 365, "methods": ["Tehran"]}),
     ("31 days x 16 methods", {**TEHRAN, "year": 2026, "month": 3, "method": "all"},
-     {"first": "2026-03-01", "days": 31, "methods": list(METHODS)}),
+     {"first": "2026-03-01", "days": 31, "methods": list(SPEC_METHODS)}),
 ]
 
 

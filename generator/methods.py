@@ -21,10 +21,39 @@ ADJUSTABLE = ("fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha")
 
 
 class Rounding(StrEnum):
-    """How an instant becomes a whole minute: nearest (30 s up), or always up (Singapore)."""
+    """How an instant becomes a whole minute: nearest (30 s up), always up (Singapore), or down
+    (truncated to the minute: the Imam Ali Foundation's city tables outside London)."""
 
     NEAREST = "nearest"
     UP = "up"
+    DOWN = "down"
+
+
+class Midnight(StrEnum):
+    """Which night midnight halves: SPEC's maghrib→fajr, or sunset→fajr, or sunset→sunrise; or sunset→the
+    same day's fajr + 24 h (the Imam Ali Foundation's tables: the dawn printed on the same row)."""
+
+    MAGHRIB_TO_FAJR = "maghribToFajr"
+    SUNSET_TO_FAJR = "sunsetToFajr"
+    SUNSET_TO_SUNRISE = "sunsetToSunrise"
+    SUNSET_TO_SAME_DAY_FAJR = "sunsetToSameDayFajr"
+
+
+DEFAULT_MIDNIGHT = Midnight.MAGHRIB_TO_FAJR  # SPEC
+DEFAULT_IMSAK_BEFORE_FAJR_MIN = 10  # SPEC
+
+
+@dataclass(frozen=True)
+class Summer:
+    """Other intervals on the days ``first``..``last`` (``MM-DD``, inclusive) at latitudes from
+    ``from_lat_deg`` northwards (signed: a northern-hemisphere summer), as the Imam Ali Foundation
+    prints them (maghrib 25 and imsak 20 minutes in June and early July from Birmingham northwards)."""
+
+    from_lat_deg: float
+    first: str
+    last: str
+    maghrib_interval_min: float
+    imsak_before_fajr_min: float
 
 
 class HighLatitudeRule(StrEnum):
@@ -59,7 +88,17 @@ class Method:
     adjustments_min: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     rounding: Rounding = Rounding.NEAREST
     high_latitude_rule: HighLatitudeRule = HighLatitudeRule.TWILIGHT_ANGLE
+    # isha's own bound where it differs from fajr's (None: the same): the presets whose fitted dawn uses
+    # half the night keep isha within angle/60 of it, so that isha never falls after their midnight.
+    isha_high_latitude_rule: HighLatitudeRule | None = None
     shafaq: Shafaq = Shafaq.GENERAL  # Moonsighting Committee evening table
+    # fajr's angle + Σ terms[k]·δ^(k+1), δ the Sun's declination at the day's transit towards the place's
+    # pole (degrees): a dawn fitted from a printed table (IslamicCentreOfEngland); () is a fixed angle.
+    fajr_angle_declination_terms: tuple[float, ...] = ()
+    midnight: Midnight = DEFAULT_MIDNIGHT  # the method's own night, when the request names none
+    imsak_before_fajr_min: float = DEFAULT_IMSAK_BEFORE_FAJR_MIN  # the method's own, when the request names none
+    summer: tuple[Summer, ...] = ()  # other maghrib and imsak intervals in the northern summer
+    extension: bool = False  # beyond the SPEC's sixteen: asked for by name, not part of method=all
     label: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
     source: str = ""
@@ -75,7 +114,14 @@ class Method:
         # Strings from data/methods.json become the rule types (ValueError for an unknown one).
         object.__setattr__(self, "rounding", Rounding(self.rounding))
         object.__setattr__(self, "high_latitude_rule", HighLatitudeRule(self.high_latitude_rule))
+        if self.isha_high_latitude_rule is not None:
+            object.__setattr__(self, "isha_high_latitude_rule", HighLatitudeRule(self.isha_high_latitude_rule))
         object.__setattr__(self, "shafaq", Shafaq(self.shafaq))
+        object.__setattr__(self, "midnight", Midnight(self.midnight))
+        object.__setattr__(self, "fajr_angle_declination_terms", tuple(self.fajr_angle_declination_terms))
+        object.__setattr__(self, "summer", tuple(s if isinstance(s, Summer) else Summer(**s) for s in self.summer))
+        if self.summer and self.maghrib_interval_min is None:
+            raise ValueError(f"{self.id}: summer intervals need a maghrib interval")
 
 
 def _load(path: Path) -> dict[str, Method]:
@@ -93,7 +139,11 @@ def _load(path: Path) -> dict[str, Method]:
     return registry
 
 
-METHODS: Mapping[str, Method] = MappingProxyType(_load(METHODS_PATH))
+METHODS: Mapping[str, Method] = MappingProxyType(_load(METHODS_PATH))  # every preset, by id
+# The SPEC's sixteen (method=all, the methods list's first entries); the others are extensions.
+SPEC_METHODS: tuple[str, ...] = tuple(m.id for m in METHODS.values() if not m.extension)
+if [m.extension for m in METHODS.values()] != sorted(m.extension for m in METHODS.values()):
+    raise ValueError(f"{METHODS_PATH.name}: extensions are listed after the SPEC's methods")
 if [m.id for m in METHODS.values() if m.default] != [DEFAULT_METHOD]:
     raise ValueError(f"{METHODS_PATH.name}: exactly {DEFAULT_METHOD} must be the default")
 

@@ -8,13 +8,18 @@ Definitions (see docs/decisions.md for why):
 
 * Sunrise and sunset: the Sun's centre at −0.8333° (USNO: 34′ refraction + 16′
   semi-diameter), geocentric, no elevation correction (as adhan-js and praytimes).
-* Fajr, isha and angle-maghrib: the Sun's centre at the method's depression angle.
-* Asr: shadow factor 1, the shadow equal to the object plus its noon shadow, with
-  the noon shadow from the declination at 0h UT of the date (adhan-js' convention).
-* High latitudes: the TwilightAngle rule is always applied as a bound, as adhan-js
-  does: with night = next sunrise − sunset and portion = angle/60, fajr is no earlier
-  than sunrise − portion·night and isha no later than sunset + portion·night.  The
-  Moonsighting Committee's seasonal limits replace it for that method.
+* Fajr, isha and angle-maghrib: the Sun's centre at the method's depression angle (a fajr
+  angle may follow the Sun's declination: a dawn fitted from a printed table).
+* Asr: the moment after transit when a shadow equals the noon shadow plus the factor (1,
+  or 2 for Hanafi) times the object, with the noon shadow from the declination at that
+  day's transit and the altitude solved with the declination of the asr moment itself
+  (the physical definition; adhan-js takes the noon shadow at 0h UT of the date).
+* High latitudes: each method's rule (the request's ``highLatitudeRule`` if given) is
+  applied every day as a bound, as adhan-js applies TwilightAngle: with night = next
+  sunrise − sunset and portion = angle/60 (½ for middleOfNight, ⅐ for seventhOfNight),
+  fajr is no earlier than sunrise − portion·night and isha no later than sunset +
+  portion·night (a method may bound isha by its own rule).  The Moonsighting Committee's
+  seasonal limits replace it for that method; ``none`` leaves an unreached time null.
 * Angle maghrib is used when it falls after sunset and before isha; where the angle is
   never reached (summer above ~62°) maghrib is sunset + portion·night, the same
   twilight bound (adhan-js would fall back to plain sunset; see decisions).
@@ -22,27 +27,31 @@ Definitions (see docs/decisions.md for why):
   next, or stands too low at noon to cast an asr shadow, every time of that day is computed at the nearest latitude (towards the
   equator, in 0.5° steps) where it does (“nearest latitude”, adhan's AqrabBalad);
   the latitude used is reported per day.
-* imsak = fajr − 10 min; midnight = midpoint of maghrib and the next day's fajr.
+* imsak = fajr − 10 min; midnight = midpoint of maghrib and the next day's fajr (the
+  SPEC's); a method may have its own (the Imam Ali Foundation's: sunset to the same
+  date's fajr + 24 h; imsak 15 min, 20 in its northern summer weeks) and a request its.
 * Rounding: an instant is floored to the whole second, then rounded to the nearest
   minute with 30 s going up (adhan-js ``nearest``); methods with ``rounding="up"``
-  always move to the next whole minute (adhan-js ``up``).
+  always move to the next whole minute (adhan-js ``up``), ``"down"`` to the minute it is in.
+
+Printed tables (generator.timetables) replace the times they print afterwards, for the
+presets bound to them; the engine itself only computes.
 """
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from generator import sun_table
-from generator.methods import ADJUSTABLE, HighLatitudeRule, Method, Rounding
+from generator.methods import ADJUSTABLE, DEFAULT_IMSAK_BEFORE_FAJR_MIN, HighLatitudeRule, Method, Midnight, Rounding, Summer
 
 SUN_HORIZON_DEG = -50.0 / 60.0  # USNO: 34' refraction + 16' semi-diameter
 ASR_SHADOW_FACTOR = 1.0  # Jafari, Shafi'i, Maliki, Hanbali ("standard"); Hanafi: 2
-IMSAK_BEFORE_FAJR_MIN = 10
+IMSAK_BEFORE_FAJR_MIN = DEFAULT_IMSAK_BEFORE_FAJR_MIN
 EARTH_RADIUS_M = 6_371_000.0  # mean radius
 TERRESTRIAL_REFRACTION = 0.175  # k of a ray grazing the surface (Sweer 1938)
 SECONDS_PER_DAY = 86400.0
@@ -71,35 +80,30 @@ class PrayerTimes:
     latitude_used_deg: np.ndarray
     unrounded_days: dict[str, np.ndarray]  # the same instants as UT1 day numbers (methods, days)
     unreached: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (methods, days) mask, only under rule none
+    # Where printed tables serve a method (generator.timetables.Provenance), else None.
+    provenance: object | None = None
 
     @property
     def unrounded_s(self) -> dict[str, np.ndarray]:
         return {name: value * SECONDS_PER_DAY for name, value in self.unrounded_days.items()}
 
 
-class Midnight(StrEnum):
-    """Which night midnight halves: SPEC's maghrib→fajr, or sunset→fajr, or sunset→sunrise."""
-
-    MAGHRIB_TO_FAJR = "maghribToFajr"
-    SUNSET_TO_FAJR = "sunsetToFajr"
-    SUNSET_TO_SUNRISE = "sunsetToSunrise"
-
-
 @dataclass(frozen=True)
 class Options:
     """A request's choices beyond the method; the defaults give the SPEC's times.
 
-    ``high_latitude_rule`` None keeps each method's own rule; ``tune_min`` moves the named
+    ``high_latitude_rule``, ``midnight`` and ``imsak_before_fajr_min`` None keep each method's
+    own (the SPEC's for the sixteen but IslamicCentreOfEngland); ``tune_min`` moves the named
     output times by whole minutes; ``elevation_m`` lowers the horizon of sunrise and sunset
     by the dip (`horizon_dip_deg`).
     """
 
-    midnight: Midnight = Midnight.MAGHRIB_TO_FAJR
+    midnight: Midnight | None = None
     asr_shadow_factor: float = ASR_SHADOW_FACTOR
     high_latitude_rule: HighLatitudeRule | None = None
     tune_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     elevation_m: float = 0.0
-    imsak_before_fajr_min: int = IMSAK_BEFORE_FAJR_MIN
+    imsak_before_fajr_min: int | None = None
 
 
 DEFAULT_OPTIONS = Options()
@@ -311,12 +315,16 @@ def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) 
     return np.array([missing if v is None else float(v) for v in values])[:, None]
 
 
-def _round_to_minute(x_days: np.ndarray, up: np.ndarray) -> np.ndarray:
+def _round_to_minute(x_days: np.ndarray, up: np.ndarray, down: np.ndarray | None = None) -> np.ndarray:
     """Return Unix seconds on whole minutes: floored to the second, then nearest (30 s up) or, where
-    ``up``, the next minute.  A NaN (unreached) time gives an arbitrary value, which the caller masks."""
+    ``up``, the next minute, or where ``down``, the minute it is in.  A NaN (unreached) time gives an
+    arbitrary value, which the caller masks."""
     whole_s = x_days * SECONDS_PER_DAY
     np.floor(whole_s, out=whole_s)
-    if up.any():
+    if down is not None and down.any():
+        minutes = np.where(down, np.floor(whole_s / 60.0),
+                           np.where(up, np.floor(whole_s / 60.0) + 1.0, np.floor((whole_s + 30.0) / 60.0)))
+    elif up.any():
         minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, np.floor((whole_s + 30.0) / 60.0))
     else:
         minutes = whole_s
@@ -382,6 +390,9 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
     fixed_altitudes = np.concatenate([np.full((2, 1), horizon), -fajr_angle, -isha_angle, -maghrib_angle])
     sin_fixed = np.sin(np.radians(fixed_altitudes))
+    # A dawn that follows the Sun's declination (a fitted table): its own altitude each day.
+    sin_fajr_by_day = {k: np.sin(np.radians(-fajr_angle_on(method, dec_noon, lat_deg)))
+                       for k, method in enumerate(methods) if method.fajr_angle_declination_terms}
 
     def solve_all(lat):
         # Asr: the altitude where a shadow equals factor × the object plus its noon shadow.
@@ -391,6 +402,8 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
         sin_alt = np.empty((3 + 3 * m, day_ext.size))
         sin_alt[:-1] = sin_fixed
+        for k, sin_fajr in sin_fajr_by_day.items():
+            sin_alt[2 + k] = sin_fajr
         sin_alt[-1] = np.sin(np.radians(asr_alt))
         x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side)
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
@@ -426,7 +439,8 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
                    fajr[:, keep], isha[:, keep], by_angle[:, keep])
 
 
-def _night_portions(methods: Sequence[Method], rules: Sequence[HighLatitudeRule]) -> tuple[np.ndarray, np.ndarray]:
+def _night_portions(methods: Sequence[Method], rules: Sequence[HighLatitudeRule],
+                    isha_rules: Sequence[HighLatitudeRule] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return the (fajr, isha) share of the night each method's rule allows at most (NaN: no bound)."""
     def portion(method: Method, rule: HighLatitudeRule, angle: float | None) -> float:
         if rule is HighLatitudeRule.TWILIGHT_ANGLE:
@@ -434,12 +448,13 @@ def _night_portions(methods: Sequence[Method], rules: Sequence[HighLatitudeRule]
         return {HighLatitudeRule.MIDDLE_OF_NIGHT: 0.5, HighLatitudeRule.SEVENTH_OF_NIGHT: 1.0 / 7.0}.get(rule, np.nan)
 
     fajr = [portion(m, r, m.fajr_angle_deg) for m, r in zip(methods, rules)]
-    isha = [portion(m, r, m.isha_angle_deg) for m, r in zip(methods, rules)]
+    isha = [portion(m, r, m.isha_angle_deg) for m, r in zip(methods, isha_rules or rules)]
     return np.array(fajr)[:, None], np.array(isha)[:, None]
 
 
 def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule],
-                          lat_deg: float) -> tuple[np.ndarray, np.ndarray]:
+                          lat_deg: float, isha_rules: Sequence[HighLatitudeRule] | None = None
+                          ) -> tuple[np.ndarray, np.ndarray]:
     """Step 2: bound fajr and isha by each method's high-latitude rule (fill them where never reached).
 
     twilightAngle (SPEC): fajr no earlier than sunrise − angle/60 · night, isha no later than
@@ -448,7 +463,7 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     moonsightingSeasonal is Khalid Shaukat's seasonal limits (with ⅐ of the night at 55°+).
     """
     day, night = s.day, s.night
-    fajr_portion, isha_portion = _night_portions(methods, rules)
+    fajr_portion, isha_portion = _night_portions(methods, rules, isha_rules)
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
     seasonal = np.array([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])[:, None]
@@ -469,8 +484,9 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     return np.fmax(fajr, safe_fajr), np.fmin(isha, safe_isha)
 
 
-def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule], isha: np.ndarray) -> np.ndarray:
-    """Step 3: maghrib at sunset, sunset + interval, or the angle time.
+def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule], isha: np.ndarray,
+             summer_maghrib_min: np.ndarray | None = None) -> np.ndarray:
+    """Step 3: maghrib at sunset, sunset + interval (``summer_maghrib_min``: per day), or the angle time.
 
     An angle time is used when it falls after sunset and before isha; where the angle is
     never reached it is bounded like isha by the twilight portion (angle/60 of the night),
@@ -480,6 +496,8 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
     has_angle = ~np.isnan(maghrib_angle)
     if not has_angle.all():
         maghrib_interval = _column(methods, "maghrib_interval_min", missing=0.0)
+        if summer_maghrib_min is not None:
+            maghrib_interval = summer_maghrib_min
         maghrib = np.broadcast_to(s.sunset + maghrib_interval / 1440.0, isha.shape)
         if not has_angle.any():
             return maghrib
@@ -514,8 +532,12 @@ def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Met
 
 
 def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, maghrib: np.ndarray,
-                      isha: np.ndarray, options: Options, first_day: int, n_days: int) -> PrayerTimes:
+                      isha: np.ndarray, options: Options, first_day: int, n_days: int,
+                      summer_imsak_min: np.ndarray | None = None) -> PrayerTimes:
     """Step 5: the methods' minute adjustments, midnight, rounding, imsak and the request's tune.
+
+    Midnight and imsak are the request's (``options``) or else each method's own (its
+    ``midnight`` night; its ``imsak_before_fajr_min``, per day where it has summer intervals).
 
     All instants in one array (names, methods, days): adjustments and rounding in single
     passes.  ``tune`` minutes are whole, so adding them after rounding equals adding them
@@ -535,16 +557,31 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
                               + [[0.0] * len(methods)])
         stacked[: len(names)] += adjust_min[:, :, None] / 1440.0
     adjusted = dict(zip(names, stacked))
-    night_start = {Midnight.MAGHRIB_TO_FAJR: adjusted["maghrib"]}.get(options.midnight, adjusted["sunset"])
-    night_end = adjusted["sunrise"] if options.midnight is Midnight.SUNSET_TO_SUNRISE else adjusted["fajr"]
-    stacked[-1, :, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
+    nights = [options.midnight or m.midnight for m in methods]
+    distinct = dict.fromkeys(nights)
+    for night in distinct:
+        rows = slice(None) if len(distinct) == 1 else [k for k, other in enumerate(nights) if other is night]
+        night_start = adjusted["maghrib" if night is Midnight.MAGHRIB_TO_FAJR else "sunset"][rows]
+        if night is Midnight.SUNSET_TO_SAME_DAY_FAJR:  # the dawn of the same date, a day later
+            stacked[-1, rows] = (night_start + adjusted["fajr"][rows] + 1.0) / 2.0
+            continue
+        night_end = adjusted["sunrise" if night is Midnight.SUNSET_TO_SUNRISE else "fajr"][rows]
+        stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
     up = np.array([m.rounding is Rounding.UP for m in methods])[None, :, None]
+    down = (np.array([m.rounding is Rounding.DOWN for m in methods])[None, :, None]
+            if any(m.rounding is Rounding.DOWN for m in methods) else None)
     requested = stacked[:, :, :n_days]
-    rounded = _round_to_minute(requested, up)
+    rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))
-    times["imsak"] = times["fajr"] - round(options.imsak_before_fajr_min * 60)
+    if options.imsak_before_fajr_min is not None:
+        times["imsak"] = times["fajr"] - round(options.imsak_before_fajr_min * 60)
+    elif summer_imsak_min is not None:
+        times["imsak"] = times["fajr"] - np.round(summer_imsak_min[:, :n_days] * 60).astype(np.int64)
+    else:
+        own = [round(m.imsak_before_fajr_min * 60) for m in methods]
+        times["imsak"] = times["fajr"] - (own[0] if own.count(own[0]) == len(own) else np.array(own)[:, None])
     for name, minutes in options.tune_min.items():
         times[name] = times[name] + round(minutes * 60)
     unreached = {}
@@ -583,11 +620,62 @@ def compute(
     """
     options = options or DEFAULT_OPTIONS
     rules = [options.high_latitude_rule or m.high_latitude_rule for m in methods]
+    isha_rules = [options.high_latitude_rule or m.isha_high_latitude_rule or m.high_latitude_rule for m in methods]
     solved = _solve(lat_deg, lng_deg, first_day, n_days, methods, options)
-    fajr, isha = _high_latitude_bounds(solved, methods, rules, lat_deg)
-    maghrib = _maghrib(solved, methods, rules, isha)
+    fajr, isha = _high_latitude_bounds(solved, methods, rules, lat_deg, isha_rules)
+    summer_maghrib, summer_imsak = summer_intervals_min(methods, solved.day, lat_deg)
+    maghrib = _maghrib(solved, methods, rules, isha, summer_maghrib)
     isha = _isha_intervals(isha, maghrib, methods, ramadan)
-    return _adjust_and_round(solved, methods, fajr, maghrib, isha, options, first_day, n_days)
+    return _adjust_and_round(solved, methods, fajr, maghrib, isha, options, first_day, n_days, summer_imsak)
+
+
+def fajr_angle_on(method: Method, declination_deg: np.ndarray, lat_deg: float | np.ndarray) -> np.ndarray:
+    """Return ``method``'s fajr depression (degrees) on days of noon declination ``declination_deg``.
+
+    fajr_angle_deg + Σ terms[k]·δ′^(k+1), δ′ the declination towards the place's pole (δ north of
+    the equator and at it, −δ south of it), so a dawn fitted on a northern summer follows the
+    summer in either hemisphere.
+    """
+    toward_pole = np.asarray(declination_deg, dtype=float) * np.where(np.asarray(lat_deg) < 0, -1.0, 1.0)
+    angle = np.full(toward_pole.shape, float(method.fajr_angle_deg))
+    for power, term in enumerate(method.fajr_angle_declination_terms, start=1):
+        angle += term * toward_pole**power
+    return angle
+
+
+def month_day(day: np.ndarray) -> np.ndarray:
+    """Return the civil date of UT1 day numbers as month × 100 + day (1 March: 301)."""
+    dates = np.floor(np.asarray(day, dtype=float)).astype("datetime64[D]")
+    months = dates.astype("datetime64[M]")
+    day_of_month = (dates - months.astype("datetime64[D]")).astype(np.int64) + 1
+    return (months.astype(np.int64) % 12 + 1) * 100 + day_of_month
+
+
+def _summer_rule(method: Method, lat_deg: float) -> Summer | None:
+    """The method's summer intervals for a latitude: the rule of the nearest band south of it, if any."""
+    bands = [rule for rule in method.summer if lat_deg >= rule.from_lat_deg]
+    return max(bands, key=lambda rule: rule.from_lat_deg) if bands else None
+
+
+def summer_intervals_min(methods: Sequence[Method], day: np.ndarray,
+                         lat_deg: float) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Return (maghrib interval, imsak) minutes per method and day, or (None, None) when no method has
+    summer intervals at this latitude (every method then keeps its fixed ones)."""
+    if not any(m.summer for m in methods):
+        return None, None
+    rules = [_summer_rule(m, lat_deg) for m in methods]
+    if not any(rules):
+        return None, None
+    maghrib = np.repeat(_column(methods, "maghrib_interval_min", missing=0.0), day.size, axis=1)
+    imsak = np.repeat(_column(methods, "imsak_before_fajr_min"), day.size, axis=1)
+    dates = month_day(day)
+    for k, rule in enumerate(rules):
+        if rule is not None:
+            first, last = (int(text.replace("-", "")) for text in (rule.first, rule.last))
+            summer = (dates >= first) & (dates <= last)
+            maghrib[k, summer] = rule.maghrib_interval_min
+            imsak[k, summer] = rule.imsak_before_fajr_min
+    return maghrib, imsak
 
 
 def last_third_start_s(maghrib_s: np.ndarray, next_fajr_s: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""The sixteen methods: every preset's numbers pinned to the reference table, and /v1/methods.
+"""The sixteen methods (and the extension ImamAliFoundation): every preset's numbers pinned to the reference
+table, and /v1/methods.
 
 Source of the numbers: shared/reference/methods.md §1 (adhan-js CalculationMethod.ts,
 praytimes.org, the Aladhan engine), which data/methods.json must reproduce.
@@ -45,21 +46,26 @@ def test_special_rules_are_fields():
     assert METHODS["UmmAlQura"].isha_interval_ramadan_min == 120
     assert METHODS["MoonsightingCommittee"].high_latitude_rule == "moonsightingSeasonal"
     assert METHODS["IslamicCentreOfEngland"].maghrib_interval_min == 15  # ICE's own London timetable
-    assert [m for m in METHODS if METHODS[m].high_latitude_rule != "twilightAngle"] == ["MoonsightingCommittee"]
+    # the presets whose fitted dawn is bounded by half the night, as the Imam Ali Foundation's tables are
+    assert [m for m in METHODS if METHODS[m].high_latitude_rule != "twilightAngle"] == [
+        "IslamicCentreOfEngland", "MoonsightingCommittee", "ImamAliFoundation"]
+    assert [m for m in METHODS if METHODS[m].extension] == ["ImamAliFoundation"]
 
 
 def test_community_presets_say_honestly_that_nothing_is_published():
     for method_id in ("SheikhKalbasi", "AlKhoeiFoundation"):
         assert "No published parameter set" in METHODS[method_id].description
         assert "No public definition found" in METHODS[method_id].source
-    assert "publishes no Fajr or Isha" in METHODS["IslamicCentreOfEngland"].description
+    assert "publishes no isha" in METHODS["IslamicCentreOfEngland"].description
+    assert "publishes no isha" in METHODS["ImamAliFoundation"].description
 
 
 def test_methods_endpoint(client):
     response = client.get("/v1/methods")
     assert response.status_code == 200
     methods = response.json()["methods"]
-    assert [m["id"] for m in methods] == SPEC_IDS
+    assert [m["id"] for m in methods] == SPEC_IDS + ["ImamAliFoundation"]  # the SPEC's sixteen, then extensions
+    assert [m["id"] for m in methods if m.get("extension") is True] == ["ImamAliFoundation"]
     assert [m["id"] for m in methods if m["default"] is True] == ["Tehran"]
     assert all(m["default"] is False for m in methods if m["id"] != "Tehran")
     arabic_script = re.compile(r"[\u0600-\u06FF]")

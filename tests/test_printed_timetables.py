@@ -11,11 +11,10 @@ another; the rules fitted in bench/fit_timetables.py reproduce most of these cel
 exactly and all within 1 minute.  Every cell whose rule the engine has is compared, with
 the request options that give it (issue 9): Iran's midnight is ``midnight=sunsetToFajr``,
 and the Centre's Cardiff page (the Imam Ali Foundation's table) is dawn at 12° with
-``highLatitudeRule=middleOfNight`` and maghrib 20 min after sunset.  Not compared, as no
-rule reproduces them: the Centre's London dawn (≈15° in winter, 13.1° in June: a table),
-hence its imsak and midnight, and the Foundation's midnight (half-way from sunset to the
-same morning's dawn + 24 h).  The Foundation's other city tables truncate to the minute
-and change their maghrib and imsak intervals in summer (docs/decisions.md).
+``highLatitudeRule=middleOfNight`` and maghrib 20 min after sunset.  Here the engine alone
+(prayer.compute) is compared; since issue 19 the API serves the printed London and
+Foundation tables themselves, and tests/test_printed_tables.py compares every printed cell,
+the fitted dawn and the Foundation's rule.
 """
 from __future__ import annotations
 

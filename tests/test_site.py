@@ -48,7 +48,9 @@ def test_city_page_shows_this_month_and_the_next_with_the_api_times():
     tables = re.findall(r'<table class="timetable" data-year="(\d+)" data-month="(\d+)">(.*?)</table>', html, re.S)
     assert [(y, m) for y, m, _ in tables] == [("2026", "03"), ("2026", "04")]
     for year, month, body in tables:
-        days = api("prayer-times", city="london", year=year, month=int(month), method="Tehran")["days"]
+        # London's page shows the Imam Ali Foundation's printed London table by default (issue 19)
+        days = api("prayer-times", city="london", year=year, month=int(month), method="ImamAliFoundation")["days"]
+        assert {d["source"] for d in days} == {"printed"}
         rows = re.findall(r'<tr data-date="([\d-]+)".*?</tr>', body, re.S)
         assert rows == [d["date"] for d in days]
         assert len(rows) == calendar.monthrange(int(year), int(month))[1]
@@ -111,7 +113,7 @@ def test_today_card_carries_the_instants_for_the_next_time():
     html = timetable.render(TODAY, "london").decode()
     data = orjson.loads(re.search(r'<script type="application/json" id="day-instants">(.*?)</script>', html, re.S)[1])
     assert data["tz"] == "Europe/London"
-    day = api("prayer-times", city="london", date="2026-03-20")["days"][0]
+    day = api("prayer-times", city="london", date="2026-03-20", method="ImamAliFoundation")["days"][0]
     expected = [int(datetime.fromisoformat(day[t].replace("Z", "+00:00")).timestamp()) for t in words.TIMES]
     assert data["days"]["2026-03-20"] == expected
     assert len(data["days"]) == 31 + 30
@@ -141,8 +143,8 @@ def test_each_month_links_its_csv(pages_client, monkeypatch):
     """Every month of a city page links /v1/prayer-times.csv for the same city, method and month (issue 9)."""
     html = timetable.render(TODAY, "london").decode()
     links = re.findall(r'<a href="(/v1/prayer-times\.csv\?[^"]+)" class="csv-link">', html)
-    assert links == ["/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=3&amp;year=2026",
-                     "/v1/prayer-times.csv?city=london&amp;method=Tehran&amp;month=4&amp;year=2026"]
+    assert links == ["/v1/prayer-times.csv?city=london&amp;method=ImamAliFoundation&amp;month=3&amp;year=2026",
+                     "/v1/prayer-times.csv?city=london&amp;method=ImamAliFoundation&amp;month=4&amp;year=2026"]
     response = pages_client.get(links[0].replace("&amp;", "&"))
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
     monkeypatch.setattr(timetable, "PRAYER_TIMES_CSV", False)
@@ -184,18 +186,19 @@ def test_imsakiya_equals_the_api_and_marks_the_nights_of_qadr_on_their_eves(lang
     """On 1 April 2026 (Shawwal 1447 under both reckonings) the coming Ramadan is 1448's, from February 2027."""
     default = timetable.city_calendar(next(c for c in api("cities", all=1)["cities"] if c["id"] == city))
     html = routes.imsakiya_page(date(2026, 4, 1), city, lang, None if calendar == default else calendar).decode()
+    method = timetable.city_default_method(api("methods")["methods"], city)  # London: its printed table
     month = api("hijri", hy=1448, hm=9, calendar=calendar)
     rows = re.findall(r'<tr data-date="([\d-]+)"( class="[^"]*")?[^>]*>\s*<th scope="row">([^<]*)</th>(.*?)</tr>',
                       html, re.S)
     assert [iso for iso, *_ in rows] == list(month["days"].values())
     assert [int(day.translate(NATIVE_DIGITS)) for _, _, day, _ in rows] == [int(d) for d in month["days"]]
     for iso, classes, _, cells in rows:
-        local = api("prayer-times", city=city, date=iso)["days"][0]["local"]
+        local = api("prayer-times", city=city, date=iso, method=method)["days"][0]["local"]
         shown = {k: v.translate(NATIVE_DIGITS) for k, v in re.findall(r'<td data-time="(\w+)">([^<]*)</td>', cells)}
         assert shown == {k: local[k] if lang in ("en", "fa") else _twelve_hour(local[k]) for k in imsakiya.TIMES}
     qadr = [int(day.translate(NATIVE_DIGITS)) for _, classes, day, _ in rows if "qadr" in classes]
     assert qadr == [18, 20, 22]
-    assert next(m["label"][lang] for m in api("methods")["methods"] if m["default"]) in html
+    assert next(m["label"][lang] for m in api("methods")["methods"] if m["id"] == method) in html
 
 
 def test_imsakiya_addresses():
@@ -412,8 +415,11 @@ def test_static_pages_and_their_files():
     assert "moon/1447-9/index.html" in files and "moon/1447-9/ur/index.html" in files
     assert {"ar/index.html", "fa/index.html", "ur/index.html"} <= set(files)
     assert "city/london/ur/imsakiya/index.html" in files and "city/london/en/imsakiya/index.html" in files
-    assert "city/london/fa/Tehran/2026-02/index.html" in files and "city/london/fa/Tehran/2026-05/index.html" in files
-    assert "city/london/fa/Tehran/2026-03/index.html" not in files  # shown by /city/london/fa/
+    # London's pages show its printed table (ImamAliFoundation) by default; Karbala's the API's default
+    assert "city/london/fa/ImamAliFoundation/2026-02/index.html" in files
+    assert "city/london/fa/ImamAliFoundation/2026-05/index.html" in files
+    assert "city/london/fa/ImamAliFoundation/2026-03/index.html" not in files  # shown by /city/london/fa/
+    assert "city/karbala/fa/Tehran/2026-02/index.html" in files
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
     assert {"widget.js", "screen/sw.js"} <= set(files)  # the widget's embed and the screen's service worker

@@ -227,3 +227,28 @@ def clock_texts(instants_s: np.ndarray, utc_offsets_s: np.ndarray) -> np.ndarray
     """Local ``HH:MM`` (S5) of whole-minute instants at the given offsets, as the rows' ``local`` writes them."""
     minutes = (np.asarray(instants_s, dtype=np.int64) + utc_offsets_s) // 60
     return _clock_table()[1440:].take(minutes % 1440)
+
+
+def provenance_fields(provenance) -> list[bytes]:
+    """Return, per row (method-major, as `json_rows`), the JSON fields of a day's source, or b"" for a
+    method bound to no table (generator.timetables.Provenance).
+
+    A printed day: ``,"source":"printed","authority":…,"table":…,"computed":[times the table does not
+    print][,"ignored":[options]]``; a computed day of a bound method: ``,"source":"computed"``.
+    """
+    out = []
+    for k, bound in enumerate(provenance.bound):
+        n_days = provenance.printed.shape[1]
+        if not bound:
+            out += [b""] * n_days
+            continue
+        table = provenance.table[k]
+        printed = b""
+        if table is not None:
+            fields = {"source": "printed", "authority": table.authority_name, "table": table.id,
+                      "computed": list(provenance.computed_times(k))}
+            if provenance.ignored:
+                fields["ignored"] = list(provenance.ignored)
+            printed = b"," + orjson.dumps(fields)[1:-1]
+        out += [printed if flag else b',"source":"computed"' for flag in provenance.printed[k].tolist()]
+    return out

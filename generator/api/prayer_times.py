@@ -7,7 +7,7 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, prayer, qibla, timezones, ummalqura
+from generator import days, prayer, qibla, timetables, timezones, ummalqura
 from generator.api import day_rows, schemas
 from generator.api import jamaat_params as JP
 from generator.api import params as P
@@ -16,8 +16,8 @@ from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, Window, dumps
 from generator.api.location import LAT, LNG, CITY, TZ, coordinates, place
 from generator.errors import QueryError
-from generator.methods import METHODS, DEFAULT_METHOD, HighLatitudeRule, custom_method, resolve as resolve_method
-from generator.prayer import Midnight
+from generator.methods import METHODS, DEFAULT_METHOD, SPEC_METHODS, HighLatitudeRule, custom_method, resolve as resolve_method
+from generator.methods import Midnight
 
 MAX_DAY_METHODS = 496  # SPEC 8
 CUSTOM = "custom"
@@ -61,8 +61,11 @@ tune_min = P.minutes_of  # {time name: minutes} of a canonical ``tune``
 
 MIDNIGHT = P.choice(
     "midnight", tuple(Midnight), "Which night midnight halves: maghribToFajr (SPEC; maghrib to the next fajr), "
-    "sunsetToFajr (sunset to the next fajr, as Iran's Institute of Geophysics prints it) or sunsetToSunrise.",
-    default=Midnight.MAGHRIB_TO_FAJR.value, keep_default=False)
+    "sunsetToFajr (sunset to the next fajr, as Iran's Institute of Geophysics prints it), sunsetToSunrise, or "
+    "sunsetToSameDayFajr (sunset to the same date's fajr + 24 h, as the Imam Ali Foundation's tables print it). "
+    "Absent: the method's own, maghribToFajr for every method but IslamicCentreOfEngland and ImamAliFoundation "
+    "(sunsetToSameDayFajr). Not applied to times a printed table gives (the day lists it in `ignored`).",
+    keep_default=False)
 ASR = P.choice("asr", tuple(ASR_SHADOW_FACTORS), "Asr shadow: standard (noon shadow + 1× the object: Jafari, "
                "Shafi'i, Maliki, Hanbali) or hanafi (noon shadow + 2×).", default="standard", keep_default=False)
 HIGH_LATITUDE_RULE = P.choice(
@@ -79,7 +82,9 @@ ELEVATION = P.number("elevation", 0, MAX_ELEVATION_M, "Metres above the surround
                      "metres): sunrise and sunset use the dip of the horizon seen from that height, which also moves "
                      "sunset-based maghrib, midnight and the night of the high-latitude rules.",
                      default=0, keep_default=False, example=900)
-IMSAK = P.integer("imsak", 0, MAX_IMSAK_MIN, "Imsak: minutes before fajr.", default=prayer.IMSAK_BEFORE_FAJR_MIN,
+IMSAK = P.integer("imsak", 0, MAX_IMSAK_MIN, f"Imsak: minutes before fajr. Absent: the method's own, "
+                  f"{prayer.IMSAK_BEFORE_FAJR_MIN} for every method but ImamAliFoundation (15; 20 in its summer "
+                  f"weeks from latitude 52.2° N). Not applied to a printed imsak (the day lists it in `ignored`).",
                   keep_default=False)
 OPTION_PARAMETERS = (MIDNIGHT, ASR, HIGH_LATITUDE_RULE, TUNE, ELEVATION, IMSAK)
 
@@ -94,15 +99,28 @@ def read_options(values, parameters: tuple[P.Param, ...] = OPTION_PARAMETERS) ->
 
 def options_of(params: Params) -> prayer.Options:
     """Return the engine's `prayer.Options` for canonical params (absent options: the SPEC's defaults)."""
-    rule = params.get("highLatitudeRule")
+    rule, midnight = params.get("highLatitudeRule"), params.get("midnight")
     return prayer.Options(
-        midnight=Midnight(params.get("midnight", MIDNIGHT.default)),
+        midnight=None if midnight is None else Midnight(midnight),
         asr_shadow_factor=ASR_SHADOW_FACTORS[params.get("asr", ASR.default)],
         high_latitude_rule=None if rule is None else HighLatitudeRule(rule),
         tune_min=tune_min(params.get("tune")),
         elevation_m=float(params.get("elevation", ELEVATION.default)),
-        imsak_before_fajr_min=params.get("imsak", IMSAK.default),
+        imsak_before_fajr_min=params.get("imsak"),
     )
+
+
+def drop_own_options(params: dict, methods) -> None:
+    """Drop ``midnight`` and ``imsak`` where they equal every requested method's own (its default), in place.
+
+    So ``midnight=maghribToFajr`` or ``imsak=10`` with Tehran keep the SPEC's key and bytes, while with a
+    method whose own night or imsak differs they still choose.
+    """
+    own = {"midnight": lambda m: m.midnight.value,
+           "imsak": lambda m: None if m.summer else m.imsak_before_fajr_min}
+    for name, of in own.items():
+        if name in params and all(of(m) == params[name] for m in methods):
+            del params[name]
 
 
 PARAMETERS = (LAT, LNG, CITY, METHOD, DATE,
@@ -116,6 +134,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
     params["method"] = read_methods(values["method"])
     params.update(read_options(values))
     params.update(custom_angles(values, params["method"]))
+    drop_own_options(params, methods_of(params))
     params.update(JP.read(values, has_zone="tz" in params))  # jamaat rules (issue 20), checked once
 
     span, today_dependent = gregorian_range(
@@ -135,8 +154,8 @@ def read_methods(raw: str | None) -> str:
     """Return the canonical ``method``: sorted ids joined by commas, or ``custom``."""
     if raw is None:
         return DEFAULT_METHOD
-    if raw == "all":
-        return ",".join(sorted(METHODS))
+    if raw == "all":  # the SPEC's sixteen; an extension (ImamAliFoundation) is asked for by name
+        return ",".join(sorted(SPEC_METHODS))
     if raw == CUSTOM:
         return CUSTOM
     ids = [resolve_method(part.strip()) or part.strip() for part in raw.split(",")]
@@ -194,10 +213,12 @@ def methods_of(params: Params):
 
 def times_for(lat: float, lng: float, first: int, n_days: int, methods,
               options: prayer.Options = prayer.DEFAULT_OPTIONS) -> prayer.PrayerTimes:
-    """Return the times of ``n_days`` from ``first`` (a unix day), Ramadan known for UmmAlQura."""
+    """Return the times of ``n_days`` from ``first`` (a unix day), Ramadan known for UmmAlQura, and the
+    printed cells of the tables that serve a bound preset here (`timetables.serve`: others untouched)."""
     needs_ramadan = any(m.isha_interval_ramadan_min is not None for m in methods)
     ramadan = ummalqura.is_ramadan(first + np.arange(n_days + 1)) if needs_ramadan else None
-    return prayer.compute(lat, lng, first, n_days, methods, ramadan, options)
+    return timetables.serve(prayer.compute(lat, lng, first, n_days, methods, ramadan, options),
+                            methods, lat, lng, first, options)
 
 
 def build(params: Params) -> bytes:
@@ -222,7 +243,7 @@ def build(params: Params) -> bytes:
     # Jamaat (issue 20): from the final times of the span the rules need, the same function as above.
     jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)),
                           params.get("tz"))
-    if result.unreached or polar_days.size or jamaats:  # rewrite single rows, then join them
+    if result.unreached or polar_days.size or result.provenance or jamaats:  # rewrite single rows, then join them
         rows = day_rows.split_json_rows(blob, width)
         if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
             day_rows.mark_unreached(rows, names, unreached_mask(result, names))
@@ -230,6 +251,10 @@ def build(params: Params) -> bytes:
             note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
             for r in range(i, len(rows), n_days):
                 rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
+        if result.provenance:  # a preset bound to printed tables: each day says where it comes from
+            for r, suffix in enumerate(day_rows.provenance_fields(result.provenance)):
+                if suffix:
+                    rows[r] = rows[r][:-1] + suffix + b"}"
         for k, found in enumerate(jamaats or ()):  # jamaat fields close each row
             for i, suffix in enumerate(JP.json_suffixes(found, params.get("tz"))):
                 rows[k * n_days + i] = rows[k * n_days + i][:-1] + suffix + b"}"

@@ -7,6 +7,9 @@ local ``HH:mm`` (columns ``imsak`` … ``midnight``, only when a zone is known: 
 ``tz``), then each UTC instant (``imsak_utc`` … ``midnight_utc``, as the JSON writes them),
 then ``polar_latitude``: empty, or the latitude every time of a polar day was computed at
 (the JSON's ``polar``).  A time never reached (``highLatitudeRule=none``) is an empty cell.
+When a requested method is bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation),
+three more columns say where each day comes from: ``source`` (``printed`` or ``computed``; empty
+for the other methods), ``table`` and ``computed`` (the times computed on a printed day).
 RFC 4180: a header row, CRLF line ends; no cell needs quoting (ids, digits, ``:-.TZ``).
 """
 from __future__ import annotations
@@ -24,10 +27,29 @@ MEDIA_TYPE = "text/csv"
 LINE_END = b"\r\n"  # RFC 4180
 
 
-def header(with_local: bool) -> bytes:
+SOURCE_COLUMNS = ("source", "table", "computed")  # only when a method is bound to printed tables
+
+
+def header(with_local: bool, with_source: bool = False) -> bytes:
     """Return the header row (without the line end)."""
     local = list(OUTPUT_TIMES) if with_local else []
-    return ",".join(["date", "method", *local, *(f"{name}_utc" for name in OUTPUT_TIMES), "polar_latitude"]).encode()
+    source = list(SOURCE_COLUMNS) if with_source else []
+    return ",".join(["date", "method", *local, *(f"{name}_utc" for name in OUTPUT_TIMES), "polar_latitude",
+                     *source]).encode()
+
+
+def source_cells(provenance) -> list[bytes]:
+    """Return, per row (method-major), ``,source,table,computed`` (the JSON's provenance: ``printed`` or
+    ``computed``, the table id, the times computed on a printed day separated by spaces); empty cells for a
+    method bound to no table.  Ids and names need no quoting."""
+    out = []
+    for k, bound in enumerate(provenance.bound):
+        table = provenance.table[k]
+        printed = b"," + b",".join([b"printed", table.id.encode(), " ".join(provenance.computed_times(k)).encode()]) \
+            if table is not None else b""
+        for flag in provenance.printed[k].tolist():
+            out.append(printed if flag else (b",computed,," if bound else b",,,"))
+    return out
 
 
 def build(params: Params) -> bytes:
@@ -46,7 +68,8 @@ def build(params: Params) -> bytes:
     if result.unreached:
         day_rows.blank_unreached_csv(rows, names, prayer_times.unreached_mask(result, names), with_local)
     polar = [b"" if used == lat else repr(used).encode() for used in result.latitude_used_deg.tolist()]
-    lines = [header(with_local)]
+    sources = source_cells(result.provenance) if result.provenance else None
+    lines = [header(with_local, sources is not None)]
     # Jamaat columns (issue 20) after every other column, from the same final times (see the JSON).
     jamaats = JP.compute(params, first, n_days, lambda f, n: prayer_times.times_for(
         lat, lng, f, n, methods, prayer_times.options_of(params)), params.get("tz"))
@@ -58,7 +81,9 @@ def build(params: Params) -> bytes:
         prefix = method.id.encode()
         for i in range(n_days):
             date_cell, rest = rows[k * n_days + i][:10], rows[k * n_days + i][10:]
-            lines.append(date_cell + b"," + prefix + rest + b"," + polar[i] + (extra[k * n_days + i] if jamaats else b""))
+            lines.append(date_cell + b"," + prefix + rest + b"," + polar[i]
+                         + (sources[k * n_days + i] if sources else b"")
+                         + (extra[k * n_days + i] if jamaats else b""))
     return LINE_END.join(lines) + LINE_END
 
 
@@ -71,7 +96,9 @@ RESPONSE = {
     "description": "CSV (RFC 4180), a header row then one row per method and day: date, method, local HH:mm of "
                    "imsak … midnight (only when a zone is known: city or tz), the UTC instants imsak_utc … "
                    "midnight_utc, polar_latitude (empty, or the latitude a polar day was computed at). An empty time "
-                   "cell: never reached (highLatitudeRule=none). A city's year of the default method is pre-rendered.",
+                   "cell: never reached (highLatitudeRule=none). With a method bound to printed tables (IslamicCentreOfEngland, "
+                   "ImamAliFoundation) three more columns: source (printed or computed), table, computed (the times "
+                   "computed on a printed day). A city's year of the default method is pre-rendered.",
     "content": {"text/csv": {"schema": {"type": "string"}}},
 }
 

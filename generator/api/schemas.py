@@ -75,7 +75,19 @@ DAY_ENTRY = obj(
      "jamaatMoved": {**JAMAAT_NAMES, "description": "A set time earlier than the day's adhan (sunrise for eid), "
                                                     "moved to it"},
      "jamaatChanged": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS),
-                       "description": "Prayers whose jamaat (local clock) differs from the day before"}},
+                       "description": "Prayers whose jamaat (local clock) differs from the day before"},
+     # Only on the days of a preset bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation).
+     "source": {**_enum("printed", "computed"), "description": "Only for a preset bound to printed tables "
+                "(IslamicCentreOfEngland, ImamAliFoundation), on every day: printed (the times of an authority's "
+                "printed table for this place, within 10 km of it) or computed (the preset's fitted rule)."},
+     "authority": {"type": "string", "description": "Printed days: who prints the table."},
+     "table": {"type": "string", "description": "Printed days: the table's id, <authority>/<place> (/v1/methods "
+               "lists each preset's tables)."},
+     "computed": {"type": "array", "items": _enum(*TIMES), "description": "Printed days: the times the table "
+                  "does not print (asr and isha), computed by the preset's rule with the request's options."},
+     "ignored": {"type": "array", "items": _enum("midnight", "imsak", "highLatitudeRule", "elevation"),
+                 "description": "Printed days: the request's options that the printed times do not follow (the "
+                 "table decided them; they apply to the computed times). tune moves printed times too."}},
 )
 PRAYER_META = obj(["lat", "lng", "tz", "qibla"], {"lat": {"type": "number"}, "lng": {"type": "number"},
                                                    "city": {"type": "string"}, "tz": {"type": "string"},
@@ -89,7 +101,12 @@ PRAYER_TIMES = {
 }
 METHOD_ITEM = obj(["id", "label", "description", "source", "default"],
                    {"id": {"type": "string"}, "label": NAMES4, "description": {"type": "string"},
-                    "source": {"type": "string"}, "default": {"type": "boolean"}})
+                    "source": {"type": "string"}, "default": {"type": "boolean"},
+                    "extension": {"type": "boolean", "const": True, "description": "Present (true) on a preset "
+                                  "beyond the SPEC's sixteen: asked for by name, not part of method=all."},
+                    "tables": {"type": "array", "items": {"type": "string"}, "description": "A preset bound to "
+                               "printed tables: their ids, <authority>/<place>; its answers within 10 km of a "
+                               "table's place are the printed times."}})
 CITY_ITEM = obj(["id", "names", "country", "lat", "lng", "tz"],
                  {"id": {"type": "string"}, "names": NAMES4, "country": {"type": "string"},
                   "lat": {"type": "number"}, "lng": {"type": "number"}, "tz": {"type": "string"}})

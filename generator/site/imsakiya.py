@@ -78,7 +78,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         **head.page_head(lang, title, w["description.imsakiya"].format(year=year_text, city=name, method=method_label),
                          href),
         p=p,
-        city_href=urls.city_url(city_id, lang, method),
+        city_href=urls.city_url(city_id, lang, method, shared["default_method"]),
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
         calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_BASES[lang][calendar]),

@@ -122,11 +122,12 @@ def html_pages(first_year: int, last_year: int, today: date,
                                                  if lang != words.DEFAULT_LANGUAGE]
     out += [(screen.WIDGET_SCRIPT, {}), (screen.SERVICE_WORKER, {})]
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
-    method = next(m["id"] for m in responses.api_json("methods", {}, today)["methods"] if m["default"])
+    methods = responses.api_json("methods", {}, today)["methods"]
     for city in sorted(catalogue, key=lambda c: c["id"]):
         city_id = city["id"]
         if cities is not None and city_id not in cities:
             continue
+        method = timetable.city_default_method(methods, city_id)
         out.append(("/city/{city}/", {"city": city_id}))
         out += [("/city/{city}/{lang}/", {"city": city_id, "lang": lang}) for lang in words.LANGUAGES
                 if lang != words.DEFAULT_LANGUAGE]

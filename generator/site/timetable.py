@@ -68,19 +68,27 @@ def month_window(local_today: date) -> list[tuple[int, int]]:
     return [ym for ym in months if FIRST_YEAR <= ym[0] <= LAST_YEAR]
 
 
-def month_link(city_id: str, lang: str, method: str, local_today: date, target: tuple[int, int]) -> str | None:
+def month_link(city_id: str, lang: str, method: str, local_today: date, target: tuple[int, int],
+               default_method: str) -> str | None:
     """Return where a link to month ``target`` goes: the city's page for the months it shows, a one-month
     page inside the window, else nowhere (None)."""
     if target in months_from(local_today):
-        return urls.city_url(city_id, lang, method)
+        return urls.city_url(city_id, lang, method, default_method)
     return urls.month_url(city_id, lang, method, *target) if target in month_window(local_today) else None
+
+
+def city_default_method(methods: list[dict], city_id: str) -> str:
+    """Return the method a city's page shows by default: the authority whose printed table serves the city
+    (/v1/methods ``tables``, ids ``<authority>/<city>``), else the API's default (the SPEC's Tehran)."""
+    printed = [m["id"] for m in methods if f"{m['id']}/{city_id}" in m.get("tables", ())]
+    return printed[0] if printed else next(m["id"] for m in methods if m["default"])
 
 
 def page_context(today: date, city_id: str, lang: str, method: str | None) -> dict:
     """Return what every page of a city shares (`PageNotFound` for an unknown city, language or method)."""
     catalogue = {c["id"]: c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]}
     methods = responses.api_json("methods", {}, today)["methods"]
-    default_method = next(m["id"] for m in methods if m["default"])
+    default_method = city_default_method(methods, city_id)
     method = method or default_method
     if city_id not in catalogue or lang not in words.LANGUAGES or method not in {m["id"] for m in methods}:
         raise PageNotFound(f"no timetable for city {city_id!r}, language {lang!r}, method {method!r}")
@@ -121,7 +129,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
     if month_page is None:
         title = w["timetable_title"].format(city=name)
         description = w["description.city"].format(city=name, method=method_label)
-        href = lambda other: urls.city_url(city_id, other, method)  # noqa: E731
+        href = lambda other: urls.city_url(city_id, other, method, shared["default_method"])  # noqa: E731
     else:
         month_name = f"{words.GREGORIAN_MONTHS[lang][month_page[1] - 1]} {words.digits(month_page[0], lang)}"
         title = p["month_page_title"].format(city=name, month=month_name)
@@ -129,8 +137,9 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         href = lambda other: urls.month_url(city_id, other, method, *month_page)  # noqa: E731
     today_row = next((row for m in months for row in m["rows"] if row["today"]), None)
     qibla = responses.api_json("qibla", {"city": city_id}, today)["qibla"]
-    previous = month_link(city_id, lang, method, local_today, month_offset(*shown[0], -1))
-    following = month_link(city_id, lang, method, local_today, month_offset(*shown[-1], 1))
+    default_method = shared["default_method"]
+    previous = month_link(city_id, lang, method, local_today, month_offset(*shown[0], -1), default_method)
+    following = month_link(city_id, lang, method, local_today, month_offset(*shown[-1], 1), default_method)
     ramadan = ramadan_year(today, local_today, calendar)
     crescent = crescent_links(today, local_today, city, lang)
     return render_localised_page(
@@ -139,7 +148,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         **head.page_head(lang, title, description, href),
         p=p,
         city_name=name,
-        methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"]),
+        methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"], shared["default_method"]),
                   "current": m["id"] == method} for m in methods],
         method_label=method_label,
         place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang),
@@ -166,10 +175,20 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
         crescent=crescent,
-        main_href=urls.city_url(city_id, lang, method) if month_page is not None else None,
+        main_href=urls.city_url(city_id, lang, method, shared["default_method"]) if month_page is not None else None,
+        printed_note=printed_note(months, methods, lang),
         previous={"href": previous, "text": w["previous_month"]} if previous else None,
         next={"href": following, "text": w["next_month"]} if following else None,
     )
+
+
+def printed_note(months: list[dict], methods: list[dict], lang: str) -> str | None:
+    """Return the sentence naming the printed table the page shows (its days' ``source``), or None."""
+    table = next((m["table"] for m in months if m["table"]), None)
+    if table is None:
+        return None
+    authority = next(m["label"][lang] for m in methods if m["id"] == table.split("/", 1)[0])
+    return words.WORDS[lang]["printed_note"].format(authority=authority)
 
 
 def ramadan_year(today: date, local_today: date, calendar: str) -> int | None:
@@ -247,6 +266,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         "hijri_caption": hijri_caption,
         "rows": rows,
         "meta": prayer["meta"],
+        "table": next((day["table"] for day in prayer["days"] if day.get("source") == "printed"), None),
         "api": responses.api_url("prayer-times", query),
         "csv": responses.api_url("prayer-times.csv", query) if PRAYER_TIMES_CSV else None,
     }

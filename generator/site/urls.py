@@ -1,7 +1,8 @@
 """The site's addresses (docs/site.md): one canonical URL per page.
 
 * ``/`` the index (English: it documents the API);
-* ``/city/<id>/`` English, default method; ``/city/<id>/<lang>/`` another language, default
+* ``/city/<id>/`` English, default method (the authority of the city's printed table where it has one,
+  e.g. ImamAliFoundation for london; else the service default, Tehran); ``/city/<id>/<lang>/`` another language, default
   method; ``/city/<id>/<lang>/<method>/`` any language and method (English included);
 * ``/city/<id>/<lang>/<method>/<YYYY>-<MM>/`` one month of the timetable (always in full);
 * ``/city/<id>/<lang>/imsakiya/`` the Ramadan imsakiya under the city's reckoning, default method;
@@ -56,9 +57,12 @@ def absolute(path: str) -> str:
     return PUBLIC_ORIGIN + path
 
 
-def city_url(city_id: str, lang: str = DEFAULT_LANGUAGE, method: str = DEFAULT_METHOD) -> str:
-    """Return the canonical address of a city's timetable page."""
-    if method != DEFAULT_METHOD:
+def city_url(city_id: str, lang: str = DEFAULT_LANGUAGE, method: str | None = None,
+             default_method: str = DEFAULT_METHOD) -> str:
+    """Return the canonical address of a city's timetable page (``default_method``: the method the city's
+    page shows by default, the authority of a printed table where the city has one)."""
+    method = method or default_method
+    if method != default_method:
         return f"/city/{city_id}/{lang}/{method}/"
     if lang != DEFAULT_LANGUAGE:
         return f"/city/{city_id}/{lang}/"
