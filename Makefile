@@ -1,19 +1,59 @@
 # Setup-to-result commands: `make serve` and `make test`. Everything else is a step of those.
-PYTHON ?= python3.11
+#
+# The interpreter: PYTHON=... if given, else the newest of PYTHON_CANDIDATES that actually runs
+# (a pyenv shim is on PATH for every installed version but fails for one that is not active, so
+# being on PATH is not enough).  The venvs record the interpreter's version in their stamp file:
+# another PYTHON (or another lock) recreates them.
+PYTHON_CANDIDATES := python3.13 python3.12 python3.11
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(firstword $(foreach p,$(PYTHON_CANDIDATES),$(shell $(p) -c 'import sys' >/dev/null 2>&1 && echo $(p))))
+endif
+PYTHON_ID := $(if $(PYTHON),$(shell $(PYTHON) -c 'import platform; print(platform.python_implementation().lower() + "-" + platform.python_version())' 2>/dev/null))
 VENV   := .venv
 BIN    := $(VENV)/bin
+# The tests' venv: only what requirements-test.lock adds, with .venv's packages on its path (a .pth file).
+TEST_VENV := .venv-test
+TEST_BIN  := $(TEST_VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PEERS  := tests/peers
+PIP_INSTALL = --quiet --disable-pip-version-check --no-deps
 
-.PHONY: setup build serve test bench bench-http peers system-packages lock clean
+.PHONY: setup setup-test python-version build serve test bench bench-http peers system-packages lock clean
 
-setup: $(VENV)/.installed
+# Stops with a message when no interpreter runs or it is older than 3.11.
+define check-python
+@if [ -z "$(PYTHON_ID)" ]; then \
+  echo "error: no usable Python 3.11+: none of $(PYTHON_CANDIDATES) runs here$(if $(PYTHON), and PYTHON=$(PYTHON) does not run either)." >&2; \
+  echo "Install Python 3.11, 3.12 or 3.13 (with its venv module), or name one: make ... PYTHON=/path/to/python3.12" >&2; exit 1; fi
+@$(PYTHON) -c 'import sys; sys.exit(None if sys.version_info >= (3, 11) else "error: $(PYTHON) is Python %d.%d; 3.11 or newer is needed (PYTHON=...)" % sys.version_info[:2])'
+endef
 
-$(VENV)/.installed: requirements.lock
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+python-version:
+	$(check-python)
+	@echo "$(PYTHON) ($(PYTHON_ID))"
+
+# The server's venv: requirements.lock only (make serve, make build, production).
+setup: $(VENV)/.installed-$(PYTHON_ID)
+
+$(VENV)/.installed-$(PYTHON_ID): requirements.lock
+	$(check-python)
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV) || { echo "error: $(PYTHON) -m venv failed (Debian/Ubuntu: apt install python3.X-venv)" >&2; exit 1; }
+	$(BIN)/pip install $(PIP_INSTALL) -r requirements.lock
 	$(BIN)/pip check
+	touch $@
+
+# The tests' venv on top of the server's: requirements-test.lock (make test, make bench).
+setup-test: $(TEST_VENV)/.installed-$(PYTHON_ID)
+
+$(TEST_VENV)/.installed-$(PYTHON_ID): $(VENV)/.installed-$(PYTHON_ID) requirements-test.lock
+	rm -rf $(TEST_VENV)
+	$(PYTHON) -m venv $(TEST_VENV)
+	$(TEST_BIN)/python -c 'import sys, sysconfig, pathlib; server = sysconfig.get_path("purelib", vars={"base": sys.argv[1], "platbase": sys.argv[1]}); \
+	  pathlib.Path(sysconfig.get_path("purelib"), "server-venv.pth").write_text(f"import site; site.addsitedir({server!r})\n")' $(abspath $(VENV))
+	$(TEST_BIN)/pip install $(PIP_INSTALL) -r requirements-test.lock
+	$(TEST_BIN)/pip check
 	touch $@
 
 # Node peers used side by side in tests and benchmarks (adhan), pinned by package-lock.json.
@@ -31,10 +71,13 @@ build: setup
 # while static_out/ is pre-rendered in the background at low priority, with progress lines, if
 # no complete build is there yet.  Proxy headers off: the app alone decides whose
 # X-Forwarded-For to believe (TRUSTED_PROXIES).  `make serve ACCESS_LOG=` logs every request.
+# The pre-render runs in a subshell that exits at once, so it is reparented to init (which reaps
+# it) rather than left a zombie child of the exec'd server for the server's life.
 ACCESS_LOG ?= --no-access-log
+PRERENDER  ?= --if-missing --jobs 1
 serve: setup
 	$(BIN)/python build.py --tables-only
-	nice -n 10 $(BIN)/python build.py --if-missing --jobs 1 & \
+	( nice -n 10 $(BIN)/python build.py $(PRERENDER) & ) ; \
 	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http runtime.http_protocol:BoundedHttpToolsProtocol \
 	  --no-proxy-headers $(ACCESS_LOG)
 
@@ -54,30 +97,28 @@ system-packages:
 	  || echo "warning: could not install chromium/fonts with apt-get; tests/test_site_browser.py will be skipped"; \
 	fi
 
-test: setup peers system-packages
+test: setup-test peers system-packages
 	$(BIN)/python build.py --tables-only
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(TEST_BIN)/python -m pytest -n 2 --dist loadgroup
 
-bench: setup peers system-packages
+bench: setup-test peers system-packages
 	$(BIN)/python build.py --tables-only
-	$(BIN)/python -m bench.prayer_times
-	$(BIN)/python -m bench.hijri
-	$(BIN)/python -m bench.printed_tables
-	$(BIN)/python -m bench.lighthouse
+	$(TEST_BIN)/python -m bench.prayer_times
+	$(TEST_BIN)/python -m bench.hijri
+	$(TEST_BIN)/python -m bench.printed_tables
+	$(TEST_BIN)/python -m bench.lighthouse
 
 # HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached
 # answers while 30 distinct 90-day feeds render at once (p95 and max latency).
-bench-http: setup system-packages
+bench-http: setup-test system-packages
 	$(BIN)/python build.py --tables-only
-	$(BIN)/python -m bench.http
+	$(TEST_BIN)/python -m bench.http
 
-# Re-resolve requirements.lock from pyproject.toml (run by a person, then commit the lock).
+# Re-resolve requirements.lock and requirements-test.lock from pyproject.toml, checking that every
+# pin has wheels for 3.11, 3.12 and 3.13 (run by a person, then commit both; deploy/lock.py).
 lock:
-	rm -rf /tmp/lock-venv && $(PYTHON) -m venv /tmp/lock-venv
-	$(PYTHON) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
-	  print('\n'.join(p['dependencies'] + p['optional-dependencies']['test']))" > /tmp/lock-venv/direct.txt
-	/tmp/lock-venv/bin/pip install --quiet --disable-pip-version-check -r /tmp/lock-venv/direct.txt
-	/tmp/lock-venv/bin/pip freeze | sort -f > requirements.lock
+	$(check-python)
+	$(PYTHON) deploy/lock.py
 
 clean:
-	rm -rf $(VENV) data/tables static_out $(PEERS)/node_modules
+	rm -rf $(VENV) $(TEST_VENV) data/tables static_out $(PEERS)/node_modules
