@@ -1,7 +1,7 @@
 """Lighthouse over the site's pages, mobile and desktop (issue 21): every category ≥ 95.
 
-The pages of `AUDITED_PAGES` (the one list to extend: the mosque screen and the widget go here
-when they exist) are served as in production, nginx (deploy/nginx.conf, compressing on the fly)
+The pages of `AUDITED_PAGES` (the one list to extend: a mosque's screen, a widget) are served as in
+production, nginx (deploy/nginx.conf, compressing on the fly)
 in front of the app, on loopback, with ``PUBLIC_ORIGIN`` set to that front so canonical URLs and
 the sitemap name the audited origin.  Nothing is pre-rendered: every page is the app's render.
 Without nginx (`make system-packages` installs it) the app is audited alone and the report says so.
@@ -46,6 +46,8 @@ AUDITED_PAGES = (  # (name, path); add the screen and the widget here when they 
     ("home", "/"),
     ("city", "/city/london/"),
     ("city-ar", "/city/karbala/ar/"),
+    ("screen", "/screen/?city=london&jamaat=fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib"),
+    ("widget", "/widget/?city=karbala&lang=ar"),
 )
 
 

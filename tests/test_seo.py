@@ -60,6 +60,12 @@ PAGES = [
       (("en", "london"), ("ar", "karbala"), ("fa", "mashhad"), ("ur", "lahore"))),
     ("imsakiya-other", "en", "/city/london/en/imsakiya/iran/Jafari/"),
     *(("moon", lang, _short("/moon/1447-9/", lang)) for lang in LANGS),
+    # pages shown from their query (issue 21): the canonical query is the /v1/prayer-times parameters in
+    # their canonical form, sorted, then lang; every value percent-encoded (RFC 3986)
+    *((kind, lang, f"/{kind}/?city={city}&method=Tehran&tz={tz}&lang={lang}")
+      for kind in ("screen", "widget") for lang, city, tz in
+      (("en", "london", "Europe%2FLondon"), ("ar", "karbala", "Asia%2FBaghdad"), ("fa", "tehran", "Asia%2FTehran"),
+       ("ur", "karachi", "Asia%2FKarachi"))),
 ]
 
 
@@ -305,3 +311,17 @@ def test_hostile_sitemap_and_robots_addresses_never_fail(client, part):
     for path in (f"/sitemap-{quoted}.xml", f"/sitemap.xml/{quoted}", f"/robots.txt{quoted}", f"/sitemap{quoted}.xml"):
         response = client.get(path, follow_redirects=False)
         assert response.status_code in (200, 308, 404), (path, response.status_code)
+
+
+def test_query_pages_name_their_canonical_query_and_escape_it(client):
+    """A screen asked with its parameters in another order, another spelling and hostile announcement
+    lines names the canonical query (sorted, percent-encoded: RFC 3986 leaves no <, >, " or & in a
+    value), and the lines never reach the head as markup."""
+    note = '"><script>alert(1)</script>&x'
+    response = client.get("/screen/", params=[("lang", "ar"), ("note", note), ("city", "London"), ("method", "tehran")])
+    assert response.status_code == 200
+    head = Head(response.text)
+    expected = (ORIGIN + "/screen/?city=london&method=Tehran&tz=Europe%2FLondon&lang=ar&note="
+                + urllib.parse.quote(note, safe=""))
+    assert head.canonical() == [expected] and head.alternates()["ar"] == expected
+    assert "<script>alert" not in response.text

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Iterable
+from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
 import orjson
@@ -44,7 +45,7 @@ from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import responses, shamsi, urls
+from generator.site import head, responses, shamsi, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
 from generator import static_paths
@@ -277,6 +278,29 @@ def _json(value: object) -> Markup:
     return Markup(orjson.dumps(value).decode().replace("<", "\\u003c"))
 
 
+def page_path(query: PageQuery, lang: str) -> str:
+    """Return the canonical site path of this screen or widget in ``lang``: the canonical prayer-times
+    parameters, then the page's own ones that differ from their defaults, every value percent-encoded."""
+    items = [*query.prayer, ("lang", lang)]
+    if query.clock != words.DEFAULT_CLOCK[query.lang]:
+        items.append(("clock", query.clock))
+    if query.calendar != _city_calendar(dict(query.prayer).get("city")):
+        items.append(("calendar", query.calendar))
+    if query.name:
+        items.append(("name", query.name))
+    items += [(NOTE_NAME, note) for note in query.notes]
+    if query.kind == "widget" and query.theme != "auto":
+        items.append(("theme", query.theme))
+    return f"/{query.kind}/?" + urlencode([(k, str(v)) for k, v in items], quote_via=quote, safe="")
+
+
+def page_head(query: PageQuery, title: str, place: str) -> dict:
+    """The head of a screen or widget (generator/site/head.py): its description, its canonical address and
+    the same query in the four languages.  Neither is in the sitemap (a query of its place and rules)."""
+    description = words.WORDS[query.lang][f"description.{query.kind}"].format(place=place)
+    return head.page_head(query.lang, title, description, lambda other: page_path(query, other))["head"]
+
+
 def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
@@ -289,12 +313,14 @@ def render(query: PageQuery, today: date) -> bytes:
                    css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
+        title = w["screen.title"].format(place=place)
         return environment().get_template("screen.html.j2").render(
-            **context, title=w["screen.title"].format(place=place), notes=query.notes,
+            **context, title=title, head=page_head(query, title, place), notes=query.notes,
             reckoning=words.CALENDAR_LABELS[lang][query.calendar], config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
+    title = w["widget.title"].format(place=place)
     return environment().get_template("widget.html.j2").render(
-        **context, title=w["widget.title"].format(place=place), theme=query.theme,
+        **context, title=title, head=page_head(query, title, place), theme=query.theme,
         color_scheme={"auto": "light dark", "light": "light", "dark": "dark"}[query.theme],
         month_href=month_href, config=_json(page_config)).encode("utf-8")
 
