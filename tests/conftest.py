@@ -80,6 +80,22 @@ def static_build():
     shutil.rmtree(static, ignore_errors=True)
 
 
+def browser_app_server(tmp_path_factory, chromium: str):
+    """Yield the base URL of the app under uvicorn on a free loopback port, with an empty static root
+    (every answer and page rendered by the code under test), for a browser test; skip without Chromium."""
+    from deploy import local_stack  # only the browser tests start a server
+
+    if not Path(chromium).exists():
+        pytest.skip("chromium is not installed (Debian package `chromium`: run `make system-packages`)")
+    port = local_stack.free_port()
+    app = local_stack.start_app(tmp_path_factory.mktemp("static"), port)
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        local_stack.stop(app)
+
+
 def run_node_peer(script: str, package: str, payload) -> object:
     """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output."""
     node = shutil.which("node")

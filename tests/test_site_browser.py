@@ -37,8 +37,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from conftest import run_node_peer
-from deploy import local_stack
+from conftest import browser_app_server, run_node_peer
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "site"
@@ -88,16 +87,8 @@ def _get_json(url: str, **params) -> dict:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The app under uvicorn on a free loopback port, with an empty static root (every page rendered)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (Debian package `chromium`: run `make system-packages`)")
-    port = local_stack.free_port()
-    app = local_stack.start_app(tmp_path_factory.mktemp("static"), port)
-    try:
-        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        local_stack.stop(app)
+    """The app under uvicorn on loopback (conftest.browser_app_server)."""
+    yield from browser_app_server(tmp_path_factory, CHROMIUM)
 
 
 def _print_sweep(folder: Path) -> list[dict]:

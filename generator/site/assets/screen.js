@@ -19,19 +19,9 @@ function moment(text, prayers) {
 
 function renderDay(st) {
   const day = st.day;
-  const status = statuses[st.today];
-  setText($(".gregorian"), gregorianText(st.today));
-  const shamsi = shamsiText(st.today);
-  setText($(".shamsi"), shamsi || "");
-  show($(".shamsi"), Boolean(shamsi));
-  setText($(".hijri-date"), status ? hijriText(status) : "");
+  const status = renderDates(st.today, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
-  for (const row of table.querySelectorAll("tr[data-time]")) {
-    const name = row.dataset.time;
-    setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
-    const jamaat = row.querySelector(".jamaat");
-    if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
-  }
+  for (const row of table.querySelectorAll("tr[data-time]")) renderTimes(row, day, row.dataset.time);
   table.classList.toggle("no-jamaat", !data.jamaat);
   for (const kind of ["jumuah", "eid"]) {
     const slots = jamaatLocal(day, kind);

@@ -181,6 +181,24 @@ function jamaatLocal(day, name) {
   return typeof instant === "string" ? localOf(Date.parse(instant)) : null;
 }
 
+// The dates both pages show (Gregorian, the Solar Hijri on Persian pages, the Hijri of the day's
+// status, written into ``hijriElement``) and a prayer's adhan and jamaat cells; returns the status.
+function renderDates(today, hijriElement) {
+  const status = statuses[today];
+  setText(document.querySelector(".gregorian"), gregorianText(today));
+  const shamsi = shamsiText(today);
+  setText(document.querySelector(".shamsi"), shamsi || "");
+  show(document.querySelector(".shamsi"), Boolean(shamsi));
+  setText(hijriElement, status ? hijriText(status) : "");
+  return status;
+}
+
+function renderTimes(row, day, name) {
+  setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
+  const jamaat = row.querySelector(".jamaat");
+  if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
+}
+
 function setText(element, text) {
   if (element && element.textContent !== text) element.textContent = text;
 }

@@ -7,18 +7,10 @@ let shownDate = null;
 function render() {
   const st = dayState(Date.now());
   const day = st.day;
-  const status = statuses[st.today];
-  setText($(".gregorian"), gregorianText(st.today));
-  const shamsi = shamsiText(st.today);
-  setText($(".shamsi"), shamsi || "");
-  show($(".shamsi"), Boolean(shamsi));
-  setText($(".hijri"), status ? hijriText(status) : "");
+  renderDates(st.today, $(".hijri"));
   for (const row of document.querySelectorAll("[data-time]")) {
-    const name = row.dataset.time;
-    setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
-    const jamaat = row.querySelector(".jamaat");
-    if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
-    row.classList.toggle("current", name === st.current);
+    renderTimes(row, day, row.dataset.time);
+    row.classList.toggle("current", row.dataset.time === st.current);
   }
   document.body.classList.toggle("no-jamaat", !data.jamaat);
   const jumuah = jamaatLocal(day, "jumuah");
