@@ -315,6 +315,19 @@ def page_handler(page: site.Page):
     return respond
 
 
+def redirect_handler(target):
+    """Answer a short address with a redirect to the path ``target(path parameters)`` gives (None: 404);
+    the target is built from checked ids only, never from the request's Host or raw path."""
+    async def respond(request: Request) -> Response:
+        params = dict(request.path_params)
+        location = target(**params) if all(_PAGE_PART.fullmatch(v) for v in params.values()) else None
+        if location is None:
+            return html_error(request, 404)
+        return Response(status_code=302, headers={"Location": location, "Cache-Control": CACHE_PAGE})
+
+    return respond
+
+
 def query_page_handler(page: site.QueryPage):
     """Serve a page shown from its query (the screen, the widget): the query checked by the page (a bad one
     is the 400 page in the query's language), then the cache, then `page.render`, with the page's headers."""
@@ -427,7 +440,8 @@ async def lifespan(app):
 routes = [  # the API first: most requests are API requests, and routes are matched in order
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
-] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
+] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()
+      ] + [Route(page.route, page_handler(page), methods=["GET", "HEAD"]) for page in site.pages()] + [
       Route(page.route, query_page_handler(page), methods=["GET", "HEAD"]) for page in site.query_pages()] + [
       Route(API_PREFIX + "/{file}", named_file, methods=["GET", "HEAD"]),
       Route(API_PREFIX + "/{base}/{file}", path_url, methods=["GET", "HEAD"]),

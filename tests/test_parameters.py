@@ -18,6 +18,7 @@ from generator.api import ENDPOINTS
 BASE = {
     "prayer-times": {"lat": "35.69", "lng": "51.39", "date": "2026-03-20"},
     "methods": {},
+    "mosques": {},
     "qibla": {"lat": "35.69", "lng": "51.39"},
     "cities": {"q": "karbala"},
     "hijri": {"date": "2026-03-20"},

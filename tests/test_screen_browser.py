@@ -20,7 +20,8 @@ must show at each instant:
 * with the network cut for a simulated day (and a reload), the service worker's copies keep the
   times right and the screen says its data is older than a day;
 * at 1920×1080, 1080×1920, 1280×800 and a 390×844 phone, in the four languages, no element leaves
-  the viewport (a phone may scroll down) and no text is clipped; screenshots in
+  the viewport (a phone may scroll down), no text is clipped and no two blocks (the name, the clock,
+  the dates, the countdown, the notices, the table's rows, the announcement lines) overlap; screenshots in
   test-artifacts/screen/.
 
 The widget is embedded in a page of another origin (a second loopback server) whose CSP is

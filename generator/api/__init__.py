@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.api import (
     calendar_feeds, cities, city_feeds, day_status, eclipses, events, hijri, methods, moon_map, moon_visibility,
-    openapi, prayer_times, prayer_times_csv, qibla,
+    mosque_list, openapi, prayer_times, prayer_times_csv, qibla,
 )
 from generator.api.endpoint import Endpoint, Params
 
@@ -20,6 +20,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     methods.ENDPOINT,
     qibla.ENDPOINT,
     cities.ENDPOINT,
+    mosque_list.ENDPOINT,
     hijri.ENDPOINT,
     moon_visibility.ENDPOINT,
     moon_map.ENDPOINT,

@@ -16,10 +16,11 @@ import re
 
 import numpy as np
 
-from generator import cities, days, feeds, hijri, hijri_names, jamaat, prayer, timezones
+from generator import cities, days, feeds, hijri, hijri_names, jamaat, mosques, prayer, timezones
 from generator import feed_words as words
 from generator.api import feed_options as FO
 from generator.api import jamaat_params as JP
+from generator.api import mosques as MQ
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.calendar_feeds import FEED_LANG, MEDIA_TYPE
@@ -95,7 +96,7 @@ NIGHT_TUNABLE = ("fajr", "maghrib")  # the last third runs from maghrib + ⅔ of
 _NO_EVENT = "this feed has no {} event; the option applies to /v1/prayer-times"
 NIGHT_REFUSED = {"midnight": _NO_EVENT.format("midnight"), "imsak": _NO_EVENT.format("imsak"),
                  "asr": "the night feed has no asr; the option applies to /v1/prayer-times"}
-PLACE_PARAMETERS = (FEED_CITY, LAT, LNG, FEED_TZ)
+PLACE_PARAMETERS = (MQ.MOSQUE, FEED_CITY, LAT, LNG, FEED_TZ)
 NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, *PT.CUSTOM_PARAMETERS, *NIGHT_OPTIONS,
                     *FO.NIGHT_FEED_OPTIONS)
 # Jamaat (issue 20): the rules of /v1/prayer-times; the reckoning also dates Ramadan here.
@@ -132,9 +133,14 @@ def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable:
     params.update(PT.custom_angles(values, params["method"]))
     params.update(PT.read_options(values, options))
     tunable = tunable(params) if callable(tunable) else tunable
-    for name in PT.tune_min(params.get("tune")):
-        if name not in tunable:
+    tune = PT.tune_min(params.get("tune"))
+    for name in tune:
+        if name not in tunable and "tune" not in values.supplied:
             raise QueryError("tune", f"this feed shows no {name}; tune one of {', '.join(tunable)}")
+    if "tune" in values.supplied:  # a mosque's tune: only what moves a time this feed shows
+        params["tune"] = ",".join(f"{name}:{minutes}" for name, minutes in tune.items() if name in tunable)
+        if not params["tune"]:
+            del params["tune"]
     params["date"] = days.today(now_unix_s, zone).isoformat()
     return Canonical(params, today_dependent=True)
 
@@ -146,27 +152,34 @@ def _prayer_tunable(params: Params) -> tuple[str, ...]:
 
 
 def canonical_prayer_times(values, now_unix_s: float) -> Canonical:
+    values = MQ.fill(values, PRAYER_PARAMETERS)  # mosque=<id>: its profile's parameters, as if given
     found = _canonical(values, now_unix_s, PRAYER_OPTIONS, _prayer_tunable, FO.PRAYER_FEED_OPTIONS)
     params = found.params
     # Issue 20: jamaat rules (a city's zone or tz: always a zone here), and options that need an event to move.
     if params.get("offsets") is not None and values.get("jamaat"):
         raise QueryError("jamaat", "give either offsets (minutes after the adhan) or jamaat rules, not both")
     params.update(JP.read(values, has_zone=True, calendar_with=("eid", "ramadan")))
-    if "midnight" in values.given and "midnight" not in FO.shown(params):
-        raise QueryError("midnight", "this feed shows no midnight event (add it to prayers); the option applies to "
-                                     "/v1/prayer-times")
-    if "imsak" in values.given and not FO.shows_imsak(params):
-        raise QueryError("imsak", "this feed shows no imsak event (add it to prayers, or ramadan=1); the option "
-                                  "applies to /v1/prayer-times")
+    shows = {"midnight": ("midnight" in FO.shown(params), "add it to prayers"),
+             "imsak": (FO.shows_imsak(params), "add it to prayers, or ramadan=1")}
+    for name, (shown, how) in shows.items():
+        if name in values.given and not shown:
+            if name not in values.supplied:
+                raise QueryError(name, f"this feed shows no {name} event ({how}); the option applies to "
+                                       f"/v1/prayer-times")
+            params.pop(name, None)  # a mosque's option that moves no event here
     return found
 
 
 def canonical_night(values, now_unix_s: float) -> Canonical:
+    values = MQ.fill(values, NIGHT_PARAMETERS)
     return _canonical(values, now_unix_s, NIGHT_OPTIONS, NIGHT_TUNABLE, FO.NIGHT_FEED_OPTIONS)
 
 
 def _plan(window: Window):
-    return [{"city": city} for city in window.city_ids]
+    """Every catalogue city's feed, and each mosque's in its languages."""
+    return ([{"city": city} for city in window.city_ids]
+            + [{"mosque": m.id, **({"lang": lang} if lang != "en" else {})} for m in mosques.by_id().values()
+               for lang in m.languages])
 
 
 def _times(params: Params, n_days: int) -> prayer.PrayerTimes:

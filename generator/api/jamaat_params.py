@@ -60,14 +60,18 @@ NAMES = jamaat.PARAMETERS
 def read(values, *, has_zone: bool, calendar_with: Sequence[str] = (jamaat.EID,)) -> dict:
     """Return the canonical jamaat params of checked query ``values`` (empty without rules).
 
-    ``calendar`` is refused unless one of ``calendar_with`` is given (it would do nothing).
+    ``calendar`` is refused unless one of ``calendar_with`` is given (it would do nothing); a mosque
+    profile's reckoning (``values.supplied``) is then left out instead.
     """
     rules = jamaat.from_params({name: values.get(name) for name in NAMES}, has_zone=has_zone)
     out = rules.canonical() if rules is not None else {}
     calendar = values.get("calendar")
     if calendar is not None:
-        if "calendar" in getattr(values, "given", ()) and not any(out.get(n) or values.get(n) for n in calendar_with):
-            raise QueryError("calendar", f"the Hijri reckoning applies only with {' or '.join(calendar_with)}")
+        if not any(out.get(n) or values.get(n) for n in calendar_with):
+            if "calendar" in getattr(values, "supplied", ()):  # a mosque's reckoning, with nothing it dates
+                return out
+            if "calendar" in getattr(values, "given", ()):
+                raise QueryError("calendar", f"the Hijri reckoning applies only with {' or '.join(calendar_with)}")
         out["calendar"] = calendar
     return out
 

@@ -61,12 +61,15 @@ class Values(dict):
     """The checked values of one query by name: given ones, else the declared defaults (or None).
 
     ``given`` holds the names the query actually carried, for rules such as "offset applies
-    to forward conversion only".
+    to forward conversion only"; ``supplied`` those of them a mosque profile filled in
+    (`generator.api.mosques.fill`): an option a profile sets that moves nothing in an answer is
+    left out, where the same option in a query is refused.
     """
 
-    def __init__(self, values: Mapping[str, Any], given: Iterable[str]):
+    def __init__(self, values: Mapping[str, Any], given: Iterable[str], supplied: Iterable[str] = ()):
         super().__init__(values)
         self.given = frozenset(given)
+        self.supplied = frozenset(supplied)
 
 
 def read(query: Query, parameters: Sequence[Param], refused: Mapping[str, str] | None = None) -> Values:

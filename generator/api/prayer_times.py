@@ -7,9 +7,10 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, prayer, qibla, timetables, timezones, ummalqura
+from generator import days, mosques, prayer, qibla, timetables, timezones, ummalqura
 from generator.api import day_rows, schemas
 from generator.api import jamaat_params as JP
+from generator.api import mosques as MQ
 from generator.api import params as P
 from generator.api.common import MONTH, YEAR
 from generator.api.dates import gregorian_range
@@ -123,13 +124,14 @@ def drop_own_options(params: dict, methods) -> None:
             del params[name]
 
 
-PARAMETERS = (LAT, LNG, CITY, METHOD, DATE,
+PARAMETERS = (MQ.MOSQUE, LAT, LNG, CITY, METHOD, DATE,
               YEAR.but(description="A year (with month: that month; alone: the year, single method)."),
               MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS, *JP.PARAMETERS)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
     """Apply the rules across parameters of a /v1/prayer-times query."""
+    values = MQ.fill(values, PARAMETERS)  # mosque=<id>: its profile's parameters, as if given
     params = place(values, with_tz=True)
     params["method"] = read_methods(values["method"])
     params.update(read_options(values))
@@ -283,8 +285,10 @@ def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
 
 
 def plan(window: Window):
-    """A year of the default method for every catalogue city."""
-    return [{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]
+    """A year of the default method for every catalogue city, and each mosque's year (`mosque=<id>`: its file is
+    that of the explicit query the profile stands for)."""
+    return ([{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]
+            + [{"mosque": mosque_id, "year": str(year)} for mosque_id in mosques.by_id() for year in window.years])
 
 
 ENDPOINT = Endpoint(

@@ -187,3 +187,25 @@ CITIES = json_response(obj(["cities"], {"cities": {"type": "array", "items": CIT
 EVENTS = json_response(obj(["events"], {"events": {"type": "array", "items": EVENT_ITEM}}))
 ECLIPSES = json_response(obj(["meta", "eclipses"], {"meta": {"type": "object"},
                                                      "eclipses": {"type": "array", "items": ECLIPSE_ITEM}}))
+_TEXT_BY_LANG = {"type": "object", "properties": {lang: {"type": "string"} for lang in LANGUAGES},
+                 "additionalProperties": False}
+_QUERY_TEXT = {"type": "object", "additionalProperties": {"type": "string"}}
+MOSQUE_ITEM = obj(
+    ["id", "names", "place", "languages", "reckoning", "announcement", "times", "jamaat", "query", "links", "sources"],
+    {"id": {"type": "string", "pattern": r"^[a-z0-9-]{1,48}$"},
+     "names": {**_TEXT_BY_LANG, "required": ["en"]},
+     "place": obj(["lat", "lng", "tz"], {"city": {"type": "string"}, "lat": _number(-90, 90),
+                                         "lng": _number(-180, 180), "tz": {"type": "string"}}),
+     "address": {"type": "string"}, "website": {"type": "string", "format": "uri"},
+     "languages": {"type": "array", "minItems": 1, "items": _enum(*LANGUAGES)},
+     "reckoning": _enum(*CALENDARS), "announcement": _TEXT_BY_LANG,
+     "times": {**_QUERY_TEXT, "description": "The /v1/prayer-times parameters of its adhan, as query text"},
+     "jamaat": {**_QUERY_TEXT, "description": "Its jamaat parameters, as query text (empty: it publishes none)"},
+     "query": {"type": "object", "description": "The canonical /v1/prayer-times parameters mosque=<id> stands for"},
+     "links": obj(["prayerTimes", "csv", "ics", "night", "page", "screen"],
+                  {k: {"type": "string"} for k in ("prayerTimes", "csv", "ics", "night", "page", "screen")}),
+     "sources": {"type": "array", "minItems": 1,
+                 "items": obj(["about", "read"], {"about": {"type": "string"}, "url": {"type": "string"},
+                                                  "read": DATE})}},
+    additionalProperties=False)
+MOSQUES = obj(["mosques"], {"mosques": {"type": "array", "items": MOSQUE_ITEM}})

@@ -10,7 +10,9 @@ The runtime and build.py only see this interface:
   Besides the HTML pages: ``/robots.txt`` and ``/sitemap.xml`` (generator/site/sitemap.py).
 * `query_pages()`: the pages shown from their query string (`QueryPage`: the screen, the widget);
 * `default_years(today)`: the years a full build covers (this year ±1), those the sitemap lists;
-* `not_found_page(path)`: the HTML of the 404 page.
+* `not_found_page(path)`: the HTML of the 404 page;
+* `redirects()`: addresses answered by a redirect (``/mosque/<id>/screen/`` to its screen's query page):
+  route -> function of the path parameters giving the target path, or None (404).
 
 A page that does not exist (an unknown city id, a Hijri month out of range) raises
 `PageNotFound`; the runtime answers 404.
@@ -23,7 +25,7 @@ from generator.site import routes
 from generator.site.page import BadPageQuery, Page, PageNotFound, QueryPage, file_path
 
 __all__ = ["BadPageQuery", "Page", "PageNotFound", "QueryPage", "file_path", "pages", "query_pages", "static_pages",
-           "default_years", "not_found_page", "error_page"]
+           "default_years", "not_found_page", "error_page", "redirects"]
 
 
 def pages() -> list[Page]:
@@ -56,3 +58,8 @@ def error_page(path: str, status: int, lang: str | None = None, detail: str | No
     """Return the HTML of the site's 400, 404, 429 or 503 page, in ``lang`` or the language the path names
     (``detail``: the 400's message, naming the parameter)."""
     return routes.error_page(path, status, lang, detail)
+
+
+def redirects() -> dict:
+    """Return the routes answered by a redirect: route -> (path parameters -> target path, or None for 404)."""
+    return routes.REDIRECTS

@@ -14,8 +14,9 @@ import functools
 import re
 from datetime import date
 
+from generator import mosques
 from generator import page_words as words
-from generator.site import head, imsakiya, index, moon_page, responses, screen, sitemap, timetable
+from generator.site import head, imsakiya, index, moon_page, mosque_page, responses, screen, sitemap, timetable
 from generator.site.page import Page, PageNotFound, QueryPage
 from generator.site.templating import render_page
 
@@ -42,6 +43,10 @@ def city_month(today: date, city: str, lang: str, method: str, month: str, now_s
 def imsakiya_page(today: date, city: str, lang: str, calendar: str | None = None, method: str | None = None,
                   now_s: float | None = None) -> bytes:
     return imsakiya.render(today, city, lang, calendar, method, now_s=now_s)
+
+
+def mosque(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
+    return mosque_page.render(today, mosque, lang, now_s=now_s)
 
 
 def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
@@ -73,6 +78,8 @@ PAGES: list[Page] = [
     Page("/city/{city}/{lang}/imsakiya/{calendar}/{method}/", imsakiya_page, clock_dependent=True),
     Page("/city/{city}/{lang}/{method}/", city_page, clock_dependent=True),
     Page("/city/{city}/{lang}/{method}/{month}/", city_month, clock_dependent=True),
+    Page("/mosque/{mosque}/", mosque, clock_dependent=True),  # the mosque's date, as a city's
+    Page("/mosque/{mosque}/{lang}/", mosque, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
     Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False),
     # follows today: its month pages move with the month, its crescent pages with the year
@@ -91,6 +98,8 @@ QUERY_PAGES: list[QueryPage] = [
     for kind in ("screen", "widget")
 ]
 BY_ROUTE = {page.route: page for page in PAGES}
+# A mosque's screen is the screen's query page (in the scope of its service worker): its short address redirects.
+REDIRECTS = {mosques.SCREEN_PATH.replace("{id}", "{mosque}"): mosque_page.screen_location}
 
 
 def default_years(today: date) -> tuple[int, int]:
@@ -137,6 +146,10 @@ def html_pages(first_year: int, last_year: int, today: date,
             out += [("/city/{city}/{lang}/{method}/{month}/",
                      {"city": city_id, "lang": lang, "method": method, "month": f"{year:04d}-{month:02d}"})
                     for year, month in months]
+    for mosque_id in mosque_page.listed_mosques(today):
+        out.append(("/mosque/{mosque}/", {"mosque": mosque_id}))
+        out += [("/mosque/{mosque}/{lang}/", {"mosque": mosque_id, "lang": lang}) for lang in words.LANGUAGES
+                if lang != words.DEFAULT_LANGUAGE]
     for hy, hm in hijri_months(first_year, last_year, today):
         out.append(("/moon/{hy}-{hm}/", {"hy": str(hy), "hm": str(hm)}))
         out += [("/moon/{hy}-{hm}/{lang}/", {"hy": str(hy), "hm": str(hm), "lang": lang}) for lang in words.LANGUAGES

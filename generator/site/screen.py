@@ -38,7 +38,7 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri, hijri_names
+from generator import feed_words, hijri, hijri_names, mosques
 from generator import page_words as words
 from generator.api import BY_NAME, params as P
 from generator.api.city_feeds import CLOCK, read_name
@@ -60,6 +60,7 @@ YEAR_SLOT, DATE_SLOT = "YEAR", "DATE"  # placeholders the script replaces in `da
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 NOTE_NAME = "note"
+MOSQUE_NAME = "mosque"  # /v1/prayer-times' mosque=<id> (generator/api/mosques.py)
 EID_NAME = "eid"  # /v1/prayer-times' Eid prayer slots (issue 20): their days follow ``calendar``
 THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (default auto: the reader's setting).",
                  default="auto")
@@ -79,9 +80,10 @@ class PageQuery:
     lang: str
     clock: str
     calendar: str
-    name: str | None = None
-    notes: tuple[str, ...] = ()
+    name: str | None = None  # as the query gave it (a mosque's own name is `place_name`'s default)
+    notes: tuple[str, ...] = ()  # as the query gave them (a mosque's announcement is `shown_notes`' default)
     theme: str = "auto"
+    mosque: str | None = None  # mosque=<id>: its profile fills the prayer parameters and the reckoning
 
 
 def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuery:
@@ -115,13 +117,19 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     prayer = _prayer_params(prayer_items, now_s)
     if "city" not in prayer and "tz" not in prayer:
         raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
-    calendar = page["calendar"] or _city_calendar(prayer.get("city"))
-    if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
-        prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
+    mosque_id = next((value for name, value in prayer_items if name == MOSQUE_NAME), None)
+    if mosque_id is not None:  # the mosque's reckoning dates its Eid days and the screen's Hijri date alike
+        calendar = mosques.by_id()[mosque_id].reckoning
+        if page["calendar"] not in (None, calendar):
+            raise QueryError("calendar", f"set by the profile of mosque={mosque_id} ({calendar}); leave calendar out")
+    else:
+        calendar = page["calendar"] or _city_calendar(prayer.get("city"))
+        if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
+            prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
     lang = page["lang"]
     return PageQuery(kind=kind, prayer=tuple(prayer.items()), lang=lang,
                      clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
-                     notes=tuple(notes), theme=page.get("theme") or "auto")
+                     notes=tuple(notes), theme=page.get("theme") or "auto", mosque=mosque_id)
 
 
 def _prayer_params(items: list[tuple[str, str]], now_s: float) -> dict:
@@ -162,14 +170,25 @@ def data_urls(name: str, params: dict, slot_key: str, slot: str) -> list[str]:
 
 
 def place_name(query: PageQuery, today: date) -> str:
-    """Return the heading: the mosque's name, else the city's name in the page's language, else the coordinates."""
+    """Return the heading: the mosque's name (the query's, else its profile's in the page's language), else the
+    city's name in the page's language, else the coordinates."""
     if query.name:
         return query.name
+    if query.mosque is not None:
+        return mosques.by_id()[query.mosque].name(query.lang)
     prayer = dict(query.prayer)
     if "city" in prayer:
         return next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]
                     if c["id"] == prayer["city"])["names"][query.lang]
     return f"{words.coordinate(prayer['lat'], 'lat', query.lang)}, {words.coordinate(prayer['lng'], 'lng', query.lang)}"
+
+
+def shown_notes(query: PageQuery) -> tuple[str, ...]:
+    """The announcement lines: the query's, else the mosque's announcement in the page's language (if any)."""
+    if query.notes or query.mosque is None:
+        return query.notes
+    announcement = mosques.by_id()[query.mosque].announcement_in(query.lang)
+    return (announcement,) if announcement else ()
 
 
 def config(query: PageQuery, today: date) -> dict:
@@ -281,10 +300,13 @@ def _json(value: object) -> Markup:
 def page_path(query: PageQuery, lang: str) -> str:
     """Return the canonical site path of this screen or widget in ``lang``: the canonical prayer-times
     parameters, then the page's own ones that differ from their defaults, every value percent-encoded."""
-    items = [*query.prayer, ("lang", lang)]
+    if query.mosque is not None:  # the profile stands for its parameters and its reckoning
+        items = [(MOSQUE_NAME, query.mosque), ("lang", lang)]
+    else:
+        items = [*query.prayer, ("lang", lang)]
     if query.clock != words.DEFAULT_CLOCK[query.lang]:
         items.append(("clock", query.clock))
-    if query.calendar != _city_calendar(dict(query.prayer).get("city")):
+    if query.mosque is None and query.calendar != _city_calendar(dict(query.prayer).get("city")):
         items.append(("calendar", query.calendar))
     if query.name:
         items.append(("name", query.name))
@@ -315,7 +337,7 @@ def render(query: PageQuery, today: date) -> bytes:
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         title = w["screen.title"].format(place=place)
         return environment().get_template("screen.html.j2").render(
-            **context, title=title, head=page_head(query, title, place), notes=query.notes,
+            **context, title=title, head=page_head(query, title, place), notes=shown_notes(query),
             reckoning=words.CALENDAR_LABELS[lang][query.calendar], config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
     title = w["widget.title"].format(place=place)
@@ -328,7 +350,10 @@ def render(query: PageQuery, today: date) -> bytes:
 def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
     """Return the widget's link to the month: the city's timetable page when the query is one a page shows
     (a catalogue city in its own zone, any method, no option), else the month's /v1/prayer-times.csv;
-    and the script's template for it (None: the link does not change with the month)."""
+    and the script's template for it (None: the link does not change with the month).  A mosque's widget links
+    its page (which shows its month)."""
+    if query.mosque is not None:
+        return urls.mosque_url(query.mosque, query.lang), None
     prayer = dict(query.prayer)
     if "city" in prayer and set(prayer) <= {"city", "tz", "method"} and "," not in prayer.get("method", ""):
         city = next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == prayer["city"])

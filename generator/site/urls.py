@@ -8,7 +8,10 @@
 * ``/city/<id>/<lang>/imsakiya/`` the Ramadan imsakiya under the city's reckoning, default method;
   ``…/imsakiya/<calendar>/`` the other reckoning; ``…/imsakiya/<calendar>/<method>/`` any method;
 * ``/moon/<hy>-<hm>/`` English; ``/moon/<hy>-<hm>/<lang>/`` another language;
-* ``/<lang>/`` the home page in ar, fa, ur (``/`` is English).
+* ``/<lang>/`` the home page in ar, fa, ur (``/`` is English);
+* ``/mosque/<id>/`` a mosque's page in English (`generator.mosques.PAGE_PATH`), ``/mosque/<id>/<lang>/`` in
+  another language; ``/mosque/<id>/screen/`` redirects to its wall screen, ``/screen/?mosque=<id>&lang=<lang>``
+  (a query page: rendered on request, in the scope of the screen's service worker).
 
 Every address is a directory ending in ``/`` (its static file is ``…/index.html``), has no
 query string, and so can be pre-rendered and served by any static front.  Links between pages
@@ -28,6 +31,7 @@ from __future__ import annotations
 import os
 import re
 
+from generator import mosques
 from generator.methods import DEFAULT_METHOD
 from generator.locale import DEFAULT_LANGUAGE
 
@@ -87,3 +91,14 @@ def imsakiya_url(city_id: str, lang: str, calendar: str, city_calendar: str, met
     if calendar != city_calendar:
         return f"/city/{city_id}/{lang}/imsakiya/{calendar}/"
     return f"/city/{city_id}/{lang}/imsakiya/"
+
+
+def mosque_url(mosque_id: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Return the canonical address of a mosque's page in ``lang`` (ids are ``[a-z0-9-]``: nothing to escape)."""
+    path = mosques.PAGE_PATH.format(id=mosque_id)
+    return path if lang == DEFAULT_LANGUAGE else f"{path}{lang}/"
+
+
+def screen_url(mosque_id: str, lang: str) -> str:
+    """Return the address of a mosque's wall screen in ``lang`` (where ``/mosque/<id>/screen/`` leads)."""
+    return f"/screen/?mosque={mosque_id}&lang={lang}"

@@ -85,6 +85,22 @@ function readLayout() {
       problems.push(`clipped: ${name}`);
     }
   }
+  // Blocks that must not overlap one another inside the viewport (a row of the table over the clock, an
+  // announcement over the table): every pair of visible blocks, neither inside the other, shares at most 1 px.
+  const blocks = Array.from(document.querySelectorAll(
+    ".place, .clock, .dates > p, .waiting, .countdown, .silence, .changes, .times tr, .band p, .stale"))
+    .filter((e) => !e.closest("[hidden]") && getComputedStyle(e).display !== "none")
+    .map((e) => ({ e, r: e.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
+  const label = (e) => e.tagName + "." + e.className + " " + e.textContent.trim().slice(0, 30);
+  for (let i = 0; i < blocks.length; i++) {
+    for (let j = i + 1; j < blocks.length; j++) {
+      const a = blocks[i], b = blocks[j];
+      if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
+      const across = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const down = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (across > 1 && down > 1) problems.push(`overlap: ${label(a.e)} / ${label(b.e)}`);
+    }
+  }
   return { width: window.innerWidth, height: window.innerHeight, problems,
            scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth };
 }

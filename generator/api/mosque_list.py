@@ -1,0 +1,103 @@
+"""GET /v1/mosques: the mosque profiles served, and the start-up check of every profile.
+
+`check` reads each profile through the endpoints that take ``mosque`` (their own parse, as a
+request would), so a profile whose parameters would be refused stops the service at start-up
+with the file and the field named, not at a member's first request.  It runs when this module is
+imported (generator/api/__init__.py imports it after the endpoints it reads).
+
+Each listed mosque carries its profile (names, place with coordinates and zone, address,
+website, languages, reckoning, announcement, the ``times`` and ``jamaat`` parameters, sources),
+``query``: the canonical /v1/prayer-times parameters ``mosque=<id>`` stands for (what a client
+may give instead), and ``links`` to its answers, feeds, page and screen.
+"""
+from __future__ import annotations
+
+from generator import cities, mosques
+from generator.api import city_feeds, prayer_times, schemas
+from generator.api import mosques as MQ
+from generator.api.endpoint import Canonical, Endpoint, Params, Window
+from generator.errors import QueryError
+from generator.query import Query
+
+CHECK_NOW_S = 946728000.0  # 2000-01-01 12:00 UTC: any instant does (the feeds' window starts "today")
+ENDPOINTS_READ = (prayer_times.ENDPOINT, city_feeds.PRAYER_TIMES, city_feeds.NIGHT)
+
+
+def _parse(endpoint: Endpoint, mosque_id: str, **extra: str) -> dict:
+    span = {"year": "2000"} if endpoint is prayer_times.ENDPOINT else {}
+    return endpoint.parse(Query.of({MQ.MOSQUE.name: mosque_id, **span, **extra}), CHECK_NOW_S).params
+
+
+def check() -> None:
+    """Raise `mosques.ProfileError` for the first served profile an endpoint would refuse (file and field named)."""
+    for mosque in mosques.by_id().values():
+        for endpoint in ENDPOINTS_READ:
+            try:
+                _parse(endpoint, mosque.id)
+            except QueryError as error:
+                field = mosque.field_of.get(error.parameter, error.parameter)
+                raise mosques.ProfileError(mosque.path, field, f"{error.message} (read by /v1/{endpoint.name})") \
+                    from None
+
+
+def query_of(mosque_id: str) -> dict:
+    """The canonical /v1/prayer-times parameters ``mosque=<id>`` stands for (without a day or span)."""
+    return {key: value for key, value in _parse(prayer_times.ENDPOINT, mosque_id).items() if key != "year"}
+
+
+def _place(mosque: mosques.Mosque, query: dict) -> dict:
+    if "city" in query:
+        city = cities.by_id()[query["city"]]
+        return {"city": city["id"], "lat": city["lat"], "lng": city["lng"], "tz": city["tz"]}
+    return {"lat": query["lat"], "lng": query["lng"], "tz": query["tz"]}
+
+
+def listing(mosque: mosques.Mosque) -> dict:
+    """One mosque as /v1/mosques lists it."""
+    query = query_of(mosque.id)
+    own = {"mosque": mosque.id}
+    out = {
+        "id": mosque.id,
+        "names": dict(mosque.names),
+        "place": _place(mosque, query),
+        **({"address": mosque.address} if mosque.address else {}),
+        **({"website": mosque.website} if mosque.website else {}),
+        "languages": list(mosque.languages),
+        "reckoning": mosque.reckoning,
+        "announcement": dict(mosque.announcement),
+        "times": dict(mosque.times),
+        "jamaat": dict(mosque.jamaat),
+        "query": query,
+        "links": {
+            "prayerTimes": "/v1/prayer-times?" + _query_text(own),
+            "csv": "/v1/prayer-times.csv?" + _query_text(own),
+            "ics": "/v1/prayer-times.ics?" + _query_text(own),
+            "night": "/v1/night.ics?" + _query_text(own),
+            "page": mosques.PAGE_PATH.format(id=mosque.id),
+            "screen": mosques.SCREEN_PATH.format(id=mosque.id),
+        },
+        "sources": [dict(source) for source in mosque.sources],
+    }
+    return out
+
+
+def _query_text(items: dict) -> str:
+    return "&".join(f"{key}={value}" for key, value in items.items())  # ids: [a-z0-9-] only
+
+
+def canonical(values, now_unix_s: float) -> Canonical:
+    return Canonical({})
+
+
+def build(params: Params) -> dict:
+    return {"mosques": [listing(mosque) for mosque in mosques.by_id().values()]}
+
+
+def plan(window: Window):
+    return [{}]
+
+
+ENDPOINT = Endpoint("mosques", "The mosque profiles served: their place, method, jamaat rules, reckoning and sources",
+                    (), canonical, build, schemas.json_response(schemas.MOSQUES), plan=plan)
+
+check()

@@ -1,0 +1,143 @@
+"""A mosque's page (``/mosque/<id>/``, ``/mosque/<id>/<lang>/``): today, the month with adhan and jamaat.
+
+Everything shown comes from the API, asked in process (`generator.site.responses`):
+/v1/mosques (the profile), /v1/prayer-times?mosque=<id> (``local`` and ``jamaatLocal``, per
+month: the mosque's own times, jamaat rules, Jumu'ah and Eid slots) and /v1/hijri under the
+mosque's reckoning.  The page lays them out: today's card (with "jamaat times change
+tomorrow" when they do), the month's table (each prayer's adhan, and its jamaat when the mosque
+has a rule), the Jumu'ah and Eid slots on their days, the announcement as text, and the links to
+subscribe (the mosque's feeds, in the page's language), to its CSV and to its wall screen.
+
+"Today" is the mosque's own date (its zone), as on the city pages.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from generator import feed_words, hijri_names, mosques
+from generator import page_words as words
+from generator.site import head, responses, timetable, urls
+from generator.site.page import PageNotFound
+from generator.site.templating import render_localised_page
+
+FEEDS = ("prayer-times", "night")
+PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
+COLUMNS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")
+
+
+def profile(today: date, mosque_id: str) -> dict:
+    """Return the mosque as /v1/mosques lists it (`PageNotFound` for an unknown id)."""
+    found = next((m for m in responses.api_json("mosques", {}, today)["mosques"] if m["id"] == mosque_id), None)
+    if found is None:
+        raise PageNotFound(f"no mosque {mosque_id[:60]!r}")
+    return found
+
+
+def name(mosque: dict, lang: str) -> str:
+    """The mosque's name in ``lang``, else in English."""
+    return mosque["names"].get(lang) or mosque["names"][words.DEFAULT_LANGUAGE]
+
+
+def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
+    """Return the HTML of a mosque's page (`PageNotFound` for an unknown mosque or language)."""
+    if lang not in words.LANGUAGES:
+        raise PageNotFound(f"no language {lang[:10]!r}")
+    m = profile(today, mosque)
+    tz, calendar = m["place"]["tz"], m["reckoning"]
+    local_today = timetable.city_date({"tz": tz}, responses.now_s(today) if now_s is None else now_s)
+    w, p = words.WORDS[lang], words.PAGE_WORDS[lang]
+    title_name = name(m, lang)
+    month = month_rows(today, local_today, m, lang)
+    ruled = [prayer for prayer in PRAYERS if any(prayer in row["jamaat"] for row in month["days"])]
+    has_slots = any(row["slots"] for row in month["days"])
+    today_row = next((row for row in month["days"] if row["today"]), None)
+    place = w["place"].format(lat=words.coordinate(m["place"]["lat"], "lat", lang),
+                              lng=words.coordinate(m["place"]["lng"], "lng", lang),
+                              zone=words.isolate(tz, lang), qibla=words.number(month["qibla"], lang))
+    title = w["mosque.title"].format(mosque=title_name)
+    description = w["description.mosque"].format(mosque=title_name, place=words.isolate(tz, lang))
+    query = {"mosque": mosque, "year": local_today.year, "month": local_today.month}
+    return render_localised_page(
+        "mosque.html.j2", lang,
+        **head.page_head(lang, title, description, lambda other: urls.mosque_url(mosque, other)),
+        p=p, mosque_name=title_name, place=place, address=m.get("address"), website=m.get("website"),
+        announcement=m["announcement"].get(lang) or next((m["announcement"][x] for x in m["languages"]
+                                                           if x in m["announcement"]), None),
+        announcement_lang=lang if lang in m["announcement"] else next(
+            (x for x in m["languages"] if x in m["announcement"]), lang),
+        times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
+        reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+        columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled} for t in COLUMNS],
+        jamaat_word=w["screen.jamaat"], adhan_word=w["screen.adhan"], slots_word=w["mosque.slots"],
+        has_slots=has_slots, no_jamaat=None if ruled or has_slots else w["mosque.no_jamaat"],
+        month=month, today_row=today_row, changes=changes_tomorrow(month["days"], local_today, lang),
+        feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang})}
+               for feed in FEEDS],
+        api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
+        screen={"href": urls.screen_url(mosque, lang), "text": w["mosque.screen_link"]},
+        sources=m["sources"],
+    )
+
+
+def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
+    """Return the mosque's month of ``local_today``: per day the adhan, jamaat and Jumu'ah/Eid slots."""
+    query = {"mosque": m["id"], "year": local_today.year, "month": local_today.month}
+    answer = responses.api_json("prayer-times", query, today)
+    hijri_map = responses.api_json("hijri", {"year": local_today.year, "month": local_today.month,
+                                              "calendar": m["reckoning"]}, today)
+    sep = words.SEPARATOR[lang]
+    rows = []
+    for i, day in enumerate(answer["days"]):
+        gregorian = date.fromisoformat(day["date"])
+        jamaat = day.get("jamaatLocal", {})
+        own_hijri = hijri_map["days"][day["date"]]
+        slots = []
+        for key, label in (("jumuah", "screen.jumuah"), ("eid", "screen.eid")):
+            if jamaat.get(key):
+                times = feed_words.join_list([words.clock(t, lang) for t in jamaat[key]], lang)
+                slots.append(f"{words.WORDS[lang][label]}: {times}")
+        rows.append({
+            "iso": day["date"],
+            "day": words.digits(gregorian.day, lang),
+            "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
+            "hijri": timetable.hijri_cell(own_hijri, first_row=i == 0, lang=lang)["text"],
+            "label": sep.join([f"{hijri_names.WEEKDAYS[lang][gregorian.weekday()]} "
+                               f"{timetable.date_text(gregorian, lang)}",
+                               f"{words.digits(own_hijri['day'], lang)} "
+                               f"{hijri_names.month_in_date(own_hijri['month'], lang)} "
+                               f"{words.digits(own_hijri['year'], lang)}"]),
+            "friday": gregorian.weekday() == 4,
+            "today": gregorian == local_today,
+            "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},
+            "jamaat": {t: words.clock(jamaat[t], lang) if jamaat[t] else "" for t in PRAYERS if t in jamaat},
+            "moved": set(day.get("jamaatMoved", ())),
+            "changed": list(day.get("jamaatChanged", ())),
+            "slots": slots,
+        })
+    return {"days": rows, "qibla": answer["meta"]["qibla"],
+            "caption": words.WORDS[lang]["month_caption"].format(
+                month=words.GREGORIAN_MONTHS[lang][local_today.month - 1], year=words.digits(local_today.year, lang)),
+            "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
+                                        for x in hijri_map["months"]),
+            "moved_note": feed_words.JAMAAT_MOVED_LINE[lang] if any(r["moved"] for r in rows) else None}
+
+
+def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:
+    """Return "Jamaat times change tomorrow: …" when tomorrow's row (in this month) lists changes."""
+    tomorrow = next((r for r in rows if date.fromisoformat(r["iso"]).toordinal() == local_today.toordinal() + 1), None)
+    if tomorrow is None or not tomorrow["changed"]:
+        return None
+    names = [feed_words.PRAYER_NAMES[lang].get(n) or words.WORDS[lang]["screen.jumuah"] for n in tomorrow["changed"]]
+    return words.WORDS[lang]["screen.changes_tomorrow"].format(prayers=feed_words.join_list(names, lang))
+
+
+def screen_location(mosque: str) -> str | None:
+    """Where ``/mosque/<id>/screen/`` leads: the screen in the mosque's first language (None: no such mosque)."""
+    found = mosques.by_id().get(mosque)
+    return None if found is None else urls.screen_url(found.id, found.languages[0])
+
+
+def listed_mosques(today: date) -> list[str]:
+    """The ids of the mosques served (their pages are pre-rendered and listed in the sitemap)."""
+    return [m["id"] for m in responses.api_json("mosques", {}, today)["mosques"]]
+
