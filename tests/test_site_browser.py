@@ -53,6 +53,7 @@ def _lang_path(prefix: str, lang: str) -> str:
     return prefix if lang == "en" else f"{prefix}{lang}/"
 
 
+MOSQUE = "jaffari-toronto"
 PAGES = [
     {"name": "index", "path": "/", "kind": "index"},
     {"name": "city-en", "path": "/city/london/", "kind": "city", "pdf": True},
@@ -74,6 +75,9 @@ PAGES = [
     {"name": "imsakiya-en-iran-jafari", "path": "/city/london/en/imsakiya/iran/Jafari/", "kind": "imsakiya",
      "city": "london"},
     *({"name": f"month-{lang}", "path": "MONTH", "kind": "month", "lang": lang, "city": "beirut"} for lang in LANGS),
+    # a mosque's page (issue 20): data/mosques/jaffari-toronto.json
+    *({"name": f"mosque-{lang}", "path": f"/mosque/{MOSQUE}/" + ("" if lang == "en" else f"{lang}/"), "kind": "mosque"}
+      for lang in LANGS),
 ]
 for _page in PAGES:
     _page.setdefault("viewports", VIEWPORTS)
@@ -244,6 +248,21 @@ def test_timetable_rows_equal_the_api_times(seen, server, name, city, method):
                              {prayer: _twelve_hour(hhmm) for prayer, hhmm in day["local"].items()}), (name, row["date"])
             if name != "city-en":  # the page's own digits, not ASCII
                 assert not re.search(r"[0-9]", "".join(row["times"].values())), row
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mosque_page_rows_equal_the_api_times(seen, server, lang):
+    """The mosque's month (its own date's month) equals /v1/prayer-times?mosque=…, in the page's digits and clock."""
+    page = seen[f"mosque-{lang}"]
+    assert page["errors"] == [] and all(v["scrollWidth"] <= v["clientWidth"] for v in page["layout"])
+    (table,) = page["tables"]
+    api = _get_json(f"{server}/v1/prayer-times", mosque=MOSQUE, year=table["year"], month=table["month"])
+    assert [row["date"] for row in table["rows"]] == [day["date"] for day in api["days"]]
+    for row, day in zip(table["rows"], api["days"]):
+        shown = {name: text.translate(NATIVE_DIGITS) for name, text in row["times"].items()}
+        assert set(shown) == {"imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight"}
+        assert shown == {name: day["local"][name] if lang in ("en", "fa") else _twelve_hour(day["local"][name])
+                         for name in shown}, (lang, row["date"])
 
 
 TWENTY_FOUR_HOUR = ("city-en", "city-fa")  # ar and ur pages print 12-hour times (docs/site.md, "Languages")

@@ -47,6 +47,8 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     local_today = timetable.city_date({"tz": tz}, responses.now_s(today) if now_s is None else now_s)
     w, p = words.WORDS[lang], words.PAGE_WORDS[lang]
     title_name = name(m, lang)
+    if lang in words.RTL:  # a name in either script keeps its own direction inside right-to-left text
+        title_name = feed_words.FSI + title_name + feed_words.PDI
     month = month_rows(today, local_today, m, lang)
     ruled = [prayer for prayer in PRAYERS if any(prayer in row["jamaat"] for row in month["days"])]
     has_slots = any(row["slots"] for row in month["days"])
@@ -66,6 +68,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         announcement_lang=lang if lang in m["announcement"] else next(
             (x for x in m["languages"] if x in m["announcement"]), lang),
         times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
+        reckoning_label=words.CALENDAR_LABELS[lang][calendar],
         reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
         columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled} for t in COLUMNS],
         jamaat_word=w["screen.jamaat"], adhan_word=w["screen.adhan"], slots_word=w["mosque.slots"],
@@ -114,7 +117,8 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
         })
-    return {"days": rows, "qibla": answer["meta"]["qibla"],
+    return {"days": rows, "qibla": answer["meta"]["qibla"], "year": local_today.year,
+            "month": f"{local_today.month:02d}",
             "caption": words.WORDS[lang]["month_caption"].format(
                 month=words.GREGORIAN_MONTHS[lang][local_today.month - 1], year=words.digits(local_today.year, lang)),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"

@@ -3,7 +3,7 @@
 //
 // stdin: {"base": "http://127.0.0.1:PORT", "chromium": "/usr/bin/chromium", "artifacts": "dir",
 //         "pages": [{"name", "path" (or "file": a saved page),
-//                    "kind": "index"|"home"|"city"|"month"|"imsakiya"|"moon"|"svg"|"print",
+//                    "kind": "index"|"home"|"city"|"month"|"mosque"|"imsakiya"|"moon"|"svg"|"print",
 //                    "pdf": bool, "viewports": [[width, height], ...]}]}
 // stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search"|"imsakiya", "pdf",
 //                     "layout": [{"width", "height", "scrollWidth", "card", "today", "webcal", ...}]}]}
@@ -70,7 +70,8 @@ async function readLayout(page) {
         bottom: box.bottom + window.scrollY,
         times: Object.fromEntries(Array.from(card.querySelectorAll("li[data-time]"))
           .map((li) => [li.dataset.time, li.querySelector(".time").textContent.trim()])),
-        next: card.querySelector(".next").hidden ? null : card.querySelector(".next").textContent.trim(),
+        next: !card.querySelector(".next") || card.querySelector(".next").hidden ? null
+          : card.querySelector(".next").textContent.trim(),  // (a mosque's card names no next time)
       } : null,
       today: Array.from(document.querySelectorAll('tr[aria-current="date"]')).map((row) => row.dataset.date),
       webcal: Array.from(document.querySelectorAll("a.webcal")).map((a) => a.href),
@@ -144,7 +145,7 @@ async function main() {
         result.title = await page.title();
         await page.evaluate(() => document.fonts.ready);
       }
-      if (spec.kind === "city" || spec.kind === "month") result.tables = await readTables(page);
+      if (["city", "month", "mosque"].includes(spec.kind)) result.tables = await readTables(page);
       if (spec.kind === "imsakiya") result.imsakiya = await readImsakiya(page);
       if (spec.kind === "moon" || spec.kind === "svg") result.maps = await readMaps(page);
       if (spec.kind === "index" || spec.kind === "home") result.search = await citySearch(page);
