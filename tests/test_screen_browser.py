@@ -232,6 +232,14 @@ def seen(server):
                            {"reload": True},
                            {"at": _local_ms(offline_days[1], "00:00:01", "Europe/London"), "settle": 300}]})
     expected["offline"] = (api, "Europe/London", "en")
+    # A mosque's screen by its short address (issue 20: data/mosques/jaffari-toronto.json): redirected to the
+    # screen's query page, its name in the heading, its times those of /v1/prayer-times?mosque=….
+    api = _Year(server, {"mosque": MOSQUE}, "moonsighting")
+    at = _ms(api.day(FRIDAY)["dhuhr"]) - 600_000
+    runs.append({"name": "mosque", "url": f"/mosque/{MOSQUE}/screen/", "viewport": VIEWPORTS["tv"], "start": at - 60_000,
+                 "steps": [{"at": at}, {"at": _ms(api.day(FRIDAY)["dhuhr"]) + 1000}, {"layout": True},
+                           {"shot": "mosque-tv.png"}]})
+    expected["mosque"] = (api, "America/Toronto", "en")
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     out = {run["name"]: run for run in run_node_peer("screen_check.js", "playwright-core", config)["runs"]}
     print(f"screen browser session: {len(out)} runs in {time.perf_counter() - started:.1f} s")
@@ -383,6 +391,27 @@ def test_jumuah_on_fridays(seen, lang):
         assert _digits(read["times"]["dhuhr"]["jamaat"]) == _clock("13:15", lang)  # the first slot
     monday = runs[next(n for n in runs if n.startswith(f"day-{lang}-"))]["reads"][0]
     assert monday["jumuah"] is None
+
+
+MOSQUE = "jaffari-toronto"
+
+
+def test_mosque_screen_by_its_address_shows_the_mosque_and_its_times(seen):
+    """/mosque/<id>/screen/ lands on the screen of that mosque: its name, the adhan times of
+    /v1/prayer-times?mosque=<id> (it publishes no jamaat: none shown), the countdown to its dhuhr."""
+    runs, expected = seen
+    run = runs["mosque"]
+    api, tz, _ = expected["mosque"]
+    assert run["errors"] == [] and run["layouts"][0]["problems"] == []
+    day = api.day(FRIDAY)
+    first, after = run["reads"][:2]
+    assert first["place"] == "Jaffari Community Centre" and first["lang"] == "en"
+    for name in PRAYERS:
+        assert first["times"][name] == {"adhan": day["local"][name], "jamaat": None}, name
+    assert (first["next"]["at"], first["next"]["kind"]) == (_ms(day["dhuhr"]), "adhan")
+    assert after["current"] == ["dhuhr"] and after["next"]["at"] == _ms(day["asr"])
+    answers = [url for url in run["requests"] if "/v1/prayer-times" in url]
+    assert answers and not any("mosque=" in url for url in answers)  # the answers of the query the profile stands for
 
 
 # --- the widget in a page of another origin --------------------------------------------------------

@@ -44,6 +44,7 @@ function readScreen() {
     now: Date.now(),
     lang: document.documentElement.lang,
     dir: document.documentElement.dir,
+    place: text("h1.place"),
     clock: text(".clock"),
     gregorian: text(".gregorian"),
     shamsi: text(".shamsi"),
