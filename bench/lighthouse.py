@@ -42,12 +42,13 @@ PERFORMANCE_RUNS = 3  # when the first performance score is under the goal: the 
 # Lighthouse's benchmark index (its measure of the CPU at run time; ~1,800 on this 2-core machine idle):
 # under 1,000 Lighthouse itself warns that performance results are less reliable
 BUSY_BENCHMARK_INDEX = 1000
-AUDITED_PAGES = (  # (name, path); add the screen and the widget here when they exist
+AUDITED_PAGES = (  # (name, path): the one list to extend
     ("home", "/"),
     ("city", "/city/london/"),
     ("city-ar", "/city/karbala/ar/"),
     ("screen", "/screen/?city=london&jamaat=fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib"),
     ("widget", "/widget/?city=karbala&lang=ar"),
+    ("mosque", "/mosque/jaffari-toronto/"),  # a mosque's page (issue 20)
 )
 
 

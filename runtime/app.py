@@ -62,7 +62,8 @@ CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone o
 PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
 # A page address without its trailing slash (the page routes of generator/site/routes.py).
-_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur|screen|widget)|/(city|moon)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?",
+_PAGE_WITHOUT_SLASH = re.compile(r"/(ar|fa|ur|screen|widget)|/(city|moon|mosque)/[A-Za-z0-9_-]{1,64}(/[a-z]{2}(/[A-Za-z0-9_-]{1,64}){0,3})?"
+                                 r"|/mosque/[A-Za-z0-9_-]{1,64}/screen",
                                  re.ASCII)
 _HEADER_LIST = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*", re.ASCII)
 

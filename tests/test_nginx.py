@@ -118,6 +118,17 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
                  "/city/karbala/en/imsakiya/iran/"):  # rendered on request
         status, headers, body = _get(f"{base}{path}")
         assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>"), path
+    # a mosque's page (issue 20): today's file; in another language too; its screen address: the app's redirect
+    for path in ("/mosque/jaffari-toronto/", "/mosque/jaffari-toronto/ur/"):
+        status, headers, body = _get(f"{base}{path}")
+        assert status == 200 and body == (static / path.lstrip("/") / "index.html").read_bytes(), path
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(base).netloc, timeout=10)
+    connection.request("GET", "/mosque/jaffari-toronto/screen/")
+    response = connection.getresponse()
+    assert response.status == 302 and response.getheader("Location") == "/screen/?mosque=jaffari-toronto&lang=en"
+    connection.close()
+    status, headers, body = _get(f"{base}/mosque/atlantis/")
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
     status, headers, body = _get(f"{base}/screen/?city=karbala&lang=ar")  # issue 21: from the app, with its CSP
     assert status == 200 and "frame-ancestors 'self'" in {k.lower(): v for k, v in headers.items()}["content-security-policy"]
     for path in ("/widget.js", "/screen/sw.js"):  # the scripts: files
@@ -260,7 +271,8 @@ def test_same_lifetimes_and_slashes_as_the_app(front):
     for path in ("/v1/methods", "/moon/1448-5/", "/city/karbala/", "/v1/cities?all=1"):
         at_nginx, at_app = _get(base + path)[1], _get(app + path)[1]
         assert at_nginx["Cache-Control"] == at_app["cache-control"], path
-    for path in ("/v1/methods/", "/city/karbala", "/moon/1448-5/ar"):
+    for path in ("/v1/methods/", "/city/karbala", "/moon/1448-5/ar", "/mosque/jaffari-toronto",
+                 "/mosque/jaffari-toronto/screen"):
         at_nginx = _get(base + path, {"Host": "evil.example"})
         at_app = _get(app + path, {"Host": "evil.example"})
         assert at_nginx[0] == at_app[0], path
