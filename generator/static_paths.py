@@ -162,6 +162,7 @@ def headers_file() -> str:
         ("/", {"Cache-Control": CACHE_TODAY}),
         ("/index.html", {"Cache-Control": CACHE_TODAY}),
         ("/city/*", {"Cache-Control": CACHE_TODAY}),
+        ("/mosque/*", {"Cache-Control": CACHE_TODAY}),
         ("/moon/*", {"Cache-Control": CACHE_PAGE}),
         ("/robots.txt", {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_PAGE}),
         ("/sitemap.xml", {"Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_TODAY}),
