@@ -221,11 +221,13 @@ def seen(server):
                  "steps": [{"at": _local_ms(date(2027, 1, 1), "00:00:01", "Europe/London"), "wait": True}]})
     expected["year-end"] = (api, "Europe/London", "en")
     # Offline: the service worker keeps the coming weeks; the network is cut for two days (with a reload).
+    # The first read waits for the worker to control the page (clients.claim() lands a moment after load;
+    # reading before it raced on a loaded CI machine).
     start = _local_ms(MONTH_END, "03:00:00", "Europe/London")
     offline_days = [MONTH_END + timedelta(days=1), MONTH_END + timedelta(days=2)]
     runs.append({"name": "offline", "url": _screen_url(query, "en", (HOSTILE_NOTE,)), "viewport": VIEWPORTS["tv"],
                  "start": start,
-                 "steps": [{"at": start + 60_000}, {"serviceWorker": 32}, {"offline": True},
+                 "steps": [{"serviceWorker": 32}, {"at": start + 60_000}, {"offline": True},
                            {"at": _local_ms(offline_days[0], "00:00:01", "Europe/London"), "settle": 300},
                            {"at": api.moments(offline_days[0])[1][0] - 1000},
                            {"at": start + 36 * 3600_000, "settle": 300}, {"shot": "offline-stale.png"},
