@@ -137,6 +137,8 @@ def from_params(params: Mapping[str, str | None], *, has_zone: bool) -> Rules | 
     ``has_zone``: whether local clock times have a zone (without one, fixed times, Jumu'ah and
     Eid slots are refused).  Empty or blank values count as absent.
     """
+    if not any(params.get(name) for name in PARAMETERS):  # no rules, the common case: nothing to read
+        return None
     text = {name: (params.get(name) or "").strip() for name in PARAMETERS}
     prayers = _read_jamaat(text[JAMAAT], has_zone)
     prayers = _read_round(text[ROUND], prayers)

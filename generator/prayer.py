@@ -60,6 +60,7 @@ OUTPUT_TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib",
 _POLAR_PASSES = 12  # 6° beyond the analytic first guess; 3 passes suffice in practice
 _MAX_PASSES = 8  # Newton passes on the hour angle: 2 at most latitudes, up to 5 measured (66°, a barely reached angle)
 _CONVERGED_DAYS = 1.0 / 86400.0  # stop after a pass that moved no time by more than 1 s
+_UNREACHED_S = -1e18  # what a NaN instant becomes in `_round_to_minute` (masked by the caller)
 _MAX_CORRECTION_DAYS = 1.0 / 24.0  # a larger Newton correction (g′ near 1: the Sun touching the altitude) is cut to an hour
 _MIN_SIN2_H = 1e-12  # sin² H is kept above this: g′ stays finite where the Sun just touches the altitude
 
@@ -118,21 +119,29 @@ def transit(day: np.ndarray, lng_deg: float) -> np.ndarray:
     return _transit_and_declination(day, lng_deg)[0]
 
 
-def _transit_and_declination(day: np.ndarray, lng_deg: float) -> tuple[np.ndarray, np.ndarray]:
-    """Return the transit of each day (UT1 day number) and the Sun's declination then (degrees).
+def _transit_and_declination(day: np.ndarray, lng_deg: float, with_trig: bool = False):
+    """Return the transit of each day (UT1 day number) and the Sun's declination then (degrees);
+    with ``with_trig`` also (eot, sin δ, cos δ) at the transit and their rates per day, shaped
+    (3, *day.shape) each: what `_time_of_sin_altitude`'s first pass, which starts there, reads.
 
     The transit solves x + eot(x)/360° = day + ½ − lng/360°: a plain step from local mean noon
     (within 0.2 s), then a Newton step with eot′ from the same interpolated quadratic, which
     leaves it within 1 µs of converged (1900–2100, every 10° of longitude; two plain steps
     left 48 µs).  The declination is that quadratic's, carried over the Newton step by its
-    derivative (3e-12° from evaluating it anew).
+    derivative (3e-12° from evaluating it anew); so are eot, sin δ and cos δ (one table lookup
+    instead of a second one at the transit).
     """
     table = sun_table.load()
     mean_noon = day + 0.5 - lng_deg / 360.0
     x = mean_noon - table.interpolate(mean_noon)[1] / 360.0
-    (declination, eot), (declination_rate, eot_rate) = table.interpolate_with_rates(x)
-    step = (mean_noon - x - eot / 360.0) / (1.0 + eot_rate / 360.0)
-    return x + step, declination + declination_rate * step
+    if not with_trig:
+        (declination, eot), (declination_rate, eot_rate) = table.interpolate_with_rates(x)
+        step = (mean_noon - x - eot / 360.0) / (1.0 + eot_rate / 360.0)
+        return x + step, declination + declination_rate * step
+    values, rates = table.interpolate_all_with_rates(x)  # rows: δ, eot, sin δ, cos δ
+    step = (mean_noon - x - values[1] / 360.0) / (1.0 + rates[1] / 360.0)
+    values += rates * step
+    return x + step, values[0], (values[1:], rates[1:])
 
 
 def time_of_altitude(
@@ -146,9 +155,10 @@ def time_of_altitude(
     return _time_of_sin_altitude(day, noon, lat_deg, lng_deg, np.sin(np.radians(altitude_deg)), side)
 
 
-def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
+def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side, at_noon=None):
     """`time_of_altitude` given the sine of the altitude (the solver takes the sines of its few
-    distinct altitudes rather than of every (row, day) element).
+    distinct altitudes rather than of every (row, day) element); ``at_noon``, if given, is
+    ((eot, sin δ, cos δ), their rates) at ``noon``, as `_transit_and_declination` gives them.
 
     The time x solves x = g(x) = day + ½ + (side·H − lng − eot)/360°, with
     cos H = (sin a − sin φ sin δ)/(cos φ cos δ) and the Sun's δ and eot taken at x itself.
@@ -170,13 +180,15 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
     turns_per_radian = np.asarray(side, dtype=float) / (2.0 * np.pi)
     table = sun_table.load()
     # Every pass computes in place on arrays of the full broadcast shape.
-    sin_alt = np.broadcast_to(sin_alt, np.broadcast_shapes(np.shape(sin_alt), np.shape(sin_lat), np.shape(base),
-                                                           np.shape(turns_per_radian), np.shape(noon)))
+    # (np.broadcast(...).shape: the same shape as np.broadcast_shapes, at a twentieth of its cost)
+    sin_alt = np.broadcast_to(sin_alt, np.broadcast(sin_alt, sin_lat, base, turns_per_radian, noon).shape)
     x = noon
     with np.errstate(invalid="ignore", divide="ignore"):
         for passes in range(1, _MAX_PASSES + 1):
             fresh_slope = passes != 2  # the second pass reuses the first pass's g′ (a chord step)
-            if fresh_slope:
+            if passes == 1 and at_noon is not None:
+                (eot, sin_dec, cos_dec), (eot_rate, sin_dec_rate, cos_dec_rate) = at_noon
+            elif fresh_slope:
                 (eot, sin_dec, cos_dec), (eot_rate, sin_dec_rate, cos_dec_rate) = table.interpolate_trig(x, True)
             else:
                 eot, sin_dec, cos_dec = table.interpolate_trig(x)
@@ -188,7 +200,7 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
                 # From noon, an altitude beyond reach at noon's δ may be reached at the time's own δ:
                 # aim at the transit or the lower transit, and let pass 2 decide.
                 beyond = np.abs(cos_h) > 1.0
-                np.clip(cos_h, -1.0, 1.0, out=cos_h)
+                np.minimum(np.maximum(cos_h, -1.0, out=cos_h), 1.0, out=cos_h)
             if fresh_slope:
                 # g′ = side/2π · dH/dx − eot′/360°, dH/dx = (sin φ·(sin δ)′ + cos H cos φ·(cos δ)′)/(cos φ cos δ sin H),
                 # with sin H kept from 0 (the Sun just touching the altitude); then the factor g′/(1 − g′).
@@ -213,7 +225,8 @@ def _time_of_sin_altitude(day, noon, lat_deg, lng_deg, sin_alt, side):
             g -= eot / 360.0
             correction = g - x
             correction *= newton_factor
-            np.clip(correction, -_MAX_CORRECTION_DAYS, _MAX_CORRECTION_DAYS, out=correction)  # NaN stays NaN
+            # Bounded to ±`_MAX_CORRECTION_DAYS`; NaN stays NaN (two ufuncs: np.clip's wrapper costs more than both)
+            np.minimum(np.maximum(correction, -_MAX_CORRECTION_DAYS, out=correction), _MAX_CORRECTION_DAYS, out=correction)
             correction += g
             if passes == 1:
                 x, active = correction, np.ones(correction.shape, dtype=bool)
@@ -315,25 +328,27 @@ def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) 
     return np.array([missing if v is None else float(v) for v in values])[:, None]
 
 
-def _round_to_minute(x_days: np.ndarray, up: np.ndarray, down: np.ndarray | None = None) -> np.ndarray:
+def _round_to_minute(x_days: np.ndarray, up: np.ndarray | None = None, down: np.ndarray | None = None) -> np.ndarray:
     """Return Unix seconds on whole minutes: floored to the second, then nearest (30 s up) or, where
-    ``up``, the next minute, or where ``down``, the minute it is in.  A NaN (unreached) time gives an
-    arbitrary value, which the caller masks."""
+    ``up``, the next minute, or where ``down``, the minute it is in (None: no method rounds that way).
+    A NaN (unreached) time gives an arbitrary value, which the caller masks."""
     whole_s = x_days * SECONDS_PER_DAY
     np.floor(whole_s, out=whole_s)
-    if down is not None and down.any():
-        minutes = np.where(down, np.floor(whole_s / 60.0),
-                           np.where(up, np.floor(whole_s / 60.0) + 1.0, np.floor((whole_s + 30.0) / 60.0)))
-    elif up.any():
-        minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, np.floor((whole_s + 30.0) / 60.0))
-    else:
+    if up is None and down is None:
         minutes = whole_s
         minutes += 30.0
         minutes /= 60.0
         np.floor(minutes, out=minutes)
+    else:
+        minutes = np.floor((whole_s + 30.0) / 60.0)
+        if up is not None:
+            minutes = np.where(up, np.floor(whole_s / 60.0) + 1.0, minutes)
+        if down is not None:
+            minutes = np.where(down, np.floor(whole_s / 60.0), minutes)
     minutes *= 60.0
-    with np.errstate(invalid="ignore"):  # NaN to int64
-        return minutes.astype(np.int64)
+    # NaN becomes a finite value below every instant (fmax takes the number), so the cast warns of nothing.
+    np.fmax(minutes, _UNREACHED_S, out=minutes)
+    return minutes.astype(np.int64)
 
 
 def horizon_dip_deg(elevation_m: float) -> float:
@@ -370,6 +385,24 @@ class _Solved:
         return self.next_sunrise - self.sunset
 
 
+@functools.lru_cache(maxsize=256)
+def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The solver's rows for methods of (fajr, isha, maghrib) depression angles (None: none):
+    which side of noon each is (−1 before, +1 after) and the sine of each fixed altitude, (rows, 1).
+
+    Rows: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
+    transit, so the first pass is shared.  Asr's altitude changes with the day (`_solve`).  Kept
+    per set of methods: a request's arrays would otherwise be built anew each time, read only.
+    """
+    m = len(angles_deg)
+    side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
+    depressions = np.array([[np.nan if a is None else float(a) for a in method] for method in angles_deg]).reshape(m, 3)
+    fixed_altitudes = np.concatenate([np.full(2, horizon_deg), -depressions.T.ravel()])[:, None]
+    sin_fixed = np.sin(np.radians(fixed_altitudes))
+    side.flags.writeable = sin_fixed.flags.writeable = False
+    return side, sin_fixed
+
+
 def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods: Sequence[Method],
            options: Options) -> _Solved:
     """Step 1: every altitude event in one stacked solve, then the nearest-latitude rule on polar days.
@@ -379,17 +412,12 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     """
     day_ext = first_day + np.arange(n_days + 2, dtype=float)
     # Asr's noon shadow: from the Sun's declination at that day's transit (the physical noon).
-    noon_ext, dec_noon = _transit_and_declination(day_ext, lng_deg)
+    noon_ext, dec_noon, (trig, trig_rates) = _transit_and_declination(day_ext, lng_deg, with_trig=True)
+    at_noon = (trig[:, None, :], trig_rates[:, None, :])  # shaped as the rows' first pass reads them
     horizon = SUN_HORIZON_DEG - horizon_dip_deg(options.elevation_m)
     m = len(methods)
-    fajr_angle = _column(methods, "fajr_angle_deg")
-    isha_angle = _column(methods, "isha_angle_deg")
-    maghrib_angle = _column(methods, "maghrib_angle_deg")
-    # Rows: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
-    # transit, so the first pass is shared.  Asr is solved with the declination of its own moment.
-    side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
-    fixed_altitudes = np.concatenate([np.full((2, 1), horizon), -fajr_angle, -isha_angle, -maghrib_angle])
-    sin_fixed = np.sin(np.radians(fixed_altitudes))
+    side, sin_fixed = _rows(horizon, tuple((mt.fajr_angle_deg, mt.isha_angle_deg, mt.maghrib_angle_deg)
+                                           for mt in methods))
     # A dawn that follows the Sun's declination (a fitted table): its own altitude each day.
     sin_fajr_by_day = {k: np.sin(np.radians(-fajr_angle_on(method, dec_noon, lat_deg)))
                        for k, method in enumerate(methods) if method.fajr_angle_declination_terms}
@@ -405,7 +433,7 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         for k, sin_fajr in sin_fajr_by_day.items():
             sin_alt[2 + k] = sin_fajr
         sin_alt[-1] = np.sin(np.radians(asr_alt))
-        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side)
+        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side, at_noon)
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
     def unsolvable(sunrise, sunset, next_sunrise, asr):
@@ -439,17 +467,20 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
                    fajr[:, keep], isha[:, keep], by_angle[:, keep])
 
 
+_FIXED_NIGHT_PORTIONS = {HighLatitudeRule.MIDDLE_OF_NIGHT: 0.5, HighLatitudeRule.SEVENTH_OF_NIGHT: 1.0 / 7.0}
+
+
 def _night_portions(methods: Sequence[Method], rules: Sequence[HighLatitudeRule],
                     isha_rules: Sequence[HighLatitudeRule] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return the (fajr, isha) share of the night each method's rule allows at most (NaN: no bound)."""
-    def portion(method: Method, rule: HighLatitudeRule, angle: float | None) -> float:
+    def portion(rule: HighLatitudeRule, angle: float | None) -> float:
         if rule is HighLatitudeRule.TWILIGHT_ANGLE:
             return np.nan if angle is None else angle / 60.0
-        return {HighLatitudeRule.MIDDLE_OF_NIGHT: 0.5, HighLatitudeRule.SEVENTH_OF_NIGHT: 1.0 / 7.0}.get(rule, np.nan)
+        return _FIXED_NIGHT_PORTIONS.get(rule, np.nan)
 
-    fajr = [portion(m, r, m.fajr_angle_deg) for m, r in zip(methods, rules)]
-    isha = [portion(m, r, m.isha_angle_deg) for m, r in zip(methods, isha_rules or rules)]
-    return np.array(fajr)[:, None], np.array(isha)[:, None]
+    fajr = [portion(r, m.fajr_angle_deg) for m, r in zip(methods, rules)]
+    isha = [portion(r, m.isha_angle_deg) for m, r in zip(methods, isha_rules or rules)]
+    return np.array([fajr, isha])[:, :, None]
 
 
 def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitudeRule],
@@ -466,8 +497,9 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     fajr_portion, isha_portion = _night_portions(methods, rules, isha_rules)
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
-    seasonal = np.array([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])[:, None]
-    if seasonal.any():
+    seasonal = [r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules]
+    if any(seasonal):
+        seasonal = np.array(seasonal)[:, None]
         # Moonsighting Committee: 1/7 of the night at lat >= 55 (signed, as adhan-js), then seasonal limits.
         if lat_deg >= 55:
             fajr = np.where(seasonal, s.sunrise - night / 7.0, fajr)
@@ -492,30 +524,30 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
     never reached it is bounded like isha by the twilight portion (angle/60 of the night),
     except under the rule none, where it stays NaN.
     """
-    maghrib_angle = _column(methods, "maghrib_angle_deg")
-    has_angle = ~np.isnan(maghrib_angle)
-    if not has_angle.all():
+    # Decisions per method are taken on Python lists: numpy's any()/all() on a few flags cost more.
+    has_angle = [m.maghrib_angle_deg is not None for m in methods]
+    if not all(has_angle):
         maghrib_interval = _column(methods, "maghrib_interval_min", missing=0.0)
         if summer_maghrib_min is not None:
             maghrib_interval = summer_maghrib_min
         maghrib = np.broadcast_to(s.sunset + maghrib_interval / 1440.0, isha.shape)
-        if not has_angle.any():
+        if not any(has_angle):
             return maghrib
     with np.errstate(invalid="ignore"):
         # The fallback: angle/60 of the night, and no later than isha (where isha exists).
-        bounded = np.fmin(s.sunset + maghrib_angle / 60.0 * s.night, isha)
-        no_bound = np.array([r is HighLatitudeRule.NONE for r in rules])[:, None]
-        if no_bound.any():
-            bounded = np.where(no_bound, np.nan, bounded)
+        bounded = np.fmin(s.sunset + _column(methods, "maghrib_angle_deg") / 60.0 * s.night, isha)
+        no_bound = [r is HighLatitudeRule.NONE for r in rules]
+        if any(no_bound):
+            bounded = np.where(np.array(no_bound)[:, None], np.nan, bounded)
         # The angle time, where it is after sunset and before isha (or isha has none, or is an interval);
         # comparisons with NaN are false, so a never-reached angle time is not usable.
         after_sunset = s.maghrib_by_angle > s.sunset
         usable = after_sunset & ~(s.maghrib_by_angle >= isha)
-        interval_isha = ~np.isnan(_column(methods, "isha_interval_min"))
-        if interval_isha.any():
-            usable |= interval_isha & after_sunset
+        interval_isha = [m.isha_interval_min is not None for m in methods]
+        if any(interval_isha):
+            usable |= np.array(interval_isha)[:, None] & after_sunset
         by_angle = np.where(usable, s.maghrib_by_angle, bounded)
-    return by_angle if has_angle.all() else np.where(has_angle, by_angle, maghrib)
+    return by_angle if all(has_angle) else np.where(np.array(has_angle)[:, None], by_angle, maghrib)
 
 
 def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Method],
@@ -569,9 +601,9 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
-    up = np.array([m.rounding is Rounding.UP for m in methods])[None, :, None]
-    down = (np.array([m.rounding is Rounding.DOWN for m in methods])[None, :, None]
-            if any(m.rounding is Rounding.DOWN for m in methods) else None)
+    up, down = ([m.rounding is rounding for m in methods] for rounding in (Rounding.UP, Rounding.DOWN))
+    up = np.array(up)[None, :, None] if any(up) else None
+    down = np.array(down)[None, :, None] if any(down) else None
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))
@@ -586,14 +618,15 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         times[name] = times[name] + round(minutes * 60)
     unreached = {}
     nan = np.isnan(requested)
-    for k in np.flatnonzero(nan.any(axis=(1, 2))):  # only where a time is never reached (rule none)
-        unreached[all_names[k]] = nan[k]
+    if nan.any():  # only where a time is never reached (rule none)
+        for k in np.flatnonzero(nan.any(axis=(1, 2))):
+            unreached[all_names[k]] = nan[k]
     if "fajr" in unreached:
         unreached["imsak"] = unreached["fajr"]
     for name, mask in unreached.items():
         times[name] = np.where(mask, 0, times[name])
     return PrayerTimes(
-        days=(first_day + np.arange(n_days)).astype("datetime64[D]"),
+        days=np.arange(first_day, first_day + n_days).astype("datetime64[D]"),
         times={name: times[name] for name in OUTPUT_TIMES},
         latitude_used_deg=s.lat[:n_days],
         unrounded_days=dict(zip(all_names, requested)),

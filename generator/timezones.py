@@ -115,14 +115,14 @@ def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     unix_s = np.asarray(unix_s, dtype=np.int64)
     if unix_s.size == 0:
         return unix_s.copy()
-    lo, hi = int(unix_s.min()), int(unix_s.max())
+    lo, hi = int(np.minimum.reduce(unix_s, axis=None)), int(np.maximum.reduce(unix_s, axis=None))
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year)
     times, offsets = _offset_steps(name, first_year, last_year)
     if len(times) == 1:  # no change of offset in these years (Iran, Iraq, the Gulf, Pakistan, India…)
         return np.full(unix_s.shape, offsets[0])
     index = np.searchsorted(times, unix_s, side="right") - 1
-    return offsets[np.clip(index, 0, None)]
+    return offsets[np.maximum(index, 0, out=index)]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -161,7 +161,7 @@ def local_hhmm(name: str, unix_s: np.ndarray) -> np.ndarray:
 
 def _steps_around(name: str, unix_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return `_offset_steps` covering the years of ``unix_s`` and a year each side."""
-    lo, hi = int(unix_s.min()), int(unix_s.max())
+    lo, hi = int(np.minimum.reduce(unix_s, axis=None)), int(np.maximum.reduce(unix_s, axis=None))
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year - 1)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year + 1)
     return _offset_steps(name, first_year, last_year)

@@ -239,9 +239,11 @@ def build(params: Params) -> bytes:
     names = prayer.OUTPUT_TIMES
     instants = instants_by_name(result, names)
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
-    dates = np.tile(first + np.arange(n_days), len(methods))
+    dates = first + np.arange(n_days)
+    if len(methods) > 1:
+        dates = np.tile(dates, len(methods))
     blob, width = day_rows.json_rows(names, dates, instants, offsets)
-    polar_days = np.flatnonzero(result.latitude_used_deg != lat)
+    polar_days = (result.latitude_used_deg != lat).nonzero()[0]
     # Jamaat (issue 20): from the final times of the span the rules need, the same function as above.
     jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)),
                           params.get("tz"))
