@@ -255,7 +255,8 @@ def test_method_all_is_the_specs_sixteen_and_the_extension_is_asked_by_name():
     assert "ImamAliFoundation" in METHODS and METHODS["ImamAliFoundation"].extension
     listed = api_json("methods")["methods"]
     assert listed[-1]["id"] == "ImamAliFoundation" and listed[-1]["extension"] is True
-    assert listed[-1]["label"]["ar"] == "مؤسسة الإمام علي (مكتب السيد السيستاني)، لندن"
+    # with the honorifics of the 2026-11-25 language review (docs/site.md)
+    assert listed[-1]["label"]["ar"] == "مؤسسة الإمام علي (ع)، مكتب السيد السيستاني (دام ظله)، لندن"
     ice = next(m for m in listed if m["id"] == "IslamicCentreOfEngland")
     assert ice["tables"] == ["ImamAliFoundation/cardiff", "ImamAliFoundation/london"] and "extension" not in ice
 

@@ -49,6 +49,17 @@ def test_a_city_in_iran_reads_iran_s_reckoning_and_persian_gets_solar_hijri_mont
     assert "shamsiMonths" not in _config(client.get("/screen/?city=tehran&lang=en").text)
 
 
+def test_the_screen_writes_hijri_months_as_dates_do_and_slots_as_a_list(client):
+    """The screen's Hijri date is «٢٥ ذي القعدة» as on the pages (glossary hijri_month_in_date), and its script joins
+    several Jumu'ah or Eid times with the language's list words, never a dash that reads as a range (the 2026-11-25
+    language review: ar note 1, fa note 1)."""
+    config = _config(client.get("/screen/?city=karbala&lang=ar").text)
+    assert config["words"]["hijriMonths"][10:] == ["ذي القعدة", "ذي الحجة"]
+    assert "separator" not in config["words"]
+    (script,) = re.findall(r"<script>(.*?)</script>", client.get("/screen/?city=karbala").text, re.S)
+    assert ".join(W.separator)" not in script and "joinList(slots.map(" in script
+
+
 def test_a_query_that_needs_a_hash_is_read_by_its_query_url_only(client):
     html = client.get("/screen/?lat=51.5&lng=-0.12&tz=Europe/London&tune=fajr:2").text
     assert _config(html)["prayerTimes"] == [

@@ -227,12 +227,18 @@ def seen(server):
     offline_days = [MONTH_END + timedelta(days=1), MONTH_END + timedelta(days=2)]
     runs.append({"name": "offline", "url": _screen_url(query, "en", (HOSTILE_NOTE,)), "viewport": VIEWPORTS["tv"],
                  "start": start,
+                 # A read after a change of day waits (real time, 15 s at most) for the day's fajr, and the stale
+                 # read for its line: a fixed pause alone raced the page's cache reads on a loaded machine.
                  "steps": [{"serviceWorker": 32}, {"at": start + 60_000}, {"offline": True},
-                           {"at": _local_ms(offline_days[0], "00:00:01", "Europe/London"), "settle": 300},
+                           {"at": _local_ms(offline_days[0], "00:00:01", "Europe/London"), "settle": 300,
+                            "expect": {"fajr": api.day(offline_days[0])["local"]["fajr"]}},
                            {"at": api.moments(offline_days[0])[1][0] - 1000},
-                           {"at": start + 36 * 3600_000, "settle": 300}, {"shot": "offline-stale.png"},
+                           {"at": start + 36 * 3600_000, "settle": 300,
+                            "expect": {"fajr": api.day(offline_days[0])["local"]["fajr"], "stale": True}},
+                           {"shot": "offline-stale.png"},
                            {"reload": True},
-                           {"at": _local_ms(offline_days[1], "00:00:01", "Europe/London"), "settle": 300}]})
+                           {"at": _local_ms(offline_days[1], "00:00:01", "Europe/London"), "settle": 300,
+                            "expect": {"fajr": api.day(offline_days[1])["local"]["fajr"]}}]})
     expected["offline"] = (api, "Europe/London", "en")
     # A mosque's screen by its short address (issue 20: data/mosques/jaffari-toronto.json): redirected to the
     # screen's query page, its name in the heading, its times those of /v1/prayer-times?mosque=….
@@ -352,6 +358,11 @@ def test_runs_a_day_offline_from_its_service_worker(seen):
     run = runs["offline"]
     assert run["serviceWorker"] and run["serviceWorker"]["days"] >= 32, run.get("serviceWorker")
     first, midnight, before_dhuhr, stale, after_reload = run["reads"]
+    # While the network is cut, everything the page reads (its data, and the page itself on reload) is the
+    # service worker's kept copy, marked by it (generator/site/assets/screen_sw.js: x-screen-offline: 1).
+    assert run["offlineResponses"] and all(from_worker and marked == "1"
+                                           for _, _, from_worker, marked in run["offlineResponses"]), \
+        [r for r in run["offlineResponses"] if not (r[2] and r[3] == "1")][:3]
     assert first["controlled"] and first["stale"] is None
     for read in (midnight, before_dhuhr, stale, after_reload):
         day = _tz_date(read["now"], tz)
@@ -360,7 +371,7 @@ def test_runs_a_day_offline_from_its_service_worker(seen):
     at, kind, _ = api.expected_next(before_dhuhr["now"], _tz_date(before_dhuhr["now"], tz))
     assert (before_dhuhr["next"]["at"], before_dhuhr["next"]["value"]) == (at, "0:00:01")
     assert midnight["stale"] is None
-    assert stale["stale"] and "Tuesday 31 March 2026" in stale["stale"], "older than a day: said so"
+    assert stale["stale"] and "Tuesday 31 March 2026" in stale["stale"], ("older than a day: said so", run["offlineResponses"])
     assert after_reload["controlled"], "the page itself came from the service worker"
     assert HOSTILE_NOTE in first["band"], "an announcement is text, never markup"
 
@@ -384,12 +395,15 @@ def test_nothing_overflows_at_any_size_in_any_language(seen, lang, viewport):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_jumuah_on_fridays(seen, lang):
+    from generator import feed_words
+
     runs, expected = seen
     api, tz, _ = expected[f"look-{lang}"]
     slots = api.day(FRIDAY)["jamaatLocal"]["jumuah"]
     assert slots == ["13:15", "14:00"]
     for read in runs[f"look-{lang}"]["reads"]:
-        assert [_digits(t) for t in re.split(r" · | — ", read["jumuah"])] == [_clock(t, lang) for t in slots]
+        # the slots as a list in the language's words (data/glossary.csv list.and), never a range's dash
+        assert _digits(read["jumuah"]) == feed_words.join_list([_clock(t, lang) for t in slots], lang)
         assert _digits(read["times"]["dhuhr"]["jamaat"]) == _clock("13:15", lang)  # the first slot
     monday = runs[next(n for n in runs if n.startswith(f"day-{lang}-"))]["reads"][0]
     assert monday["jumuah"] is None

@@ -347,6 +347,16 @@ def test_svg_endpoint_parameters(client):
         assert "error" in response.json()
 
 
+def test_arabic_moon_page_names_dhu_al_qadah_in_the_genitive(client):
+    """«هلال ذي القعدة», never «هلال ذو القعدة»: after هلال the month is in the genitive, as careful Najaf print writes
+    it (glossary hijri_month_in_date; the 2026-11-25 language review, finding ar E); a map's caption keeps ذو."""
+    html = client.get("/moon/1447-11/ar/").text
+    title = re.search(r"<title>([^<]*)</title>", html)[1]
+    description = re.search(r'<meta name="description" content="([^"]*)"', html)[1]
+    assert "هلال ذي القعدة" in title and "هلال ذي القعدة" in description
+    assert "هلال ذو القعدة" not in html
+
+
 def test_moon_page_maps_are_the_five_evenings_grids():
     html = routes.moon(TODAY, "1447", "10").decode()
     figures = re.findall(r'<figure class="map[^"]*" id="evening(-?\d)" data-evening="-?\d">(.*?)</figure>', html, re.S)

@@ -32,7 +32,9 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
     marks = [{"id": c, "name": catalogue[c]["names"][lang], "lat": catalogue[c]["lat"], "lng": catalogue[c]["lng"]}
              for c in words.MAP_CITIES if c in catalogue]
     meta = grids[EVENINGS.index(0)]["meta"]
-    month_name = hijri_names.MONTHS[lang][hm - 1]
+    month_name = hijri_names.MONTHS[lang][hm - 1]  # standing alone (a map's caption)
+    # After «هلال» the name is in the genitive: Arabic «هلال ذي القعدة» (the in-date forms; the same elsewhere)
+    month_of = hijri_names.month_in_date(hm, lang)
     year = words.digits(hy, lang)
     maps = []
     for offset, grid in zip(EVENINGS, grids):
@@ -50,7 +52,7 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
     previous = (hy, hm - 1) if hm > 1 else (hy - 1, 12)
     following = (hy, hm + 1) if hm < 12 else (hy + 1, 1)
     intro = w["moon_intro"].format(
-        month=month_name, year=year,
+        month=month_of, year=year,
         conjunction=conjunction_text(meta["conjunction"], lang),
         sighting=moon_map.date_text(meta["sightingEvening"], lang),
         begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
@@ -59,8 +61,8 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
     return render_localised_page(
         "moon.html.j2",
         lang,
-        **head.page_head(lang, w["moon_title"].format(month=month_name, year=year),
-                         w["description.moon"].format(month=month_name, year=year),
+        **head.page_head(lang, w["moon_title"].format(month=month_of, year=year),
+                         w["description.moon"].format(month=month_of, year=year),
                          lambda other: urls.moon_url(hy, hm, other)),
         intro=intro,
         legend=[{"digit": d, "meaning": words.VISIBILITY[lang][d]} for d in moon_map.DIGITS],

@@ -38,6 +38,15 @@ def name(mosque: dict, lang: str) -> str:
     return mosque["names"].get(lang) or mosque["names"][words.DEFAULT_LANGUAGE]
 
 
+def place_name(today: date, mosque: dict, lang: str) -> str:
+    """Where the mosque is, in ``lang``: its catalogue city's name, else its coordinates as the feeds
+    name a place (`feed_words.coordinates`; a zone id is no place name)."""
+    city = mosque["place"].get("city")
+    if city is not None:
+        return next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == city)["names"][lang]
+    return feed_words.coordinates(mosque["place"]["lat"], mosque["place"]["lng"], lang)
+
+
 def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
     """Return the HTML of a mosque's page (`PageNotFound` for an unknown mosque or language)."""
     if lang not in words.LANGUAGES:
@@ -57,7 +66,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
                               lng=words.coordinate(m["place"]["lng"], "lng", lang),
                               zone=words.isolate(tz, lang), qibla=words.number(month["qibla"], lang))
     title = w["mosque.title"].format(mosque=title_name)
-    description = w["description.mosque"].format(mosque=title_name, place=words.isolate(tz, lang))
+    description = w["description.mosque"].format(mosque=title_name, place=place_name(today, m, lang))
     query = {"mosque": mosque, "year": local_today.year, "month": local_today.month}
     return render_localised_page(
         "mosque.html.j2", lang,
@@ -69,7 +78,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
             (x for x in m["languages"] if x in m["announcement"]), lang),
         times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
         reckoning_label=words.CALENDAR_LABELS[lang][calendar],
-        reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+        reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
         columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled} for t in COLUMNS],
         jamaat_word=w["screen.jamaat"], adhan_word=w["screen.adhan"], slots_word=w["mosque.slots"],
         has_slots=has_slots, no_jamaat=None if ruled or has_slots else w["mosque.no_jamaat"],

@@ -210,14 +210,14 @@ def config(query: PageQuery, today: date) -> dict:
             "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
             "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
             "months": words.GREGORIAN_MONTHS[lang],
-            "hijriMonths": hijri_names.MONTHS[lang],
+            # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
+            "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
             "weekdays": hijri_names.WEEKDAYS[lang],  # Monday first, as Python's weekday()
             "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
             **list_words(lang),
             **{key: w[f"screen.{key}"] for key in ("until_adhan", "until_jamaat", "silence", "changes_tomorrow",
                                                    "jumuah", "eid", "tonight", "today_events", "stale", "waiting")},
             "next_in": w["next_in"],
-            "separator": words.SEPARATOR[lang],
             "calendar": words.CALENDAR_LABELS[lang][query.calendar],
         },
     }

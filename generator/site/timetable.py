@@ -205,7 +205,7 @@ def crescent_links(today: date, local_today: date, city: dict, lang: str) -> dic
     if hy > hijri.API_LAST_YEAR:
         return None
     p = words.PAGE_WORDS[lang]
-    month = f"{hijri_names.MONTHS[lang][hm - 1]} {words.digits(hy, lang)}"
+    month = f"{hijri_names.month_in_date(hm, lang)} {words.digits(hy, lang)}"  # after «هلال»: the genitive
     return {"href": urls.moon_url(hy, hm, lang), "text": p["crescent_link"].format(month=month),
             "json": responses.api_url("moon-visibility", {"hy": hy, "hm": hm, "city": city["id"]}),
             "json_text": p["point_answer"].format(city=city["names"][lang])}

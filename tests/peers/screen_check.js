@@ -5,7 +5,8 @@
 // stdin: {"base": "http://127.0.0.1:PORT", "chromium": "/usr/bin/chromium", "artifacts": "dir",
 //         "runs": [{"name", "url" (a path on base, or a full URL: a host page), "viewport": [w, h],
 //                   "start": Unix ms (the fake clock at load), "colorScheme": "light"|"dark" (optional),
-//                   "steps": [{"at": Unix ms} (pause the clock there and read the screen) |
+//                   "steps": [{"at": Unix ms} (pause the clock there and read the screen; with "expect":
+//                              {"fajr": "HH:MM", "stale": bool}, first wait until the screen shows them) |
 //                             {"offline": bool} | {"reload": true} | {"serviceWorker": n day answers kept} |
 //                             {"viewport": [w, h]} |
 //                             {"shot": "file name"} | {"layout": true} | {"widgets": true}]}]}
@@ -153,6 +154,15 @@ const READY = () => {
   return Boolean(cell && cell.textContent.trim() && hijri && hijri.textContent.trim());
 };
 
+const SHOWS = (expect) => {
+  // The screen shows the expected day's fajr (and the stale line, or not): its data for the new instant arrived.
+  const cell = document.querySelector('tr[data-time="fajr"] .adhan');
+  const stale = document.querySelector(".stale");
+  const staleShown = Boolean(stale && !stale.hidden && !stale.closest("[hidden]"));
+  return (!expect.fajr || (cell && cell.textContent.trim() === expect.fajr))
+    && (expect.stale === undefined || staleShown === expect.stale);
+};
+
 async function run(context, config, spec) {
   const page = await context.newPage();
   const result = { name: spec.name, errors: [], requests: [], reads: [], layouts: [], widgets: [], timings: {} };
@@ -162,7 +172,16 @@ async function run(context, config, spec) {
   const error = (text) => (offline ? result.offlineErrors : result.errors).push(text);
   page.on("console", (message) => { if (message.type() === "error") error(message.text()); });
   page.on("pageerror", (e) => error(String(e)));
-  context.on("request", (request) => result.requests.push(request.url())); // the page's and its service worker's
+  let inflight = 0; // requests asked and not yet answered or failed (the page's and its service worker's)
+  context.on("request", (request) => { result.requests.push(request.url()); inflight++; });
+  context.on("requestfinished", () => inflight--);
+  context.on("requestfailed", () => inflight--);
+  // What answered while the network was cut: the service worker's copy, or (a leak of the cut) the network.
+  result.offlineResponses = [];
+  context.on("response", (response) => {
+    if (offline) result.offlineResponses.push([response.url(), response.status(), response.fromServiceWorker(),
+                                              response.headers()["x-screen-offline"] || null]);
+  });
   if (spec.colorScheme) await page.emulateMedia({ colorScheme: spec.colorScheme });
   await page.setViewportSize({ width: spec.viewport[0], height: spec.viewport[1] });
   await page.clock.install({ time: spec.start });
@@ -178,12 +197,17 @@ async function run(context, config, spec) {
     if (step.at !== undefined) {
       await page.clock.pauseAt(step.at);
       if (step.wait) await until(page, READY, 15000);
+      if (step.expect) await until(page, SHOWS, 15000, step.expect);
       if (step.settle) await sleep(step.settle);
       result.reads.push({ at: step.at, ...(await page.evaluate(readScreen)) });
     } else if (step.viewport) {
       await page.setViewportSize({ width: step.viewport[0], height: step.viewport[1] });
     } else if (step.offline !== undefined) {
+      // Cut twice: the browser's offline switch, and every request that still reaches the network aborted
+      // (the switch alone let a service worker's fetch of the page through; experimental in Playwright).
       await context.setOffline(step.offline);
+      if (step.offline) await context.route("**/*", (route) => route.abort("internetdisconnected"));
+      else await context.unroute("**/*");
       offline = step.offline;
     } else if (step.reload) {
       await page.reload({ waitUntil: "load" });
@@ -198,6 +222,12 @@ async function run(context, config, spec) {
         const pages = keys.filter((request) => request.url.includes("/screen/?")).length;
         return days >= wanted && years >= 1 && pages >= 1 ? { days, years, pages } : null;
       }, 30000, step.serviceWorker);
+      // ... and until the page's loads have all come back (half a second without one in flight): a load still
+      // under way when the network is cut would come back fresh later, and its time would count as the data's.
+      for (let quiet = 0, waited = 0; quiet < 500 && waited < 15000; waited += 50) {
+        quiet = inflight > 0 ? 0 : quiet + 50;
+        await sleep(50);
+      }
       if (!result.serviceWorker) {
         result.serviceWorkerSeen = await page.evaluate(async () => ({
           controlled: Boolean(navigator.serviceWorker.controller),

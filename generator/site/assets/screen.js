@@ -27,7 +27,7 @@ function renderDay(st) {
     const slots = jamaatLocal(day, kind);
     const row = table.querySelector("tr." + kind);
     show(row, Array.isArray(slots) && slots.length > 0);
-    if (Array.isArray(slots)) setText(row.querySelector("td"), slots.map((s) => clockText(s)).join(W.separator));
+    if (Array.isArray(slots)) setText(row.querySelector("td"), joinList(slots.map((s) => clockText(s))));
   }
   // Band: today's events, the night that begins this evening, then the announcements of the query.
   const lines = [];
@@ -54,7 +54,7 @@ function renderChanges(st) {
   const changed = st.tomorrowDay && Array.isArray(st.tomorrowDay.jamaatChanged) ? st.tomorrowDay.jamaatChanged : [];
   const items = changed.map((name) => {
     const local = jamaatLocal(st.tomorrowDay, name);
-    const times = Array.isArray(local) ? local.map((t) => clockText(t)).join(W.separator) : clockText(local);
+    const times = Array.isArray(local) ? joinList(local.map((t) => clockText(t))) : clockText(local);
     return (W.prayers[name] || W[name] || name) + " " + times;
   });
   setText($(".changes"), items.length ? W.changes_tomorrow.replace("{prayers}", joinList(items)) : "");

@@ -15,7 +15,7 @@ function render() {
   document.body.classList.toggle("no-jamaat", !data.jamaat);
   const jumuah = jamaatLocal(day, "jumuah");
   show($(".jumuah"), Array.isArray(jumuah) && jumuah.length > 0);
-  if (Array.isArray(jumuah)) setText($(".jumuah .slots"), jumuah.map((s) => clockText(s)).join(W.separator));
+  if (Array.isArray(jumuah)) setText($(".jumuah .slots"), joinList(jumuah.map((s) => clockText(s))));
   const next = st.nextAdhan;
   show($(".next"), next !== null);
   if (next) {
