@@ -52,6 +52,7 @@ def isolate(text: str, lang: str) -> str:
 
 
 COORDINATE_WORDS = glossary.group("coordinate")
+LIST_COMMA = glossary.term("list.comma")  # between the items of a list, e.g. a latitude and a longitude
 
 
 def coordinate(value_deg: float, axis: str, lang: str) -> str:

@@ -323,15 +323,16 @@ def test_jcc_page_shows_the_apis_times_in_four_languages(client, lang):
 
 @pytest.mark.parametrize("lang", ["en", "ar", "fa", "ur"])
 def test_jcc_page_describes_its_place_and_reckoning_in_words(client, lang):
-    """The meta description names the place by its coordinates (as the feeds name a place), never by the zone id
-    (the 2026-11-25 language review, fa note 2); the reckoning line is a phrase (reckoning.basis), not the column label."""
-    from generator import feed_words
+    """The meta description names the place by its coordinates as the pages write them (hemisphere words), never
+    by the zone id (the 2026-11-25 language review, fa note 2); the reckoning line is a phrase (reckoning.basis),
+    not the column label."""
     from generator import page_words as words
 
     html = client.get(f"/mosque/{JCC}/" + ("" if lang == "en" else f"{lang}/")).text
     description = re.search(r'<meta name="description" content="([^"]*)"', html)[1]
-    assert "America/Toronto" not in description
-    assert feed_words.coordinates(43.84, -79.46, lang) in description  # the centre's place (data/mosques)
+    assert "America/Toronto" not in description and "-" not in description
+    # the centre's place (data/mosques/jaffari-toronto.json: 43.8417, -79.4608, as /v1/mosques rounds it)
+    assert words.coordinate(43.84, "lat", lang) in description and words.coordinate(-79.46, "lng", lang) in description
     line = words.WORDS[lang]["mosque.reckoning"].format(calendar=words.CALENDAR_BASES[lang]["moonsighting"])
     assert line in html and words.CALENDAR_BASES[lang]["moonsighting"] in line
 
