@@ -216,7 +216,10 @@ def test_cached_answers_stay_fast_while_30_feeds_render(static_root):
     """30 clients ask at once for distinct 90-day Tromsø prayer feeds (~120 ms of CPU each); a
     cached /v1/methods asked meanwhile keeps p95 < 100 ms and no answer > 500 ms (issue 11: it took
     8.9 s when renders ran on the event loop)."""
-    with serving(static_root, rate_limit_per_minute=0) as base:
+    # The render budget (10 s by default, its 503 tested below) is lifted here: on a CI machine whose other
+    # worker runs Chromium, the 30th feed waited past 10 s (27 of 30 answered, 2026-11-25), which is the budget
+    # doing its job, not the event loop failing the cached answers this test is about.
+    with serving(static_root, rate_limit_per_minute=0, RENDER_BUDGET_S=120) as base:
         assert get(base, "/v1/methods")[0] == 200  # cached from here on
         busy, results = threading.Event(), []
         busy.set()
