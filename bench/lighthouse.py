@@ -3,7 +3,10 @@
 The pages of `AUDITED_PAGES` (the one list to extend: a mosque's screen, a widget) are served as in
 production, nginx (deploy/nginx.conf, compressing on the fly)
 in front of the app, on loopback, with ``PUBLIC_ORIGIN`` set to that front so canonical URLs and
-the sitemap name the audited origin.  Nothing is pre-rendered: every page is the app's render.
+the sitemap name the audited origin.  No page is pre-rendered: every page is the app's render.  The
+day-status answers of this year and the next are pre-rendered (`build.py --only day-status`, 4 s),
+as every deployment has them: a screen reads 32 of them at once, and with none on disk nginx's
+limit on dynamic requests answered some with 429, which a deployment never shows.
 Without nginx (`make system-packages` installs it) the app is audited alone and the report says so.
 
 Lighthouse is npm ``lighthouse`` pinned in tests/peers/package.json, run by
@@ -20,6 +23,7 @@ Run: ``python -m bench.lighthouse`` (or ``make bench``).  Exit status 1 when a s
 """
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import shutil
@@ -86,8 +90,11 @@ def audit(base: str) -> list[dict]:
 def main() -> int:
     if not Path(CHROMIUM).exists():
         sys.exit(f"no Chromium at {CHROMIUM}: run `make system-packages`")
-    static_root = Path(tempfile.mkdtemp(prefix="lighthouse-static-"))  # empty: every page is rendered
+    static_root = Path(tempfile.mkdtemp(prefix="lighthouse-static-"))  # no page: every page is rendered
     static_root.chmod(0o755)
+    year = datetime.date.today().year
+    subprocess.run([sys.executable, "build.py", "--only", "day-status", "--years", f"{year}-{year + 1}",
+                    "--out", str(static_root)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     app_port = local_stack.free_port()
     nginx = local_stack.nginx_binary()
     front_port = local_stack.free_port() if nginx else app_port
