@@ -62,7 +62,7 @@ def compare(table: timetables.Table, method) -> dict[str, tuple[float, float, fl
 def _implied_depression(table: timetables.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(days, declination at transit, the Sun's depression at each printed dawn + 30 s)."""
     _, days = _sun_days(table)
-    noon, declination = prayer._transit_and_declination(days.astype(float), table.lng)
+    noon, declination, _ = prayer._transit_and_declination(days.astype(float), table.lng)
     target = (timetables.instants_s(table, days, "fajr") + 30.0) / SECONDS_PER_DAY
     grid = np.arange(9.0, 20.0001, 0.01)
     times = time_of_altitude(days[:, None].astype(float), noon[:, None], table.lat, table.lng, -grid, -1)

@@ -52,13 +52,19 @@ def isolate(text: str, lang: str) -> str:
 
 
 COORDINATE_WORDS = glossary.group("coordinate")
-LIST_COMMA = glossary.term("list.comma")  # between the items of a list, e.g. a latitude and a longitude
+LIST_COMMA = glossary.term("list.comma")  # between the items of a list
 
 
 def coordinate(value_deg: float, axis: str, lang: str) -> str:
     """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً"."""
     hemisphere = {"lat": ("north", "south"), "lng": ("east", "west")}[axis][value_deg < 0]
     return COORDINATE_WORDS[lang][hemisphere].format(deg=number(abs(value_deg), lang))
+
+
+def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
+    """Return a place as its latitude and longitude with hemisphere words: "43.84° N, 79.46° W",
+    "٤٣٫٨٤° شمالاً، ٧٩٫٤٦° غرباً" (no sign to misplace in right-to-left text)."""
+    return coordinate(lat_deg, "lat", lang) + LIST_COMMA[lang] + coordinate(lng_deg, "lng", lang)
 
 
 def zone(tz: str, city_name: str, lang: str) -> str:

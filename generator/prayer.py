@@ -119,25 +119,21 @@ def transit(day: np.ndarray, lng_deg: float) -> np.ndarray:
     return _transit_and_declination(day, lng_deg)[0]
 
 
-def _transit_and_declination(day: np.ndarray, lng_deg: float, with_trig: bool = False):
-    """Return the transit of each day (UT1 day number) and the Sun's declination then (degrees);
-    with ``with_trig`` also (eot, sin δ, cos δ) at the transit and their rates per day, shaped
-    (3, *day.shape) each: what `_time_of_sin_altitude`'s first pass, which starts there, reads.
+def _transit_and_declination(day: np.ndarray, lng_deg: float):
+    """Return the transit of each day (UT1 day number), the Sun's declination then (degrees), and
+    ((eot, sin δ, cos δ) at the transit, their rates per day), shaped (3, *day.shape) each: what
+    `_time_of_sin_altitude`'s first pass, which starts there, reads.
 
     The transit solves x + eot(x)/360° = day + ½ − lng/360°: a plain step from local mean noon
     (within 0.2 s), then a Newton step with eot′ from the same interpolated quadratic, which
     leaves it within 1 µs of converged (1900–2100, every 10° of longitude; two plain steps
     left 48 µs).  The declination is that quadratic's, carried over the Newton step by its
     derivative (3e-12° from evaluating it anew); so are eot, sin δ and cos δ (one table lookup
-    instead of a second one at the transit).
+    for all four instead of a second one at the transit).
     """
     table = sun_table.load()
     mean_noon = day + 0.5 - lng_deg / 360.0
     x = mean_noon - table.interpolate(mean_noon)[1] / 360.0
-    if not with_trig:
-        (declination, eot), (declination_rate, eot_rate) = table.interpolate_with_rates(x)
-        step = (mean_noon - x - eot / 360.0) / (1.0 + eot_rate / 360.0)
-        return x + step, declination + declination_rate * step
     values, rates = table.interpolate_all_with_rates(x)  # rows: δ, eot, sin δ, cos δ
     step = (mean_noon - x - values[1] / 360.0) / (1.0 + rates[1] / 360.0)
     values += rates * step
@@ -328,6 +324,12 @@ def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) 
     return np.array([missing if v is None else float(v) for v in values])[:, None]
 
 
+def _flags(values: Sequence[bool]) -> np.ndarray | None:
+    """Return per-method flags as a (methods, 1) column, or None when no method has it (the common
+    case, decided on the Python list: numpy's any() on a few flags costs more than the list's)."""
+    return np.array(values)[:, None] if any(values) else None
+
+
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray | None = None, down: np.ndarray | None = None) -> np.ndarray:
     """Return Unix seconds on whole minutes: floored to the second, then nearest (30 s up) or, where
     ``up``, the next minute, or where ``down``, the minute it is in (None: no method rounds that way).
@@ -412,7 +414,7 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     """
     day_ext = first_day + np.arange(n_days + 2, dtype=float)
     # Asr's noon shadow: from the Sun's declination at that day's transit (the physical noon).
-    noon_ext, dec_noon, (trig, trig_rates) = _transit_and_declination(day_ext, lng_deg, with_trig=True)
+    noon_ext, dec_noon, (trig, trig_rates) = _transit_and_declination(day_ext, lng_deg)
     at_noon = (trig[:, None, :], trig_rates[:, None, :])  # shaped as the rows' first pass reads them
     horizon = SUN_HORIZON_DEG - horizon_dip_deg(options.elevation_m)
     m = len(methods)
@@ -497,9 +499,8 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     fajr_portion, isha_portion = _night_portions(methods, rules, isha_rules)
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
-    seasonal = [r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules]
-    if any(seasonal):
-        seasonal = np.array(seasonal)[:, None]
+    seasonal = _flags([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])
+    if seasonal is not None:
         # Moonsighting Committee: 1/7 of the night at lat >= 55 (signed, as adhan-js), then seasonal limits.
         if lat_deg >= 55:
             fajr = np.where(seasonal, s.sunrise - night / 7.0, fajr)
@@ -524,8 +525,7 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
     never reached it is bounded like isha by the twilight portion (angle/60 of the night),
     except under the rule none, where it stays NaN.
     """
-    # Decisions per method are taken on Python lists: numpy's any()/all() on a few flags cost more.
-    has_angle = [m.maghrib_angle_deg is not None for m in methods]
+    has_angle = [m.maghrib_angle_deg is not None for m in methods]  # a list: its all()/any() decide (`_flags`)
     if not all(has_angle):
         maghrib_interval = _column(methods, "maghrib_interval_min", missing=0.0)
         if summer_maghrib_min is not None:
@@ -536,16 +536,16 @@ def _maghrib(s: _Solved, methods: Sequence[Method], rules: Sequence[HighLatitude
     with np.errstate(invalid="ignore"):
         # The fallback: angle/60 of the night, and no later than isha (where isha exists).
         bounded = np.fmin(s.sunset + _column(methods, "maghrib_angle_deg") / 60.0 * s.night, isha)
-        no_bound = [r is HighLatitudeRule.NONE for r in rules]
-        if any(no_bound):
-            bounded = np.where(np.array(no_bound)[:, None], np.nan, bounded)
+        no_bound = _flags([r is HighLatitudeRule.NONE for r in rules])
+        if no_bound is not None:
+            bounded = np.where(no_bound, np.nan, bounded)
         # The angle time, where it is after sunset and before isha (or isha has none, or is an interval);
         # comparisons with NaN are false, so a never-reached angle time is not usable.
         after_sunset = s.maghrib_by_angle > s.sunset
         usable = after_sunset & ~(s.maghrib_by_angle >= isha)
-        interval_isha = [m.isha_interval_min is not None for m in methods]
-        if any(interval_isha):
-            usable |= np.array(interval_isha)[:, None] & after_sunset
+        interval_isha = _flags([m.isha_interval_min is not None for m in methods])
+        if interval_isha is not None:
+            usable |= interval_isha & after_sunset
         by_angle = np.where(usable, s.maghrib_by_angle, bounded)
     return by_angle if all(has_angle) else np.where(np.array(has_angle)[:, None], by_angle, maghrib)
 
@@ -601,9 +601,7 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
-    up, down = ([m.rounding is rounding for m in methods] for rounding in (Rounding.UP, Rounding.DOWN))
-    up = np.array(up)[None, :, None] if any(up) else None
-    down = np.array(down)[None, :, None] if any(down) else None
+    up, down = (_flags([m.rounding is rounding for m in methods]) for rounding in (Rounding.UP, Rounding.DOWN))
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))

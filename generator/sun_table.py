@@ -96,10 +96,6 @@ class SunTable:
         declination, eot = self._evaluate(np.asarray(days, dtype=float), self._coefficients)
         return declination, eot
 
-    def interpolate_with_rates(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return ((declination_deg, eot_deg), their derivatives per day) at real-valued UT1 day numbers."""
-        return self._evaluate(np.asarray(days, dtype=float), self._coefficients, with_rates=True)
-
     def interpolate_all_with_rates(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Return (declination_deg, eot_deg, sin δ, cos δ) shaped (4, *days.shape), and the
         derivative of each per day: every column in one lookup."""

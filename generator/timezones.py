@@ -110,12 +110,17 @@ def _transitions_in_year(name: str, year: int) -> tuple[tuple[int, int], ...]:
     return tuple(found)
 
 
+def _span_s(unix_s: np.ndarray) -> tuple[int, int]:
+    """The first and last of some instants (ufunc reductions: ndarray.min/max's wrappers cost more)."""
+    return int(np.minimum.reduce(unix_s, axis=None)), int(np.maximum.reduce(unix_s, axis=None))
+
+
 def utc_offsets_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     """Return the zone's UTC offset in seconds at each instant (same shape)."""
     unix_s = np.asarray(unix_s, dtype=np.int64)
     if unix_s.size == 0:
         return unix_s.copy()
-    lo, hi = int(np.minimum.reduce(unix_s, axis=None)), int(np.maximum.reduce(unix_s, axis=None))
+    lo, hi = _span_s(unix_s)
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year)
     times, offsets = _offset_steps(name, first_year, last_year)
@@ -161,7 +166,7 @@ def local_hhmm(name: str, unix_s: np.ndarray) -> np.ndarray:
 
 def _steps_around(name: str, unix_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return `_offset_steps` covering the years of ``unix_s`` and a year each side."""
-    lo, hi = int(np.minimum.reduce(unix_s, axis=None)), int(np.maximum.reduce(unix_s, axis=None))
+    lo, hi = _span_s(unix_s)
     first_year = max(_YEAR_MIN, datetime.fromtimestamp(lo, timezone.utc).year - 1)
     last_year = min(_YEAR_MAX, datetime.fromtimestamp(hi, timezone.utc).year + 1)
     return _offset_steps(name, first_year, last_year)

@@ -60,6 +60,14 @@ def test_the_screen_writes_hijri_months_as_dates_do_and_slots_as_a_list(client):
     assert ".join(W.separator)" not in script and "joinList(slots.map(" in script
 
 
+def test_a_screen_for_coordinates_names_them_as_the_pages_do(client):
+    """A place given by coordinates is headed by them with hemisphere words and the language's list comma
+    (glossary list.comma: the Arabic comma in Arabic script), as the mosque pages write them."""
+    html = client.get("/screen/?lat=33.5&lng=-7.6&tz=Africa/Casablanca&lang=ar").text
+    assert "٣٣٫٥° شمالاً، ٧٫٦° غرباً" in html
+    assert "33.5° N, 7.6° W" in client.get("/screen/?lat=33.5&lng=-7.6&tz=Africa/Casablanca").text
+
+
 def test_a_query_that_needs_a_hash_is_read_by_its_query_url_only(client):
     html = client.get("/screen/?lat=51.5&lng=-0.12&tz=Europe/London&tune=fajr:2").text
     assert _config(html)["prayerTimes"] == [

@@ -43,9 +43,8 @@ def place_name(today: date, mosque: dict, lang: str) -> str:
     them (hemisphere words, no sign to misplace in right-to-left text; a zone id is no place name)."""
     city = mosque["place"].get("city")
     if city is not None:
-        return next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == city)["names"][lang]
-    return (words.coordinate(mosque["place"]["lat"], "lat", lang) + words.LIST_COMMA[lang]
-            + words.coordinate(mosque["place"]["lng"], "lng", lang))
+        return responses.catalogue_city(city, today)["names"][lang]
+    return words.coordinates(mosque["place"]["lat"], mosque["place"]["lng"], lang)
 
 
 def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:

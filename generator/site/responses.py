@@ -35,6 +35,11 @@ def api_json(name: str, query: Mapping[str, Any], today: date) -> Any:
     return orjson.loads(api_body(name, query, today))
 
 
+def catalogue_city(city_id: str, today: date) -> dict:
+    """Return the catalogue city ``city_id`` as /v1/cities?all=1 lists it (names, zone, country, …)."""
+    return next(c for c in api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == city_id)
+
+
 def api_url(name: str, query: Mapping[str, Any]) -> str:
     """Return the /v1 address of a query (keys sorted, values percent-encoded)."""
     return f"/v1/{name}?{static_paths.canonical_query(query)}" if query else f"/v1/{name}"

@@ -153,7 +153,7 @@ def _city_calendar(city_id: str | None) -> str:
     """The reckoning of a city's timetable (Iran's official calendar in Iran), else sighting."""
     if city_id is None:
         return hijri.DEFAULT_CALENDAR
-    city = next(c for c in responses.api_json("cities", {"all": "1"}, date(2000, 1, 1))["cities"] if c["id"] == city_id)
+    city = responses.catalogue_city(city_id, date(2000, 1, 1))
     return "iran" if city["country"] == "IR" else "moonsighting"
 
 
@@ -178,9 +178,8 @@ def place_name(query: PageQuery, today: date) -> str:
         return mosques.by_id()[query.mosque].name(query.lang)
     prayer = dict(query.prayer)
     if "city" in prayer:
-        return next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]
-                    if c["id"] == prayer["city"])["names"][query.lang]
-    return f"{words.coordinate(prayer['lat'], 'lat', query.lang)}, {words.coordinate(prayer['lng'], 'lng', query.lang)}"
+        return responses.catalogue_city(prayer["city"], today)["names"][query.lang]
+    return words.coordinates(prayer["lat"], prayer["lng"], query.lang)
 
 
 def shown_notes(query: PageQuery) -> tuple[str, ...]:
@@ -196,8 +195,7 @@ def config(query: PageQuery, today: date) -> dict:
     lang = query.lang
     prayer = dict(query.prayer)
     w = words.WORDS[lang]
-    tz = prayer.get("tz") or next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]
-                                  if c["id"] == prayer["city"])["tz"]
+    tz = prayer.get("tz") or responses.catalogue_city(prayer["city"], today)["tz"]
     out = {
         "kind": query.kind,
         "lang": lang,
@@ -356,7 +354,7 @@ def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
         return urls.mosque_url(query.mosque, query.lang), None
     prayer = dict(query.prayer)
     if "city" in prayer and set(prayer) <= {"city", "tz", "method"} and "," not in prayer.get("method", ""):
-        city = next(c for c in responses.api_json("cities", {"all": "1"}, today)["cities"] if c["id"] == prayer["city"])
+        city = responses.catalogue_city(prayer["city"], today)
         if prayer.get("tz", city["tz"]) == city["tz"]:
             return urls.city_url(city["id"], query.lang, prayer.get("method", urls.DEFAULT_METHOD)), None
     template = responses.api_url("prayer-times.csv", {**prayer, "year": YEAR_SLOT, "month": "MONTH"})
