@@ -286,9 +286,7 @@ def _from_texts(texts: tuple[str, ...], has_zone: bool) -> Rules | None:
     table = read_table(text[TABLE], has_zone) if text[TABLE] else None
     notice = _read_notice(text[NOTICE])
     if not (base or dst or ramadan or jumuah or eid or table):
-        if text[NOTICE]:
-            raise QueryError(NOTICE, "applies to jamaat times; there are none")
-        return None
+        return None  # a notice threshold alone says nothing: a screen asks it of every mosque, with rules or none
 
     def ordered(rules: dict) -> tuple:
         return tuple((p, rules[p]) for p in PRAYERS if p in rules)

@@ -460,9 +460,13 @@ def test_csv_and_json_agree_on_every_jamaat_time():
 
 
 def test_without_jamaat_parameters_answers_are_unchanged():
-    """Defaults keep the bytes: an empty jamaat is no jamaat, and calendar at its default is no key."""
+    """Defaults keep the bytes: an empty jamaat is no jamaat, and calendar at its default is no key; a notice
+    threshold without rules (what a screen asks of any mosque) and jamaatNotice=1 (the default) change nothing."""
     plain = call("prayer-times", NOW, city="london", year=2026, month=3)
     assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="") == plain
+    assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaatNotice="5") == plain
+    ruled = call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="maghrib:10")
+    assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="maghrib:10", jamaatNotice="1") == ruled
     assert b"jamaat" not in plain
 
 
@@ -518,6 +522,28 @@ BAD = [
     ({"calendar": "iran"}, "calendar"),  # nothing to reckon
     ({"eid": "07:00", "calendar": "tabular"}, "calendar"),
     ({"jamaat": "x" * 201}, "jamaat"),
+    # issue 28
+    ({"jamaat": "isha:sunrise-30"}, "jamaat"),  # only fajr's time ends at sunrise
+    ({"jamaat": "fajr:sunrise-0"}, "jamaat"),
+    ({"jamaat": "fajr:sunrise-181"}, "jamaat"),
+    ({"jamaat": "fajr:sunrise+30"}, "jamaat"),
+    ({"jamaatDst": "dhuhr:25:00"}, "jamaatDst"),
+    ({"jamaat": "maghrib:5,isha:maghrib", "jamaatDst": "maghrib:isha"}, "jamaatDst"),  # summer: a circle
+    ({"jamaat": "fajr:20", "jamaatRamadan": "isha:maghrib"}, "jamaatRamadan"),  # maghrib has no rule in Ramadan
+    ({"jumuah": "13:15", "jumuahDst": "13:30,14:30"}, "jumuahDst"),  # not as many slots
+    ({"jumuahDst": "13:30"}, "jumuahDst"),
+    ({"jamaat": "isha:20:00", "jamaatEarliest": "isha:19:30"}, "jamaatEarliest"),  # a fixed time is not bounded
+    ({"jamaat": "isha:10", "jamaatEarliest": "isha:21:00", "jamaatLatest": "isha:20:00"}, "jamaatLatest"),
+    ({"jamaat": "isha:10", "jamaatLatest": "isha:24:00"}, "jamaatLatest"),
+    ({"jamaat": "isha:10", "jamaatEarliest": "fajr:05:00"}, "jamaatEarliest"),
+    ({"jamaat": "fajr:20,isha:10", "jamaatWeekly": "fajr:fri,fajr:sat"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20,isha:10", "jamaatWeekly": "fajr:friday"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20,dhuhr:13:30", "jamaatWeekly": "dhuhr:fri"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "0"}, "jamaatNotice"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "61"}, "jamaatNotice"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "5.5"}, "jamaatNotice"),
+    ({"jamaatTable": "day,fajr;2026-03-02,5"}, "jamaatTable"),
+    ({"jamaatTable": "x" * 32_001}, "jamaatTable"),
 ]
 
 
@@ -529,7 +555,10 @@ def test_bad_jamaat_parameters_give_a_400_naming_the_parameter(client, query, pa
 
 
 @pytest.mark.parametrize("query, parameter", [
-    ({"jamaat": "dhuhr:13:30"}, "jamaat"), ({"jumuah": "13:15"}, "jumuah"), ({"eid": "07:30"}, "eid")])
+    ({"jamaat": "dhuhr:13:30"}, "jamaat"), ({"jumuah": "13:15"}, "jumuah"), ({"eid": "07:30"}, "eid"),
+    ({"jamaat": "fajr:20", "jamaatDst": "fajr:25"}, "jamaatDst"), ({"jamaatTable": "day,fajr;2026-03-20,05:00"},
+                                                                     "jamaatTable"),
+    ({"jamaat": "isha:10", "jamaatLatest": "isha:22:00"}, "jamaatLatest")])
 def test_local_times_need_a_zone(client, query, parameter):
     response = client.get("/v1/prayer-times", params={"lat": "51.5", "lng": "0", "date": "2026-03-20", **query})
     assert_bad_request(response, parameter)
@@ -715,3 +744,34 @@ def test_jamaat_table_days_win_and_malformed_tables_name_the_line_and_column(cli
     long = "day,fajr;" + ";".join(f"{date(2026, 1, 1) + timedelta(days=k)},05:00" for k in range(801))
     assert_bad_request(client.get("/v1/prayer-times", params={"city": "london", "date": "2026-03-02",
                                                               "jamaatTable": long}), "jamaatTable")
+
+
+def test_the_feed_folds_a_combined_prayer_only_on_the_days_its_rule_combines_it():
+    """isha:maghrib all year, but in Ramadan (Iran's official reckoning: 1 Ramadan 1447 = 19 February 2026, data/
+    iran_hijri_month_starts.csv) isha has its own fixed 21:30: the feed has one "Maghrib and Isha" event on the
+    other days and two events in Ramadan, each at the JSON's jamaat."""
+    import icalendar
+
+    with IRAN_TABLE.open() as f:
+        starts = {(int(r["hy"]), int(r["hm"])): r["gregorian_start"] for r in csv.DictReader(f)}
+    assert starts[1447, 9] == "2026-02-19"
+    query = {"city": "tehran", "jamaat": "maghrib:5,isha:maghrib", "jamaatRamadan": "isha:21:30", "calendar": "iran"}
+    now = datetime(2026, 2, 12, 12, tzinfo=timezone.utc).timestamp()
+    body = call("prayer-times.ics", now, days=14, **query)
+    events = list(icalendar.Calendar.from_ical(body).walk("VEVENT"))
+    days = {d["date"]: d for d in json.loads(call("prayer-times", now, year=2026, month=2, **query))["days"]}
+    by_day: dict[str, list] = {}
+    for event in events:
+        iso = event["DTSTART"].dt.astimezone(ZoneInfo("Asia/Tehran")).date().isoformat()
+        by_day.setdefault(iso, []).append(event)
+    for iso in (f"2026-02-{d:02d}" for d in range(12, 26)):
+        evening = [e for e in by_day[iso] if "-maghrib-" in str(e["UID"]) or "-isha-" in str(e["UID"])]
+        starts_utc = sorted(e["DTSTART"].dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for e in evening)
+        if iso >= "2026-02-19":
+            assert days[iso]["jamaatLocal"]["isha"] == "21:30"
+            assert starts_utc == sorted([days[iso]["jamaat"]["maghrib"], days[iso]["jamaat"]["isha"]]), iso
+        else:
+            assert days[iso]["jamaat"]["isha"] == days[iso]["jamaat"]["maghrib"]
+            (event,) = evening
+            assert starts_utc == [days[iso]["jamaat"]["maghrib"]]
+            assert "Isha" in str(event["SUMMARY"]) and "Maghrib" in str(event["SUMMARY"])
