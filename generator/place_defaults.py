@@ -62,10 +62,10 @@ def rows(path: Path = PATH) -> dict[str, dict[str, str]]:
     return out
 
 
-def for_place(city_id: str | None, country: str | None) -> Defaults:
+def for_place(city_id: str | None, country: str | None, path: Path = PATH) -> Defaults:
     """Return the defaults of a place: its city's row, else (for the method) the authority of a printed
     table serving the city, else its country's row, else the SPEC's defaults."""
-    table = rows()
+    table = rows(path)
     own = table.get(city_id or "")
     row = own or table.get(country or "")
     if row is None:

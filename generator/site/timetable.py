@@ -45,7 +45,7 @@ _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
 def city_calendar(city: dict) -> str:
     """Return the reckoning a city's events follow: its place's (data/place_defaults.csv: Iran's official
     calendar in Iran), else sighting."""
-    return place_defaults.for_place(city["id"], city["country"]).calendar
+    return place_defaults.for_place(city.get("id"), city.get("country")).calendar
 
 
 def city_date(city: dict, now_s: float) -> date:
