@@ -146,3 +146,20 @@ def test_every_choice_names_a_source_and_a_known_method():
     assert {"GB", "IR", "IQ", "PK", "IN", "LB", "BH", "KW", "SA", "AZ", "AF", "US", "CA"} <= set(rows)
     for row in rows.values():
         assert row["method_source"].strip() and row["calendar_source"].strip()
+
+
+def test_a_static_host_has_the_file_the_screen_reads_first(client):
+    """build.py's plan pre-renders the year the screen of a UK city reads by its path URL (the city's own
+    method), so a file host without the app serves the screen (docs/site.md, "The screen and the widget")."""
+    from generator import static_paths
+    from generator.api import BY_NAME
+    from generator.api.endpoint import Window
+    from generator.query import Query
+
+    endpoint = BY_NAME["prayer-times"]
+    window = Window(2026, 2026, date(2026, 11, 26), ("birmingham", "karachi"))
+    planned = {"/" + static_paths.relative_path("prayer-times", endpoint.parse(Query.of(q), 0).params)
+               for q in endpoint.plan(window)}
+    path = _config(client.get("/screen/?city=birmingham").text)["prayerTimes"][0].replace("YEAR", "2026")
+    assert path in planned and "method=ImamAliFoundation" in path
+    assert _config(client.get("/screen/?city=karachi").text)["prayerTimes"][0].replace("YEAR", "2026") in planned
