@@ -30,9 +30,11 @@ import pytest
 from generator.api import BY_NAME
 from generator.query import Query
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json"
-if not REFERENCE.exists():  # the lead's checkout: /work/main beside /work/shared
-    REFERENCE = Path("/work/shared/reference/timetables/najaf_org_uk_as_printed.json")
+# shared/ beside the repository (CI's copy, the lead's /work/shared), or beside a worktree's parent
+REFERENCE = next((root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json"
+                  for root in Path(__file__).resolve().parents[1:4]
+                  if (root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json").exists()),
+                 Path("/work/shared/reference/timetables/najaf_org_uk_as_printed.json"))
 LONDON = ZoneInfo("Europe/London")
 CLOCK_YEAR = 2024
 COLUMNS = {"imsak": "imsaak", "fajr": "dawn", "sunrise": "sunrise", "dhuhr": "noon", "sunset": "sunset",
