@@ -17,16 +17,12 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import call
+from conftest import call, shared_reference
 
 from generator import hijri, place_defaults
 from generator import page_words as words
 
-# shared/ beside the repository (CI's copy, the lead's /work/shared), or beside a worktree's parent
-REFERENCE = next((root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json"
-                  for root in Path(__file__).resolve().parents[1:4]
-                  if (root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json").exists()),
-                 Path("/work/shared/reference/timetables/najaf_org_uk_as_printed.json"))
+REFERENCE = shared_reference("timetables", "najaf_org_uk_as_printed.json")  # conftest: shared/ beside the clone
 NOW_S = 1795694400  # 2026-11-26 12:00 UTC
 FOUNDATION = "Imam Ali Foundation (office of Ayatollah Sistani), London"
 

@@ -26,15 +26,12 @@ from zoneinfo import ZoneInfo
 
 import orjson
 import pytest
+from conftest import shared_reference
 
 from generator.api import BY_NAME
 from generator.query import Query
 
-# shared/ beside the repository (CI's copy, the lead's /work/shared), or beside a worktree's parent
-REFERENCE = next((root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json"
-                  for root in Path(__file__).resolve().parents[1:4]
-                  if (root / "shared" / "reference" / "timetables" / "najaf_org_uk_as_printed.json").exists()),
-                 Path("/work/shared/reference/timetables/najaf_org_uk_as_printed.json"))
+REFERENCE = shared_reference("timetables", "najaf_org_uk_as_printed.json")  # conftest: shared/ beside the clone
 LONDON = ZoneInfo("Europe/London")
 CLOCK_YEAR = 2024
 COLUMNS = {"imsak": "imsaak", "fajr": "dawn", "sunrise": "sunrise", "dhuhr": "noon", "sunset": "sunset",
