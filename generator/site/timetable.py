@@ -160,7 +160,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
         shamsi_column=lang == "fa",
-        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
         months=months,
         today_row=today_row if month_page is None else None,
         instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
