@@ -278,3 +278,33 @@ def test_the_printed_table_note_names_the_foundation_with_its_honorifics(lang):
     marker, honorific, imam, misread = PRINTED[lang]
     note = next(p for p in re.findall(r"<p[^>]*>(.*?)</p>", html, re.S) if marker in p)
     assert honorific in note and imam in note and misread not in note, note
+
+
+# --- Mosque pages -------------------------------------------------------------------------------
+def test_a_mosque_page_names_its_zone_and_promises_only_what_it_shows():
+    """AR-N5: the zone as city pages name it («توقيت تورونتو (America/Toronto)»), not a bare id between two ؛;
+    AR-N25: a mosque without jamaat, Jumu'ah or Eid times is not titled «… أوقات الصلاة والإقامة»."""
+    from generator.site import mosque_page
+
+    html = mosque_page.render(TODAY, "jaffari-toronto", "ar").decode()
+    assert f"توقيت تورونتو ({LRI}America/Toronto{PDI})" in html
+    title = re.search(r"<title>(.*?)</title>", html).group(1)
+    assert "الإقامة" not in title and "أوقات الصلاة" in title
+
+
+def test_a_mosque_pages_jamaat_column_is_named_after_the_prayer(monkeypatch):
+    """fa E-6: the jamaat column is «نماز جماعت ظهر», not «اذان ظهر — جماعت» (the adhan column's name)."""
+    from test_mosques import FIXTURE
+
+    from generator import mosques
+    from generator.site import mosque_page, responses
+
+    served = {**mosques.load(), **mosques.load(FIXTURE.parent)}
+    monkeypatch.setattr(mosques, "by_id", lambda: served)
+    responses._body.cache_clear()
+    try:
+        html = mosque_page.render(TODAY, "example-mosque", "fa").decode()
+    finally:
+        responses._body.cache_clear()
+    heads = re.findall(r'<th scope="col" class="time jamaat">(.*?)</th>', html)
+    assert heads and all(h.startswith("نماز جماعت ") and "اذان" not in h for h in heads), heads
