@@ -308,3 +308,15 @@ def test_a_mosque_pages_jamaat_column_is_named_after_the_prayer(monkeypatch):
         responses._body.cache_clear()
     heads = re.findall(r'<th scope="col" class="time jamaat">(.*?)</th>', html)
     assert heads and all(h.startswith("نماز جماعت ") and "اذان" not in h for h in heads), heads
+
+
+@pytest.mark.parametrize("city,lang,named,not_named", [
+    ("lucknow", "ur", "ہندوستانی معیاری وقت", "کولکاتا کا وقت"), ("hyderabad-in", "fa", "وقت هند", "وقت کلکته"),
+    ("lahore", "ur", "پاکستانی معیاری وقت", "کراچی کا وقت")])
+def test_a_countrys_one_zone_is_named_after_the_country(city, lang, named, not_named):
+    """fa S-23, ur S-1: Indian Standard Time is not «Kolkata time» on a Lucknow page."""
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, city, lang).decode()
+    place = re.search(r'<p class="place">(.*?)</p>', html, re.S).group(1)
+    assert named in place and not_named not in place, place
