@@ -96,6 +96,14 @@ VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang
 SOURCES = glossary.group("source")
 
 
+def source_text(source: str, calendar: str, lang: str) -> str:
+    """Return how a month start was obtained, in ``lang``: a table's start says which table it is (the
+    Sistani office's announcement, or Iran's official calendar), the others what estimate they are."""
+    if source == "table" and f"table_{calendar}" in SOURCES[lang]:
+        return SOURCES[lang][f"table_{calendar}"]
+    return SOURCES[lang].get(source, source)
+
+
 def date_text(iso: str, lang: str) -> str:
     """Return a Gregorian date written out in ``lang`` ("19 March 2026")."""
     from datetime import date

@@ -320,3 +320,12 @@ def test_a_countrys_one_zone_is_named_after_the_country(city, lang, named, not_n
     html = timetable.render(TODAY, city, lang).decode()
     place = re.search(r'<p class="place">(.*?)</p>', html, re.S).group(1)
     assert named in place and not_named not in place, place
+
+
+def test_an_imsakiya_says_which_table_its_month_start_comes_from():
+    """fa S-8: «(اعلام‌شده یا رسمی)» told the reader nothing; Iran's reckoning names Iran's official calendar."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "tehran", "fa", "iran").decode()
+    start = re.search(r"آغاز ماه: [^<]*", html).group(0)
+    assert "(طبق تقویم رسمی)" in start and " یا " not in start, start
