@@ -329,3 +329,14 @@ def test_an_imsakiya_says_which_table_its_month_start_comes_from():
     html = imsakiya.render(TODAY, "tehran", "fa", "iran").decode()
     start = re.search(r"آغاز ماه: [^<]*", html).group(0)
     assert "(طبق تقویم رسمی)" in start and " یا " not in start, start
+
+
+def test_a_persian_day_label_leads_with_the_shamsi_date():
+    """fa S-1, F-8: «پنج‌شنبه ۵ آذر ۱۴۰۵ — ۱۶ جمادی‌الثانی ۱۴۴۸ — ۲۶ نوامبر ۲۰۲۶», as Iranian calendars print it
+    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405)."""
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, "tehran", "fa").decode()
+    label = re.search(r'<span class="card-date">(.*?)</span>', html).group(1)
+    parts = label.split(" — ")
+    assert parts[0] == "پنج‌شنبه ۵ آذر ۱۴۰۵" and parts[-1] == "۲۶ نوامبر ۲۰۲۶", label

@@ -230,8 +230,8 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         label = [f"{weekday} {date_text(gregorian, lang)}",
                  f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
                  f"{words.digits(own_hijri['year'], lang)}"]
-        if lang == "fa":
-            label.insert(1, shamsi_text(shamsi_date, lang))
+        if lang == "fa":  # Iranian calendars lead with the weekday and the Shamsi date, the Gregorian last (fa S-1)
+            label = [f"{weekday} {shamsi_text(shamsi_date, lang)}", label[1], date_text(gregorian, lang)]
         rows.append({
             "iso": iso,
             "day": words.digits(gregorian.day, lang),
