@@ -19,10 +19,10 @@ catalogue text, and the feed builder escapes the result (`generator.feeds.Text`)
 """
 from __future__ import annotations
 
-from generator import glossary, hijri_names, locale
+from generator import cities, glossary, hijri_names, locale
 from generator.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, RTL, native  # noqa: F401  (re-exported)
 
-FSI, PDI = glossary.FSI, glossary.PDI
+LRI, FSI, PDI = glossary.LRI, glossary.FSI, glossary.PDI
 # Between items on a line.  Not "·" in Arabic script: Persian and Urdu write zero as a dot (۰).
 SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 
@@ -32,16 +32,45 @@ SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 CLOCKS = ("12", "24")
 DEFAULT_CLOCK = {"en": "24", "ar": "12", "fa": "24", "ur": "12"}
 CLOCK_WORDS = glossary.group("clock")
-# The word after a 12-hour time, from the hour it starts at: before/after noon in en, ar and
-# fa; in Urdu the part of the day, with the bounds of Unicode CLDR's Urdu day periods
-# (صبح 04–12, دوپہر 12–16, سہ پہر 16–18, شام 18–20, رات 20–04; data/SOURCES-FEEDS.md), since
-# Urdu has no AM/PM word of its own and "before noon" would be wrong for 01:44 at night.
+# The word after a 12-hour time.  en, ar and fa: before/after noon, from the hour.  Urdu has no
+# AM/PM word of its own and names the part of the day; a time that is a prayer's (or an event's
+# beside one) takes the part of the day of that prayer, never the clock hour's: maghrib and isha at
+# 16:30 in a London winter are «شام», not «سہ پہر» (afternoon), and dhuhr at 11:50 is «دوپہر», not
+# «صبح» (language review of 26 November, issue 29).  The bounds of Unicode CLDR's Urdu day periods
+# (صبح 04–12, دوپہر 12–16, سہ پہر 16–18, شام 18–20, رات 20–04; data/SOURCES-FEEDS.md) are left
+# for a bare clock (the screen's wall clock), which names no prayer.
 DAY_PERIODS = {
     "en": ((0, "am"), (12, "pm")),
     "ar": ((0, "am"), (12, "pm")),
     "fa": ((0, "am"), (12, "pm")),
     "ur": ((0, "night"), (4, "morning"), (12, "noon"), (16, "afternoon"), (18, "evening"), (20, "night")),
 }
+# Urdu: the part of the day of each prayer or event (imsak to the Eid prayer: صبح, the morning of
+# fajr; dhuhr and Jumu'ah: دوپہر; asr: سہ پہر, the time of asr itself, but دوپہر before 15:00, as in a
+# winter's 13:37; maghrib, iftar and isha: شام, or رات when they fall from 20:00 to noon, as in a
+# northern summer; midnight and the night's last third: رات), as the Urdu reader of 26 November
+# proposed.
+UR_EVENT_PERIODS = {
+    "imsak": "morning", "suhoor": "morning", "fajr": "morning", "sunrise": "morning", "eid": "morning",
+    "dhuhr": "noon", "jumuah": "noon", "asr": "afternoon",
+    "maghrib": "evening", "iftar": "evening", "isha": "evening",
+    "midnight": "night", "night": "night",
+}
+UR_EVENING_UNTIL_HOUR = 20  # maghrib, iftar, isha from this hour (to noon) are رات
+UR_LATE_AFTERNOON_FROM_HOUR = 15  # asr before this hour is دوپہر
+
+
+def period_of(hours: int, lang: str, event: str | None = None) -> str:
+    """Return the key of the word after a 12-hour time (`CLOCK_WORDS`): by ``event`` in Urdu, else by the hour."""
+    if lang == "ur" and event is not None:
+        period = UR_EVENT_PERIODS[event]
+        if period == "evening" and not 12 <= hours < UR_EVENING_UNTIL_HOUR:
+            return "night"
+        if period == "afternoon" and hours < UR_LATE_AFTERNOON_FROM_HOUR:
+            return "noon"
+        return period
+    return [key for start_hour, key in DAY_PERIODS[lang] if hours >= start_hour][-1]
+
 
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 PRAYER_NAMES = glossary.group("prayer")
@@ -51,6 +80,17 @@ JAMAAT_SUMMARY = glossary.term("feed.jamaat_summary")
 LOCAL_TIME = glossary.term("feed.local_time")
 METHOD_LINE = glossary.term("feed.method_line")
 JAMAAT_LINE = glossary.term("feed.jamaat_line")
+# Asr and isha: in Shia fiqh their time begins right after dhuhr's and maghrib's (which is why they
+# may be prayed together), so the time a method computes for them is the start of their recommended
+# (fadhila) time, never "their legal time" (issue 29; fa «وقت شرعی» was wrong).
+JAMAAT_FADHILA_LINE = glossary.term("feed.jamaat_fadhila_line")
+FADHILA_LINE = glossary.term("feed.fadhila_line")  # a combined jamaat's partner, after JAMAAT_LINE
+FADHILA_PRAYERS = ("asr", "isha")
+
+
+def jamaat_line(prayer_id: str, lang: str) -> str:
+    """Return the template of the line under a jamaat of ``prayer_id`` ("{prayer}", "{time}")."""
+    return (JAMAAT_FADHILA_LINE if prayer_id in FADHILA_PRAYERS else JAMAAT_LINE)[lang]
 POLAR_LINE = glossary.term("feed.polar_line")
 PRAYER_CALENDAR = glossary.term("feed.prayer_calendar")
 PRAYER_CALENDAR_DESCRIPTION = glossary.term("feed.prayer_calendar_description")
@@ -76,13 +116,16 @@ AYYAM_AL_BID_SUMMARY = glossary.term("feed.ayyam_al_bid_summary")
 EMPHASISED_FAST_SUMMARY = glossary.term("feed.emphasised_fast_summary")
 FASTING_CALENDAR_DESCRIPTION = glossary.term("feed.fasting_calendar_description")
 _LIST_JOIN = {lang: (glossary.term("list.comma")[lang], glossary.term("list.and")[lang]) for lang in LANGUAGES}
+# A list of three or more: Arabic writes و before every item after the first («الفجر، والظهر، والعصر»).
+_LONG_LIST_JOIN = {lang: (glossary.term("list.next")[lang], glossary.term("list.last")[lang]) for lang in LANGUAGES}
 
-def clock_text(hhmm: str, lang: str, clock: str, *, marked: bool = True) -> str:
+def clock_text(hhmm: str, lang: str, clock: str, *, marked: bool = True, event: str | None = None) -> str:
     """Return a local "HH:mm" as ``lang`` writes it on a ``clock`` of "12" or "24" hours.
 
     24-hour: "04:35" in the language's digits.  12-hour: "4:35" (12 for the hours 0 and 12),
     followed by the language's word for the part of the day when ``marked`` ("٤:٣٥ ص",
-    "۴:۳۵ صبح", `DAY_PERIODS`); a timetable column leaves the word out, as printed timetables do.
+    "۴:۳۵ صبح", `period_of`: in Urdu that of ``event``, the prayer or event the time is of);
+    a timetable column leaves the word out, as printed timetables do.
     Anything that is not HH:mm (an absent time) is only written in the language's digits.
     """
     if clock == "24" or len(hhmm) != 5 or hhmm[2] != ":":
@@ -91,8 +134,7 @@ def clock_text(hhmm: str, lang: str, clock: str, *, marked: bool = True) -> str:
     text = native(f"{(hours + 11) % 12 + 1}:{hhmm[3:]}", lang)
     if not marked:
         return text
-    period = [key for start_hour, key in DAY_PERIODS[lang] if hours >= start_hour][-1]
-    return f"{text} {CLOCK_WORDS[lang][period]}"
+    return f"{text} {CLOCK_WORDS[lang][period_of(hours, lang, event)]}"
 
 
 def decimal(value: float, lang: str, places: int = 1) -> str:
@@ -101,10 +143,10 @@ def decimal(value: float, lang: str, places: int = 1) -> str:
 
 
 def join_list(items: list[str], lang: str) -> str:
-    """Return "a, b and c" in ``lang``."""
-    comma, last = _LIST_JOIN[lang]
+    """Return "a and b", "a, b and c" in ``lang`` (Arabic: «أ وب», «أ، وب، وج»)."""
     if len(items) < 2:
         return "".join(items)
+    comma, last = _LIST_JOIN[lang] if len(items) == 2 else _LONG_LIST_JOIN[lang]
     return comma.join(items[:-1]) + last + items[-1]
 
 
@@ -126,14 +168,31 @@ NIGHTS_NOTE = glossary.term("feed.nights_note")  # the events calendar's DESCRIP
 
 
 # --- Feeds for any place (issue 9) ---------------------------------------------------------------
-# A feed for lat+lng names its place by the coordinates (signed decimal degrees, the language's
-# digits) and its local times by the IANA zone id, which has no translation.  A custom method is
-# described by its own numbers: angles in degrees, intervals with the minute sign ′, so nothing is
-# counted in words.
+# A feed for lat+lng names its place by the coordinates with hemisphere words, as the pages do
+# (`coordinate.*`: "43.84° N, 79.46° W"; a minus before Arabic-script digits is drawn on their
+# right in right-to-left text, so a western longitude reads as an eastern one: issue 29), and its
+# local times by the catalogue city its zone is named after, else the IANA zone id (isolated in
+# right-to-left text).  A custom method is described by its own numbers: angles in degrees,
+# intervals with the minute sign ′, so nothing is counted in words.
+COORDINATE_WORDS = glossary.group("coordinate")
+
+
 def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
-    """Return "35.69°, 51.39°" in the digits and list comma of ``lang``."""
-    comma, _ = _LIST_JOIN[lang]
-    return f"{locale.decimal(lat_deg, 2, lang)}°{comma}{locale.decimal(lng_deg, 2, lang)}°"
+    """Return "35.69° N, 51.39° E", "٣٥٫٦٩° شمالاً، ٥١٫٣٩° شرقاً": two decimals, hemisphere words, no sign."""
+    def one(value_deg: float, hemispheres: tuple[str, str]) -> str:
+        word = COORDINATE_WORDS[lang][hemispheres[value_deg < 0]]
+        return word.format(deg=locale.decimal(abs(value_deg), 2, lang))
+
+    return one(lat_deg, ("north", "south")) + _LIST_JOIN[lang][0] + one(lng_deg, ("east", "west"))
+
+
+def zone_name(tz: str, lang: str) -> str:
+    """Return how "… time" names a zone in ``lang``: the catalogue city it is named after ("Toronto"),
+    else the IANA id, isolated (LRI … PDI) in right-to-left text."""
+    city = cities.by_id().get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
+    if city is not None:
+        return city["names"][lang]
+    return f"{glossary.LRI}{tz}{glossary.PDI}" if lang in RTL else tz
 
 
 SUNSET = glossary.term("feed.sunset")
@@ -164,8 +223,10 @@ def custom_rules(params: dict, lang: str) -> str:
 TIME_NAMES = glossary.group("column")  # imsak, sunrise, midnight events: the timetable's column names
 JUMUAH_NAME = glossary.term("feed.jumuah_name")
 COMBINED_JAMAAT_SUMMARY = glossary.term("feed.combined_jamaat_summary")  # one jamaat for two prayers
+JUMUAH_COMBINED_SUMMARY = glossary.term("feed.jumuah_combined_summary")  # Jumu'ah with asr folded in
 EID_PRAYER = {10: glossary.term("feed.eid_fitr_prayer"), 12: glossary.term("feed.eid_adha_prayer")}  # by Hijri month
-SUHOOR_ENDS = glossary.term("feed.suhoor_ends")
+SUHOOR_ENDS = glossary.term("feed.suhoor_ends")  # the Ramadan imsak event (the day's only event at imsak)
+IMSAK_NOTE = glossary.term("feed.imsak_note")
 IFTAR = glossary.term("feed.iftar")
 JAMAAT_MOVED_LINE = glossary.term("feed.jamaat_moved_line")
 EID_MOVED_LINE = glossary.term("feed.eid_moved_line")

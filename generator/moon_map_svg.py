@@ -171,8 +171,13 @@ def evening_label(evening_iso: str, offset: int, lang: str) -> str:
     """Return "Evening of <date>" and its distance from the sighting evening, in ``lang``."""
     w = words.WORDS[lang]
     when = date_text(evening_iso, lang)
-    relation = w["sighting_evening"] if offset == 0 else w["evening_offset"].format(
-        offset=words.number(offset, lang, signed=True))
+    named = {-2: "before_2", -1: "before_1", 1: "after_1", 2: "after_2"}  # in words, not a signed number
+    if offset == 0:
+        relation = w["sighting_evening"]
+    elif offset in named:
+        relation = w[f"evening_offset.{named[offset]}"]
+    else:
+        relation = w["evening_offset"].format(offset=words.number(offset, lang, signed=True))
     return f"{w['evening'].format(date=when)} ({relation})"
 
 

@@ -53,6 +53,7 @@ def isolate(text: str, lang: str) -> str:
 
 COORDINATE_WORDS = glossary.group("coordinate")
 LIST_COMMA = glossary.term("list.comma")  # between the items of a list
+LIST_OR = glossary.term("list.or")  # before the last of a list of alternatives
 
 
 def coordinate(value_deg: float, axis: str, lang: str) -> str:
@@ -71,8 +72,12 @@ def zone(tz: str, city_name: str, lang: str) -> str:
     """Return a time zone as a reader names it: "Baghdad time (Asia/Baghdad)", "توقيت بغداد (Asia/Baghdad)".
 
     ``city_name`` is the name, in ``lang``, of the city the zone is named after when it is in
-    the catalogue, else of the page's own city: both keep the zone's clock.
+    the catalogue, else of the page's own city: both keep the zone's clock.  A country whose one
+    zone its readers name after the country ("India time", «پاکستانی معیاری وقت») has its own row
+    (`page.zone_country.<zone>`).
     """
+    if tz in ZONE_COUNTRY[lang]:
+        return ZONE_COUNTRY[lang][tz].format(tz=isolate(tz, lang))
     return WORDS[lang]["zone"].format(city=city_name, tz=isolate(tz, lang))
 
 
@@ -84,10 +89,19 @@ CALENDAR_LABELS = glossary.group("reckoning.label")
 # The two reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
 CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")
+ZONE_COUNTRY = glossary.group("page.zone_country")  # {lang: {IANA zone: "India time ({tz})"}}
 # The grid digits of /v1/moon-visibility (docs/decisions.md), as the map legend says them.
 VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang, texts in glossary.group("visibility").items()}
 # How a month start was obtained (/v1/hijri `source`).
 SOURCES = glossary.group("source")
+
+
+def source_text(source: str, calendar: str, lang: str) -> str:
+    """Return how a month start was obtained, in ``lang``: a table's start says which table it is (the
+    Sistani office's announcement, or Iran's official calendar), the others what estimate they are."""
+    if source == "table" and f"table_{calendar}" in SOURCES[lang]:
+        return SOURCES[lang][f"table_{calendar}"]
+    return SOURCES[lang].get(source, source)
 
 
 def date_text(iso: str, lang: str) -> str:

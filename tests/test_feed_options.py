@@ -241,13 +241,13 @@ def test_ramadan_events_fall_on_the_reckonings_days_at_imsak_and_maghrib(calenda
     assert found == {"suhoor": expected_days, "iftar": expected_days}
 
 
-RAMADAN_TITLES = {  # en, and the wording written for ar, fa and ur (flagged for the language reviewers)
-    "en": ("Suhoor ends (imsak)", "Iftar", "Jumu'ah", "Eid al-Fitr prayer", "Dhuhr and Asr jamaat",
+RAMADAN_TITLES = {  # en, and ar, fa, ur as reviewed (the imsak title and the fa Jumu'ah one: review of 2026-11-26)
+    "en": ("Imsak (a precaution before dawn)", "Iftar", "Jumu'ah", "Eid al-Fitr prayer", "Dhuhr and Asr jamaat",
            "Jumu'ah and Asr jamaat"),
-    "ar": ("انتهاء السحور (الإمساك)", "الإفطار", "صلاة الجمعة", "صلاة عيد الفطر", "إقامة صلاتي الظهر والعصر",
+    "ar": ("الإمساك (احتياطاً قبل الفجر)", "الإفطار", "صلاة الجمعة", "صلاة عيد الفطر", "إقامة صلاتي الظهر والعصر",
            "إقامة صلاتي الجمعة والعصر"),
     "fa": ("پایان سحری (امساک)", "افطار", "نماز جمعه", "نماز عید فطر", "نماز جماعت ظهر و عصر",
-           "نماز جماعت جمعه و عصر"),
+           "نماز جمعه و عصر"),
     "ur": ("سحری کا اختتام (امساک)", "افطار", "نمازِ جمعہ", "نمازِ عید الفطر", "ظہر اور عصر کی جماعت",
            "جمعہ اور عصر کی جماعت"),
 }

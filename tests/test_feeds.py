@@ -347,8 +347,8 @@ NIGHT_EVES = {
 NIGHT_WORDS = {  # the summary's suffix; the description: the night's Hijri date, then when it begins
     "en": ("begins at sunset", {"iran": "19 Ramadan 1448 AH\nBegins at sunset on 25 February 2027.",
                                 "moonsighting": "19 Ramadan 1447 AH\nBegins at sunset on 8 March 2026."}),
-    "ar": ("تبدأ عند غروب الشمس", {"iran": "١٩ رمضان ١٤٤٨ هـ\nتبدأ عند غروب الشمس مساء ٢٥ شباط ٢٠٢٧.",
-                                   "moonsighting": "١٩ رمضان ١٤٤٧ هـ\nتبدأ عند غروب الشمس مساء ٨ آذار ٢٠٢٦."}),
+    "ar": ("تبدأ عند غروب الشمس", {"iran": "١٩ رمضان ١٤٤٨ هـ\nتبدأ مع غروب شمس يوم ٢٥ شباط ٢٠٢٧.",
+                                   "moonsighting": "١٩ رمضان ١٤٤٧ هـ\nتبدأ مع غروب شمس يوم ٨ آذار ٢٠٢٦."}),
     "fa": ("آغاز از غروب آفتاب", {"iran": "۱۹ رمضان ۱۴۴۸ ه\u200d.ق\nاز غروب آفتاب روز ۲۵ فوریه ۲۰۲۷ آغاز می‌شود.",
                                   "moonsighting": "۱۹ رمضان ۱۴۴۷ ه\u200d.ق\nاز غروب آفتاب روز ۸ مارس ۲۰۲۶ آغاز می‌شود."}),
     "ur": ("غروبِ آفتاب سے آغاز", {"iran": "۱۹ رمضان المبارک ۱۴۴۸ھ\n۲۵ فروری ۲۰۲۷ کو غروبِ آفتاب سے آغاز۔",

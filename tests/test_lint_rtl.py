@@ -185,12 +185,17 @@ AR_HALVES = {"AM": "ص", "PM": "م"}  # CLDR ar dayPeriods am/pm
 FA_HALVES = {"AM": "ق.ظ.", "PM": "ب.ظ."}  # CLDR fa dayPeriods am/pm
 
 
-def ur_period(hour: int) -> str:
-    """CLDR ur day periods: morning1 04–12, afternoon1 12–16, afternoon2 16–18, evening1 18–20, night1 20–04."""
-    for start, end, word in ((4, 12, "صبح"), (12, 16, "دوپہر"), (16, 18, "سہ پہر"), (18, 20, "شام")):
-        if start <= hour < end:
-            return word
-    return "رات"
+def ur_period(hour: int, prayer: str) -> str:
+    """The Urdu part of the day of a prayer's time (issue 29: not the clock hour's, which put maghrib and isha in
+    «سہ پہر» in a London winter): fajr صبح, dhuhr دوپہر, asr سہ پہر (دوپہر before 15:00), maghrib and isha شام
+    (رات from 20:00), as the Urdu reader of 26 November wrote them."""
+    if prayer == "fajr":
+        return "صبح"
+    if prayer == "dhuhr" or (prayer == "asr" and hour < 15):
+        return "دوپہر"
+    if prayer == "asr":
+        return "سہ پہر"
+    return "شام" if 12 <= hour < 20 else "رات"
 
 
 @pytest.mark.parametrize("lang, clock, marks", [("ar", None, AR_HALVES), ("ur", None, ur_period),
@@ -199,7 +204,7 @@ def test_feed_times_follow_the_language_clock(client, lang, clock, marks):
     """Feed times against the JSON API's local HH:mm, turned into 12-hour by Python's own strftime("%I:%M %p").
 
     Oracle: /v1/prayer-times `local` (HH:mm) and the C library's 12-hour conversion; the words
-    are Unicode CLDR's (ar ص/م, fa ق.ظ./ب.ظ., the Urdu day periods; data/SOURCES-FEEDS.md).
+    are Unicode CLDR's (ar ص/م, fa ق.ظ./ب.ظ.; data/SOURCES-FEEDS.md) and, in Urdu, the prayer's part of the day.
     """
     from datetime import datetime
 
@@ -216,7 +221,7 @@ def test_feed_times_follow_the_language_clock(client, lang, clock, marks):
             expected = hhmm
         else:
             twelve = datetime.strptime(hhmm, "%H:%M").strftime("%I:%M %p")
-            word = marks(int(hhmm[:2])) if callable(marks) else marks[twelve[-2:]]
+            word = marks(int(hhmm[:2]), prayer) if callable(marks) else marks[twelve[-2:]]
             expected = f"{twelve[:5].lstrip('0')} {word}"
         assert any(expected in d for d in descriptions), (prayer, expected)
 

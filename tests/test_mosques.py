@@ -181,7 +181,7 @@ def test_jcc_feeds_equal_their_explicit_queries():
     assert call("prayer-times.ics", NOW, mosque=JCC) == call("prayer-times.ics", NOW, **feed, name=name)
     assert (call("prayer-times.ics", NOW, mosque=JCC, ramadan=1)
             == call("prayer-times.ics", NOW, **JCC_QUERY, name=name, ramadan=1))
-    assert call("night.ics", NOW, mosque=JCC) == call("night.ics", NOW, **feed)
+    assert call("night.ics", NOW, mosque=JCC) == call("night.ics", NOW, **feed, name=name)  # titled by its name
     assert b"X-WR-CALNAME:" in call("prayer-times.ics", NOW, mosque=JCC)
 
 
@@ -202,8 +202,10 @@ def test_example_with_jamaat_equals_its_explicit_query(example):
     for lang, name in (("en", "Example Mosque"), ("ur", "مثالی مسجد")):
         assert (call("prayer-times.ics", NOW, mosque=example.id, lang=lang, ramadan=1, prayers="imsak,fajr,isha")
                 == call("prayer-times.ics", NOW, **ics, lang=lang, name=name, ramadan=1, prayers="imsak,fajr,isha"))
-    # the night feed takes the place and method; its tune moves only fajr and maghrib, so isha:2 is left out
-    assert call("night.ics", NOW, mosque=example.id) == call("night.ics", NOW, city="london", method="Jafari")
+    # the night feed takes the place, method and name (its title); its tune moves only fajr and maghrib, so
+    # isha:2 is left out
+    assert call("night.ics", NOW, mosque=example.id) == call("night.ics", NOW, city="london", method="Jafari",
+                                                             name="Example Mosque")
 
 
 def test_example_json_csv_ics_agree_on_jamaat(example):

@@ -84,7 +84,7 @@ OFFSETS = P.custom("offsets", {"type": "string", "maxLength": MAX_OFFSETS_CHARS}
                    f"Jamaat offsets: prayer:minutes pairs, comma-separated, minutes {MIN_OFFSET_MIN}..{MAX_OFFSET_MIN}.",
                    example="fajr:15,maghrib:5")
 NAME = P.custom("name", {"type": "string", "maxLength": MAX_NAME_CHARS}, lambda q, n: read_name(q.raw(n)),
-                "Masjid name for the calendar title and summaries.")
+                "Masjid name for the calendar title and summaries (the night feed: its title).")
 # The options of /v1/prayer-times each feed takes: those that move a time it shows.  The others
 # are refused with the reason, as a misspelt parameter is, rather than silently doing nothing.
 CLOCK = P.choice("clock", words.CLOCKS, "Times in descriptions on a 12- or 24-hour clock (default: 12 for ar and ur, "
@@ -97,7 +97,7 @@ _NO_EVENT = "this feed has no {} event; the option applies to /v1/prayer-times"
 NIGHT_REFUSED = {"midnight": _NO_EVENT.format("midnight"), "imsak": _NO_EVENT.format("imsak"),
                  "asr": "the night feed has no asr; the option applies to /v1/prayer-times"}
 PLACE_PARAMETERS = (MQ.MOSQUE, FEED_CITY, LAT, LNG, FEED_TZ)
-NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, *PT.CUSTOM_PARAMETERS, *NIGHT_OPTIONS,
+NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, NAME, *PT.CUSTOM_PARAMETERS, *NIGHT_OPTIONS,
                     *FO.NIGHT_FEED_OPTIONS)
 # Jamaat (issue 20): the rules of /v1/prayer-times; the reckoning also dates Ramadan here.
 FEED_CALENDAR = JP.CALENDAR.but(description="Hijri reckoning of the Eid days (eid) and of Ramadan (ramadan=1): "
@@ -110,7 +110,8 @@ PRAYER_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, OFF
 _OPTION_KEYS = ("tz", *(p.name for p in PT.CUSTOM_PARAMETERS), *(p.name for p in PT.OPTION_PARAMETERS))
 PRAYER_IDENTITY = ("city", "lat", "lng", "method", "lang", "offsets", "name", *_OPTION_KEYS,
                    *(p.name for p in FEED_JAMAAT_PARAMETERS), *(p.name for p in FO.PRAYER_FEED_OPTIONS))
-NIGHT_IDENTITY = ("city", "lat", "lng", "method", "lang", *_OPTION_KEYS, *(p.name for p in FO.NIGHT_FEED_OPTIONS))
+NIGHT_IDENTITY = ("city", "lat", "lng", "method", "lang", "name", *_OPTION_KEYS,
+                  *(p.name for p in FO.NIGHT_FEED_OPTIONS))
 
 
 def _canonical(values, now_unix_s: float, options: tuple[P.Param, ...], tunable: tuple[str, ...],
@@ -192,8 +193,11 @@ def _times(params: Params, n_days: int) -> prayer.PrayerTimes:
 def _place(params: Params) -> tuple[str, str, str, str]:
     """Return (place name, name of its local time, IANA zone, method label), in the feed's language.
 
-    A city: its name twice and its zone.  Coordinates: "35.69°, 51.39°", and the zone id for
-    "… time" (a zone id has no translation, but it says exactly which clock is meant).
+    A city: its name twice and its zone.  Coordinates: the masjid's ``name`` when given (a mosque's
+    feed), else the coordinates with hemisphere words ("43.84° N, 79.46° W": no minus sign to be
+    drawn on the wrong side in right-to-left text); "… time" names the catalogue city the zone is
+    named after ("Toronto time"), else the zone id, isolated in right-to-left text (language
+    review of 26 November, issue 29).
     """
     lang = params["lang"]
     if params["method"] == PT.CUSTOM:
@@ -203,7 +207,11 @@ def _place(params: Params) -> tuple[str, str, str, str]:
     if "city" in params:
         city = cities.by_id()[params["city"]]
         return city["names"][lang], city["names"][lang], str(city["tz"]), method_label
-    return words.coordinates(params["lat"], params["lng"], lang), params["tz"], params["tz"], method_label
+    zone = params["tz"]
+    place_name = words.coordinates(params["lat"], params["lng"], lang)
+    if params.get("name") is not None:
+        place_name = words.FSI + params["name"] + words.PDI if lang in words.RTL else params["name"]
+    return place_name, words.zone_name(zone, lang), zone, method_label
 
 
 def _place_key(params: Params) -> str:
@@ -220,14 +228,18 @@ def _method_lines(params: Params, method_label: str) -> str:
     lang = params["lang"]
     line = words.METHOD_LINE[lang].format(method=method_label)
     given = [f"{p.name}={params[p.name]}" for p in _LISTED_OPTIONS if p.name in params]
-    return line + ("\n" + words.OPTIONS_LINE[lang].format(options=", ".join(given)) if given else "")
+    options = ", ".join(given)  # as written in the URL: left to right inside right-to-left text ("tune=fajr:-5")
+    if lang in words.RTL:
+        options = words.LRI + options + words.PDI
+    return line + ("\n" + words.OPTIONS_LINE[lang].format(options=options) if given else "")
 
 
-def _clock(zone: str, unix_s: np.ndarray, params: Params) -> list[str]:
-    """Return local times of ``unix_s`` as the feed's language writes them (`feed_words.clock_text`)."""
+def _clock(zone: str, unix_s: np.ndarray, params: Params, event: str) -> list[str]:
+    """Return local times of ``unix_s``, times of ``event`` (a prayer, "jumuah", "eid", "suhoor", "iftar",
+    "night"), as the feed's language writes them (`feed_words.clock_text`: Urdu's part of the day is the event's)."""
     lang = params["lang"]
     clock = params.get("clock", words.DEFAULT_CLOCK[lang])
-    return [words.clock_text(hhmm, lang, clock) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
+    return [words.clock_text(hhmm, lang, clock, event=event) for hhmm in timezones.local_hhmm(zone, unix_s).tolist()]
 
 
 def _times_of(params: Params):
@@ -267,9 +279,9 @@ def build_prayer_times(params: Params) -> bytes:
     names = words.PRAYER_NAMES[lang]
     clocks: dict[str, list[str]] = {}
 
-    def clock(key: str, unix_s: np.ndarray) -> list[str]:
+    def clock(key: str, unix_s: np.ndarray, event: str) -> list[str]:
         if key not in clocks:
-            clocks[key] = _clock(zone, unix_s, params)
+            clocks[key] = _clock(zone, unix_s, params, event)
         return clocks[key]
 
     def summarised(summary: str) -> str:
@@ -298,14 +310,19 @@ def build_prayer_times(params: Params) -> bytes:
         )
         out.append(((start_s, first + i, order), vevent))
 
+    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+    window = first + np.arange(n_days)
+    ramadan_days = jamaat.is_ramadan(window, calendar) if params.get("ramadan", 0) == 1 else np.zeros(n_days, bool)
     for time_id in shown:
         order = EVENT_ORDER.index(time_id)
         calculated = result.times[time_id][0]
         reached = ~result.unreached[time_id][0] if time_id in result.unreached else np.ones(n_days, dtype=bool)
         if time_id in FO.MARKERS:
             summary = summarised(words.TIME_NAMES[lang][time_id])
+            if time_id == "imsak":  # a Ramadan day's imsak is its suhoor event (below): one event, one alarm
+                reached = reached & ~ramadan_days
             for i in np.flatnonzero(reached).tolist():
-                local = words.LOCAL_TIME[lang].format(time=clock(time_id, calculated)[i], city=clock_name)
+                local = words.LOCAL_TIME[lang].format(time=clock(time_id, calculated, time_id)[i], city=clock_name)
                 add(i, time_id, order, int(calculated[i]), time_id, summary, [local, *polar_lines(i)], False)
             continue
         k = jam.names.index(time_id) if jam is not None and time_id in jam.names else None
@@ -329,13 +346,13 @@ def build_prayer_times(params: Params) -> bytes:
             else:
                 summary = (words.JAMAAT_SUMMARY if with_jamaat else words.PRAYER_SUMMARY)[lang].format(
                     prayer=names[time_id])
-            lines = [words.LOCAL_TIME[lang].format(time=clock(f"start-{time_id}", starts)[i], city=clock_name)]
+            lines = [words.LOCAL_TIME[lang].format(time=clock(f"start-{time_id}", starts, time_id)[i], city=clock_name)]
             if with_jamaat:
-                lines.append(words.JAMAAT_LINE[lang].format(prayer=names[time_id],
-                                                            time=clock(time_id, calculated)[i]))
+                lines.append(words.jamaat_line(time_id, lang).format(prayer=names[time_id],
+                                                                     time=clock(time_id, calculated, time_id)[i]))
                 if partner and folded[partner][i]:
-                    lines.append(words.JAMAAT_LINE[lang].format(prayer=names[partner],
-                                                                time=clock(partner, partner_calculated)[i]))
+                    lines.append(words.FADHILA_LINE[lang].format(prayer=names[partner],
+                                                                 time=clock(partner, partner_calculated, partner)[i]))
                 if moved_end[i]:
                     lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang][
                         jamaat.END_OF[time_id]]))
@@ -351,15 +368,15 @@ def build_prayer_times(params: Params) -> bytes:
         for i in np.flatnonzero(jam.fridays).tolist():
             for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):
                 if slot == 0 and partner and folded[partner][i]:
-                    summary = words.COMBINED_JAMAAT_SUMMARY[lang].format(first=jumuah, second=names[partner])
+                    summary = words.JUMUAH_COMBINED_SUMMARY[lang].format(first=jumuah, second=names[partner])
                 else:
                     summary = words.PRAYER_SUMMARY[lang].format(prayer=jumuah)
-                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
+                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params, "jumuah")[0],
                                                        city=clock_name),
-                         words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr)[i])]
+                         words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr, "dhuhr")[i])]
                 if slot == 0 and partner and folded[partner][i]:
-                    lines.append(words.JAMAAT_LINE[lang].format(
-                        prayer=names[partner], time=clock(partner, result.times[partner][0])[i]))
+                    lines.append(words.FADHILA_LINE[lang].format(
+                        prayer=names[partner], time=clock(partner, result.times[partner][0], partner)[i]))
                 if jam.moved_end[len(jam.names)][i] and start_s == int(sunset[i]) - 60:
                     lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["sunset"]))
                 elif jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
@@ -367,15 +384,13 @@ def build_prayer_times(params: Params) -> bytes:
                 add(i, f"jumuah-{slot + 1}", EVENT_ORDER.index("jumuah") + slot, start_s, "jumuah", summarised(summary),
                     lines + polar_lines(i), busy)
 
-    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
-    window = first + np.arange(n_days)
     if jam is not None and rules.eid_min:
         sunrise, eid_end = result.times["sunrise"][0], result.times[jamaat.END_OF["eid"]][0]
         eid_days = np.flatnonzero(jam.eid_days)
         months = hijri.to_hijri(window[eid_days], calendar).month.tolist()
         for i, month in zip(eid_days.tolist(), months):
             for slot, start_s in enumerate(jam.eid_s[i].tolist()):
-                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
+                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params, "eid")[0],
                                                        city=clock_name)]
                 if jam.moved_end[len(jam.names) + 1][i] and start_s == int(eid_end[i]) - 60:
                     lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["dhuhr"]))
@@ -384,16 +399,17 @@ def build_prayer_times(params: Params) -> bytes:
                 add(i, f"eid-{slot + 1}", EVENT_ORDER.index("eid") + slot, start_s, "eid",
                     summarised(words.EID_PRAYER[month][lang]), lines + polar_lines(i), busy)
 
-    if params.get("ramadan", 0) == 1:  # suhoor ends at imsak, iftar at maghrib (the computed times)
-        ramadan = np.flatnonzero(jamaat.is_ramadan(window, calendar))
+    if params.get("ramadan", 0) == 1:  # imsak (suhoor) and iftar at maghrib (the computed times)
+        ramadan = np.flatnonzero(ramadan_days)
         dates = hijri.to_hijri(window[ramadan], calendar)
+        notes = {"suhoor": [words.IMSAK_NOTE[lang]], "iftar": []}  # the fast begins at dawn; imsak is a precaution
         for key, time_id, title in (("suhoor", "imsak", words.SUHOOR_ENDS), ("iftar", "maghrib", words.IFTAR)):
             times = result.times[time_id][0]
             reached = ~result.unreached[time_id][0] if time_id in result.unreached else np.ones(n_days, dtype=bool)
             for i, hy, hm, hd in zip(ramadan.tolist(), dates.year.tolist(), dates.month.tolist(), dates.day.tolist()):
                 if reached[i]:
-                    lines = [words.LOCAL_TIME[lang].format(time=clock(time_id, times)[i], city=clock_name),
-                             hijri_names.formatted(hy, hm, hd)[lang]]
+                    lines = [words.LOCAL_TIME[lang].format(time=clock(time_id, times, key)[i], city=clock_name),
+                             hijri_names.formatted(hy, hm, hd)[lang], *notes[key]]
                     add(i, key, EVENT_ORDER.index(key), int(times[i]), key, summarised(title[lang]),
                         lines + polar_lines(i), False)
 
@@ -431,7 +447,7 @@ def build_night(params: Params) -> bytes:
     nights = np.flatnonzero(reached)
     starts = np.zeros(n_days, dtype=np.int64)
     starts[nights] = prayer.last_third_start_s(maghrib[nights], next_fajr[nights])
-    start_clock, fajr_clock = _clock(zone, starts, params), _clock(zone, next_fajr, params)
+    start_clock, fajr_clock = _clock(zone, starts, params, "night"), _clock(zone, next_fajr, params, "fajr")
     identity = feeds.feed_identity("night", params, NIGHT_IDENTITY)
     first = days.unix_day(params["date"])
     place_key = _place_key(params)
@@ -449,9 +465,13 @@ def build_night(params: Params) -> bytes:
             alarm_before_min=params.get("alarm"),
         )
         out.append(((int(starts[i]),), vevent))
+    name = params.get("name")
+    if name is not None and lang in words.RTL:
+        name = words.FSI + name + words.PDI
     cal = feeds.calendar(
         lang=lang,
-        name=words.titled(words.NIGHT_CALENDAR[lang], place_name, lang),
+        name=(words.titled(name, words.NIGHT_CALENDAR[lang], lang) if name is not None  # as the prayer feed's title
+              else words.titled(words.NIGHT_CALENDAR[lang], place_name, lang)),
         description=words.NIGHT_CALENDAR_DESCRIPTION[lang].format(city=place_name) + "\n" + _method_lines(
             params, method_label),
         zone=zone,

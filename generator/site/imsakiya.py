@@ -93,8 +93,8 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         note=p["imsakiya_note"].format(tz=words.isolate(meta["tz"], lang), method=method_label),
         source=p["imsakiya_source"].format(
             begins=timetable.date_text(days[1], lang),
-            source=words.SOURCES[lang].get(month["source"], month["source"])),
-        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+            source=words.source_text(month["source"], calendar, lang)),
+        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
         api=[responses.api_url("prayer-times", q) for q in queries]
         + [responses.api_url("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar})],
         data_calendar=calendar,

@@ -15,7 +15,7 @@ from datetime import date
 
 from markupsafe import Markup, escape
 
-from generator import hijri_names
+from generator import collation, hijri_names
 from generator import page_words as words
 from generator.site import head, responses, urls
 from generator.site.page import PageNotFound
@@ -109,9 +109,10 @@ def render_home(today: date, lang: str) -> bytes:
         p=p,
         **head.page_head(lang, p["home_title"], home_description(len(catalogue), lang), home_url),
         intro=p["home_intro"].format(count=words.digits(len(catalogue), lang)),
+        list_comma=words.LIST_COMMA[lang], list_or=words.LIST_OR[lang],  # the search label's languages
         all_cities=p["all_cities"].format(count=words.digits(len(catalogue), lang)),
         cities=sorted(({"name": c["names"][lang], "href": urls.city_url(c["id"], lang)} for c in catalogue),
-                      key=lambda c: (c["name"], c["href"])),
+                      key=lambda c: (collation.sort_key(c["name"], lang), c["href"])),  # the language's alphabet
         example_cities=[{"name": by_id[c]["names"][lang], "href": urls.city_url(c, lang)}
                         for c in EXAMPLE_CITIES if c in by_id],
         moons=[{"name": f"{hijri_names.MONTHS[lang][n - 1]} {words.digits(y, lang)}", "href": urls.moon_url(y, n, lang)}

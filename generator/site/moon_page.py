@@ -56,7 +56,7 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
         conjunction=conjunction_text(meta["conjunction"], lang),
         sighting=moon_map.date_text(meta["sightingEvening"], lang),
         begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
-        source=words.SOURCES[lang].get(meta["monthBegins"]["source"], meta["monthBegins"]["source"]),
+        source=words.source_text(meta["monthBegins"]["source"], "moonsighting", lang),  # the maps' reckoning
     )
     return render_localised_page(
         "moon.html.j2",

@@ -48,6 +48,18 @@ def place_name(today: date, mosque: dict, lang: str) -> str:
     return words.coordinates(mosque["place"]["lat"], mosque["place"]["lng"], lang)
 
 
+def zone_text(today: date, mosque: dict, lang: str) -> str:
+    """The mosque's zone as city pages name it ("Toronto time (America/Toronto)", `page_words.zone`): after the
+    catalogue city the zone is named after, else the mosque's own catalogue city; else the zone id alone."""
+    tz = mosque["place"]["tz"]
+    catalogue = {c["id"]: c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]}
+    named = catalogue.get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
+    city = mosque["place"].get("city")
+    if named is None and city is not None:
+        named = responses.catalogue_city(city, today)
+    return words.isolate(tz, lang) if named is None else words.zone(tz, named["names"][lang], lang)
+
+
 def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
     """Return the HTML of a mosque's page (`PageNotFound` for an unknown mosque or language)."""
     if lang not in words.LANGUAGES:
@@ -65,9 +77,11 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     today_row = next((row for row in month["days"] if row["today"]), None)
     place = w["place"].format(lat=words.coordinate(m["place"]["lat"], "lat", lang),
                               lng=words.coordinate(m["place"]["lng"], "lng", lang),
-                              zone=words.isolate(tz, lang), qibla=words.number(month["qibla"], lang))
-    title = w["mosque.title"].format(mosque=title_name)
-    description = w["description.mosque"].format(mosque=title_name, place=place_name(today, m, lang))
+                              zone=zone_text(today, m, lang), qibla=words.number(month["qibla"], lang))
+    has_jamaat = bool(ruled or has_slots)  # else the title promises only the prayer times (review of 26 November)
+    title = w["mosque.title" if has_jamaat else "mosque.title_no_jamaat"].format(mosque=title_name)
+    description = w["description.mosque" if has_jamaat else "description.mosque_no_jamaat"].format(
+        mosque=title_name, place=place_name(today, m, lang))
     query = {"mosque": mosque, "year": local_today.year, "month": local_today.month}
     return render_localised_page(
         "mosque.html.j2", lang,
@@ -80,9 +94,12 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
         reckoning_label=words.CALENDAR_LABELS[lang][calendar],
         reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
-        columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled} for t in COLUMNS],
+        columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled,
+                  # the jamaat column is named after the prayer ("نماز جماعت ظهر"), not its adhan column ("اذان ظهر")
+                  "jamaat_name": feed_words.JAMAAT_SUMMARY[lang].format(prayer=feed_words.PRAYER_NAMES[lang][t])
+                  if t in ruled else None} for t in COLUMNS],
         jamaat_word=w["screen.jamaat"], adhan_word=w["screen.adhan"], slots_word=w["mosque.slots"],
-        has_slots=has_slots, no_jamaat=None if ruled or has_slots else w["mosque.no_jamaat"],
+        has_slots=has_slots, no_jamaat=None if has_jamaat else w["mosque.no_jamaat"],
         month=month, today_row=today_row, changes=changes_tomorrow(month["days"], local_today, lang),
         feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang})}
                for feed in FEEDS],
@@ -135,7 +152,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
                 month=words.GREGORIAN_MONTHS[lang][local_today.month - 1], year=words.digits(local_today.year, lang)),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
-            "moved_note": feed_words.JAMAAT_MOVED_LINE[lang] if any(r["moved"] for r in rows) else None,
+            "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,
             "moved_end_note": words.WORDS[lang]["mosque.moved_end_note"] if any(r["moved_end"] for r in rows)
             else None}
 

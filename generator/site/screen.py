@@ -228,9 +228,11 @@ def config(query: PageQuery, today: date) -> dict:
 
 
 def list_words(lang: str) -> dict[str, str]:
-    """Return the words joining a list in ``lang`` ("a, b and c"), as the feeds join them."""
-    joined = feed_words.join_list(["\x01", "\x02", "\x03"], lang)
-    return {"comma": joined[1:joined.index("\x02")], "and": joined[joined.index("\x02") + 1:joined.index("\x03")]}
+    """Return the words joining a list in ``lang`` ("a, b and c"): the list comma, and the word before the last
+    item as the feeds join two items (the screen's script has one pair of words for every length, so an Arabic
+    list of three reads «أ، ب وج» there, where the feeds write «أ، وب، وج»: glossary list.next, list.last)."""
+    joined = feed_words.join_list(["\x01", "\x02"], lang)
+    return {"comma": words.LIST_COMMA[lang], "and": joined[1:joined.index("\x02")]}
 
 
 def shamsi_months(first_year: int, last_year: int) -> list[list]:

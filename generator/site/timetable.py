@@ -163,7 +163,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
         shamsi_column=lang == "fa",
-        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_LABELS[lang][calendar]),
+        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
         months=months,
         today_row=today_row if month_page is None else None,
         instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
@@ -235,8 +235,8 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         label = [f"{weekday} {date_text(gregorian, lang)}",
                  f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
                  f"{words.digits(own_hijri['year'], lang)}"]
-        if lang == "fa":
-            label.insert(1, shamsi_text(shamsi_date, lang))
+        if lang == "fa":  # Iranian calendars lead with the weekday and the Shamsi date, the Gregorian last (fa S-1)
+            label = [f"{weekday} {shamsi_text(shamsi_date, lang)}", label[1], date_text(gregorian, lang)]
         rows.append({
             "iso": iso,
             "day": words.digits(gregorian.day, lang),

@@ -1,0 +1,342 @@
+"""The words the language review of 26 November found wrong in every language (issue 29, docs/site.md).
+
+Each test states the rule a reader applies, written here from its source, not from our code:
+
+* city lists in each language's alphabetical order (the alphabets below, written from the
+  Persian and Urdu alphabets as their dictionaries order them and the Arabic hijāʾī order);
+* no two catalogue cities with one displayed name in a language;
+* an Urdu time written with the part of the day of its prayer, never the clock hour's;
+* no unisolated ASCII minus, signed coordinate or IANA zone id in right-to-left feed text;
+* one event per minute in a feed (imsak and suhoor-ends were two at the same instant).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date, datetime, timezone
+
+import icalendar
+import pytest
+from conftest import call
+
+from generator import cities
+
+RTL = ("ar", "fa", "ur")
+TODAY = date(2026, 11, 26)
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+
+# --- Alphabetical order ----------------------------------------------------------------------
+# Each alphabet as its readers learn it, one letter (or Urdu aspirate) after another; the forms
+# after "=" are the same letter (hamza seats, Arabic and Persian forms of ک ه ی).
+# Arabic: the hijāʾī order (ا ب ت ث ج ح خ د ذ ر ز س ش ص ض ط ظ ع غ ف ق ك ل م ن ه و ي); hamza seats
+# and ة ى folded, the article ال not sorted (the Arabic reader: «البصرة» under ب).
+# Persian: آ ا ب پ ت ث ج چ ح خ د ذ ر ز ژ س ش ص ض ط ظ ع غ ف ق ک گ ل م ن و ه ی (Persian dictionaries
+# open with آ; و before ه).  Urdu: the 39 letters of Urdu primers, ا ب پ ت ٹ ث ج چ ح خ د ڈ ذ ر ڑ ز
+# ژ س ش ص ض ط ظ ع غ ف ق ک گ ل م ن ں و ہ ھ ء ی ے, آ first, and the aspirates (بھ, پھ, …) as
+# letters after their base letter, as Urdu dictionaries (and Pakistan's collation standard) sort them.
+ALPHABETS = {
+    "ar": "ء ا=أ=إ=آ=ٱ ب ت ث ج ح خ د ذ ر ز س ش ص ض ط ظ ع غ ف ق ك ل م ن ه=ة و=ؤ ي=ى=ئ",
+    "fa": "آ ا ء=أ=إ=ؤ=ئ ب پ ت ث ج چ ح خ د ذ ر ز ژ س ش ص ض ط ظ ع غ ف ق ک گ ل م ن و ه=ة ی",
+    "ur": "آ ا=أ ب بھ پ پھ ت تھ ٹ ٹھ ث ج جھ چ چھ ح خ د دھ ڈ ڈھ ذ ر رھ ڑ ڑھ ز ژ س ش ص ض ط ظ ع غ ف ق ک کھ "
+          "گ گھ ل لھ م مھ ن نھ ں و=ؤ ہ=ۂ ھ ۃ ء ی=ئ ے=ۓ",
+}
+
+
+def _letters(name: str, lang: str) -> list[int]:
+    """The letters of ``name`` as places in its alphabet; a space or ZWNJ is 0, before every letter."""
+    place = {}
+    for i, letter in enumerate(ALPHABETS[lang].split(), start=1):
+        place.update({form: i for form in letter.split("=")})
+    text = "".join(ch for ch in unicodedata.normalize("NFC", name) if not unicodedata.combining(ch))
+    if lang == "ar":
+        text = " ".join(w[2:] if w.startswith("ال") and len(w) > 3 else w for w in text.split(" "))
+    out, i = [], 0
+    while i < len(text):
+        if text[i:i + 2] in place:
+            out.append(place[text[i:i + 2]])
+            i += 2
+            continue
+        out.append(0 if text[i] in " \u200c" else place.get(text[i], 1000))
+        i += 1
+    return out
+
+
+def _home_cities(lang: str) -> list[str]:
+    from generator.site import index
+
+    html = index.render_home(TODAY, lang).decode()
+    listed = html.split('<ul class="columns">', 1)[1].split("</ul>", 1)[0]
+    return re.findall(r"<bdi>([^<]*)</bdi>", listed)
+
+
+# What each reader looked for and did not find (language_review_2026-11-26): runs of the list as
+# their alphabet orders them.
+READERS_RUNS = {
+    "ar": [("أبوجا", "أبوظبي", "أتلانتا", "أثينا", "أجمير", "الأحساء", "أحمد آباد", "إدمونتون", "إدنبرة"),
+           ("بشكيك", "البصرة", "بعقوبة"), ("الكوت", "الكوفة", "كولكاتا")],
+    "fa": [("قم", "قندهار", "کابل"), ("کراچی", "کرایست\u200cچرچ", "کربلا", "کرج"), ("بیروت", "بیشکک", "پاراچنار"),
+           ("آگره", "آلماتی", "آمستردام", "آمل", "آنتاناناریوو", "آنتورپ", "آنکارا")],
+    "ur": [("آبادان",), ("ابوجا", "ابوظہبی", "اٹلانٹا", "اجمیر"), ("کراچی", "کرائسٹ چرچ", "کربلا"),
+           ("پشاور", "پورٹ لوئس", "پیرس", "تاشقند")],
+}
+
+
+@pytest.mark.parametrize("lang", RTL)
+def test_the_home_list_follows_the_alphabet_of_its_language(lang):
+    listed = _home_cities(lang)
+    assert len(listed) == len(cities.load())
+    keys = [_letters(name, lang) for name in listed]
+    wrong = [(a, b) for a, b, ka, kb in zip(listed, listed[1:], keys, keys[1:]) if ka > kb]
+    assert not wrong, f"{lang}: {len(wrong)} pairs out of order, e.g. {wrong[:5]}"
+    for run in READERS_RUNS[lang]:
+        at = [listed.index(name) for name in run]
+        assert at == sorted(at), (lang, run, at)  # in the readers' order (other catalogue towns may fall between)
+    if lang == "ur":
+        assert listed[0] == "آبادان"
+
+
+def test_the_alphabet_test_fails_on_code_point_order():
+    """The rule above rejects the order the home pages had (Python's code-point sort)."""
+    for lang in RTL:
+        listed = sorted(c["names"][lang] for c in cities.load())
+        keys = [_letters(name, lang) for name in listed]
+        assert any(ka > kb for ka, kb in zip(keys, keys[1:])), lang
+
+
+# --- One name, one city ----------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_no_two_catalogue_cities_share_a_displayed_name(lang):
+    seen: dict[str, str] = {}
+    for city in cities.load():
+        name = city["names"][lang]
+        assert name not in seen, f"{lang}: {city['id']} and {seen[name]} are both «{name}»"
+        seen[name] = city["id"]
+
+
+# --- Feeds: helpers ----------------------------------------------------------------------------
+def _at(year: int, month: int, day: int) -> float:
+    return datetime(year, month, day, 12, tzinfo=timezone.utc).timestamp()
+
+
+def _events(body: bytes) -> list[icalendar.Event]:
+    return list(icalendar.Calendar.from_ical(body).walk("VEVENT"))
+
+
+def _key(event) -> str:
+    """The event's kind in its UID ("prayer-london-20261201-maghrib-<identity>@…": maghrib)."""
+    return re.match(r"^[a-z]+-.+-\d{8}-([a-z0-9-]+)-[0-9a-f]+@", str(event["UID"])).group(1)
+
+
+# --- Urdu: the part of the day is the prayer's -----------------------------------------------------
+# Written from how Urdu names the prayers' times, not from the feed's table: fajr, imsak and sunrise
+# are صبح (the true dawn is صبحِ صادق); dhuhr and Jumu'ah دوپہر; asr سہ پہر (دوپہر before 15:00);
+# maghrib, iftar and isha شام, رات from 20:00 (a northern summer); midnight رات.
+UR_PARTS = ("صبح", "دوپہر", "سہ پہر", "شام", "رات")
+
+
+def _ur_part(event: str, hour: int) -> str:
+    if event in ("imsak", "suhoor", "fajr", "sunrise") or event.startswith("eid"):
+        return "صبح"
+    if event == "dhuhr" or event.startswith("jumuah"):
+        return "دوپہر"
+    if event == "asr":
+        return "دوپہر" if hour < 15 else "سہ پہر"
+    if event in ("maghrib", "iftar", "isha"):
+        return "شام" if 12 <= hour < 20 else "رات"
+    return "رات"  # midnight, the last third of the night
+
+
+URDU_FEEDS = (  # London in winter (maghrib 16:xx) and summer (isha 23:xx, fajr 02:xx), Tromsø in polar night
+    ("london", _at(2026, 12, 1)), ("london", _at(2027, 6, 10)), ("tromso", _at(2026, 12, 10)))
+
+
+@pytest.mark.parametrize("city,now", URDU_FEEDS)
+def test_urdu_times_carry_the_part_of_the_day_of_their_prayer(city, now):
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(next(c["tz"] for c in cities.load() if c["id"] == city))
+    body = call("prayer-times.ics", now, city=city, lang="ur", days=14, jamaat="maghrib:10,isha:maghrib",
+                prayers="imsak,fajr,sunrise,dhuhr,asr,maghrib,isha,midnight")
+    parts = "|".join(UR_PARTS)
+    seen = set()
+    for event in _events(body):
+        kind = _key(event)
+        local = event["DTSTART"].dt.astimezone(zone)
+        first_line = str(event["DESCRIPTION"]).split("\n")[0]
+        found = re.search(rf"[۰-۹]+:[۰-۹]+ ({parts})(?!\S)", first_line)
+        assert found and found.group(1) == _ur_part(kind, local.hour), (city, kind, local.isoformat(), first_line)
+        seen.add((kind, found.group(1)))
+        for line in str(event["DESCRIPTION"]).split("\n")[1:]:  # the maghrib and isha lines of the jamaat
+            assert "سہ پہر" not in line and "صبح" not in line, (kind, line)
+    if city == "london" and now == URDU_FEEDS[0][1]:  # the reader's case: «عشاء … سہ پہر», «ظہر … صبح»
+        assert ("maghrib", "شام") in seen and ("dhuhr", "دوپہر") in seen
+
+
+# --- Right-to-left feed text: no sign or zone id to misread -----------------------------------
+RTL_PLACE_FEEDS = (
+    ("prayer-times.ics", {"lat": "43.84", "lng": "-79.46", "tz": "America/Toronto", "tune": "fajr:-5"}),
+    ("prayer-times.ics", {"lat": "-33.87", "lng": "151.21", "tz": "auto"}),
+    ("prayer-times.ics", {"lat": "44.65", "lng": "-63.57", "tz": "America/Halifax"}),  # a zone of no catalogue city
+    ("night.ics", {"lat": "-33.87", "lng": "-70.65", "tz": "America/Santiago"}),
+    ("prayer-times.ics", {"mosque": "jaffari-toronto"}),
+    ("night.ics", {"mosque": "jaffari-toronto"}),
+)
+_ISOLATED = re.compile("[\u2066\u2067\u2068][^\u2069]*\u2069")
+
+
+def _unescaped(value) -> str:
+    """RFC 5545 TEXT as written (icalendar leaves the X-WR- properties escaped)."""
+    return re.sub(r"\\([\\;,nN])", lambda m: "\n" if m.group(1) in "nN" else m.group(1), str(value))
+
+
+def _texts(body: bytes) -> list[str]:
+    cal = icalendar.Calendar.from_ical(body)
+    out = [_unescaped(cal[name]) for name in ("X-WR-CALNAME", "X-WR-CALDESC", "NAME", "DESCRIPTION") if name in cal]
+    for event in cal.walk("VEVENT"):
+        out += [_unescaped(event["SUMMARY"]), _unescaped(event["DESCRIPTION"])]
+    return out
+
+
+@pytest.mark.parametrize("lang", RTL)
+@pytest.mark.parametrize("endpoint,query", RTL_PLACE_FEEDS)
+def test_rtl_feed_text_has_no_bare_minus_sign_or_zone_id(endpoint, query, lang):
+    """Outside an isolate (LRI/RLI/FSI … PDI) no ASCII "-", no Latin letters, no "Area/Place" zone id."""
+    body = call(endpoint, _at(2026, 12, 1), lang=lang, days=7, **query)
+    for text in _texts(body):
+        bare = _ISOLATED.sub("", text)
+        assert "-" not in bare and not re.search(r"[A-Za-z]", bare), (endpoint, query, lang, text)
+        assert not re.search(r"[A-Za-z_]+/[A-Za-z_]+", bare), text
+
+
+def test_a_mosques_night_feed_is_titled_by_its_name():
+    for lang in ("en", *RTL):
+        cal = icalendar.Calendar.from_ical(call("night.ics", _at(2026, 12, 1), mosque="jaffari-toronto", lang=lang))
+        assert "Jaffari Community Centre" in str(cal["X-WR-CALNAME"]), lang
+        assert "°" not in _unescaped(cal["X-WR-CALNAME"]), lang
+        assert "°" not in _unescaped(cal["X-WR-CALDESC"]).split("\n")[0], lang  # named by the mosque, not a point
+
+
+# --- Jamaat of asr and isha: their computed time is the start of their fadhila time -----------
+JAMAAT_WORDS = {  # "jamaat time" (written once per event), and the fadhila time
+    "en": ("Jamaat time", "recommended (fadhila) time"), "ar": ("وقت الإقامة", "وقت فضيلة"),
+    "fa": ("وقت نماز جماعت", "وقت فضیلت"), "ur": ("جماعت کا وقت", "وقتِ فضیلت"),
+}
+
+
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_asr_and_isha_in_a_jamaat_are_given_their_fadhila_time_not_their_legal_time(lang):
+    body = call("prayer-times.ics", _at(2026, 12, 1), city="tehran", lang=lang, days=7,
+                jamaat="fajr:10,dhuhr:13:00,asr:dhuhr,maghrib:10,isha:maghrib")
+    jamaat_word, fadhila = JAMAAT_WORDS[lang]
+    kinds = set()
+    for event in _events(body):
+        kind, text = _key(event), str(event["DESCRIPTION"])
+        kinds.add(kind)
+        assert "وقت شرعی" not in text and "legal" not in text
+        assert text.count(jamaat_word) == 1, (kind, text)
+        assert (fadhila in text) == (kind in ("dhuhr", "maghrib")), (kind, text)  # the partner asr / isha
+    assert kinds == {"fajr", "dhuhr", "maghrib"}
+
+
+# --- Ramadan: one event at imsak --------------------------------------------------------------
+def test_a_ramadan_day_has_one_event_and_one_alarm_at_imsak():
+    """Ramadan 1441 in Tehran with the imsak marker shown and ramadan=1: the JSON's imsak instant
+    of each day is the start of exactly one event (before: «الإمساك» and «انتهاء السحور» both)."""
+    import json
+
+    now = _at(2020, 4, 20)
+    body = call("prayer-times.ics", now, city="tehran", days=40, ramadan=1, alarm=5, lang="ar",
+                prayers="imsak,fajr,dhuhr,asr,maghrib,isha")
+    starts: dict[int, list[str]] = {}
+    for event in _events(body):
+        starts.setdefault(int(event["DTSTART"].dt.timestamp()), []).append(_key(event))
+    imsaks = []
+    for month in (4, 5):
+        days = json.loads(call("prayer-times", now, city="tehran", year=2020, month=month))["days"]
+        imsaks += [int(datetime.fromisoformat(d["imsak"].replace("Z", "+00:00")).timestamp()) for d in days]
+    shown = [starts[s] for s in imsaks if s in starts]
+    assert len(shown) == 40 and all(len(kinds) == 1 for kinds in shown), [k for k in shown if len(k) > 1][:3]
+    assert sum(kinds == ["suhoor"] for kinds in shown) >= 29  # the Ramadan days: the suhoor event, with its note
+    suhoor = next(e for e in _events(body) if _key(e) == "suhoor")
+    assert str(suhoor["SUMMARY"]).startswith("الإمساك") and "طلوع الفجر" in str(suhoor["DESCRIPTION"])
+
+
+# --- The printed-table note ----------------------------------------------------------------------
+PRINTED = {  # the note's own words (asr and isha), the marja's honorific, Imam Ali's (ع), and what must not
+    # be read as "London … for this city"
+    "ar": ("العصر والعشاء", "(دام ظله)", "الإمام علي (ع)", "لندن لهذه"),
+    "fa": ("عصر و عشا", "(مدظله‌العالی)", "امام علی (ع)", "لندن برای"),
+    "ur": ("عصر اور عشاء", "(دام ظلہ)", "امام علی (ع)", "لندن اس شہر"),
+}
+
+
+@pytest.mark.parametrize("lang", RTL)
+def test_the_printed_table_note_names_the_foundation_with_its_honorifics(lang):
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, "london", lang).decode()
+    marker, honorific, imam, misread = PRINTED[lang]
+    note = next(p for p in re.findall(r"<p[^>]*>(.*?)</p>", html, re.S) if marker in p)
+    assert honorific in note and imam in note and misread not in note, note
+
+
+# --- Mosque pages -------------------------------------------------------------------------------
+def test_a_mosque_page_names_its_zone_and_promises_only_what_it_shows():
+    """AR-N5: the zone as city pages name it («توقيت تورونتو (America/Toronto)»), not a bare id between two ؛;
+    AR-N25: a mosque without jamaat, Jumu'ah or Eid times is not titled «… أوقات الصلاة والإقامة»."""
+    from generator.site import mosque_page
+
+    html = mosque_page.render(TODAY, "jaffari-toronto", "ar").decode()
+    assert f"توقيت تورونتو ({LRI}America/Toronto{PDI})" in html
+    title = re.search(r"<title>(.*?)</title>", html).group(1)
+    assert "الإقامة" not in title and "أوقات الصلاة" in title
+
+
+def test_a_mosque_pages_jamaat_column_is_named_after_the_prayer(monkeypatch):
+    """fa E-6: the jamaat column is «نماز جماعت ظهر», not «اذان ظهر — جماعت» (the adhan column's name)."""
+    from test_mosques import FIXTURE
+
+    from generator import mosques
+    from generator.site import mosque_page, responses
+
+    served = {**mosques.load(), **mosques.load(FIXTURE.parent)}
+    monkeypatch.setattr(mosques, "by_id", lambda: served)
+    responses._body.cache_clear()
+    try:
+        html = mosque_page.render(TODAY, "example-mosque", "fa").decode()
+    finally:
+        responses._body.cache_clear()
+    heads = re.findall(r'<th scope="col" class="time jamaat">(.*?)</th>', html)
+    assert heads and all(h.startswith("نماز جماعت ") and "اذان" not in h for h in heads), heads
+
+
+@pytest.mark.parametrize("city,lang,named,not_named", [
+    ("lucknow", "ur", "ہندوستانی معیاری وقت", "کولکاتا کا وقت"), ("hyderabad-in", "fa", "وقت هند", "وقت کلکته"),
+    ("lahore", "ur", "پاکستانی معیاری وقت", "کراچی کا وقت")])
+def test_a_countrys_one_zone_is_named_after_the_country(city, lang, named, not_named):
+    """fa S-23, ur S-1: Indian Standard Time is not «Kolkata time» on a Lucknow page."""
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, city, lang).decode()
+    place = re.search(r'<p class="place">(.*?)</p>', html, re.S).group(1)
+    assert named in place and not_named not in place, place
+
+
+def test_an_imsakiya_says_which_table_its_month_start_comes_from():
+    """fa S-8: «(اعلام‌شده یا رسمی)» told the reader nothing; Iran's reckoning names Iran's official calendar."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "tehran", "fa", "iran").decode()
+    start = re.search(r"آغاز ماه: [^<]*", html).group(0)
+    assert "(طبق تقویم رسمی)" in start and " یا " not in start, start
+
+
+def test_a_persian_day_label_leads_with_the_shamsi_date():
+    """fa S-1, F-8: «پنج‌شنبه ۵ آذر ۱۴۰۵ — ۱۶ جمادی‌الثانی ۱۴۴۸ — ۲۶ نوامبر ۲۰۲۶», as Iranian calendars print it
+    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405)."""
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, "tehran", "fa").decode()
+    label = re.search(r'<span class="card-date">(.*?)</span>', html).group(1)
+    parts = label.split(" — ")
+    assert parts[0] == "پنج‌شنبه ۵ آذر ۱۴۰۵" and parts[-1] == "۲۶ نوامبر ۲۰۲۶", label
