@@ -35,10 +35,15 @@ text (`from_params`, which a mosque profile or a query fills alike):
   al-Adha (10 Dhu al-Hijja) under the request's Hijri reckoning.
 * ``jamaatTable``: dated local jamaat times typed in by the mosque (a CSV: `Table`), which win
   over every rule on their days.
-* Within the prayer's time, always: a jamaat earlier than that day's adhan is moved to the adhan
-  (Eid slots: to sunrise); one at or after the end of the prayer's time (fajr: sunrise; dhuhr,
-  asr and Jumu'ah: sunset; maghrib and isha: midnight by the request's midnight rule; Eid: the
-  dhuhr adhan) is moved to the last minute before that end.  Both are listed as moved, the
+* Within the prayer's time, always: a jamaat earlier than the opening of its time is moved to it
+  (fajr, dhuhr, maghrib and Jumu'ah: their adhan; asr: the dhuhr adhan and isha: the maghrib
+  adhan, whose time they share in Ja'fari fiqh; Eid slots: sunrise); one too late to be prayed
+  before the end of its time is moved to the last start that leaves time for it
+  (`latest_start_min`: its rak'as at 2 minutes each, plus the four of asr before sunset for
+  dhuhr and of isha before midnight for maghrib (their reserved times), plus a partner prayed in
+  the same jamaat).  The ends: fajr sunrise; dhuhr and asr sunset; maghrib and isha midnight by
+  the request's midnight rule; Jumu'ah the computed asr (the shadow equal to the object); Eid
+  the dhuhr adhan.  Both are listed as moved, the
   second also as moved for the end.  (If the adhan itself is at or after the end, the adhan
   wins.)  A combined prayer takes its partner's final jamaat and is never moved itself.
 * ``jamaatNotice``: "changed" lists a prayer whose jamaat (local clock) differs from the day
@@ -73,9 +78,29 @@ from generator.errors import QueryError
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 PAIRS = {"dhuhr": "asr", "asr": "dhuhr", "maghrib": "isha", "isha": "maghrib"}  # prayers that may share a jamaat
 EXTRAS = ("jumuah", "eid")  # slot lists beside the five prayers
-# The time at which each one's time ends (docs/decisions.md "Jamaat": never at or after it).
+# Where each one's time opens and ends (docs/decisions.md "Jamaat": never before the one, nor at or after the
+# other).  Asr and isha share the time of dhuhr and maghrib (Ja'fari fiqh: their jamaat may follow at once; the
+# computed asr and isha open their recommended time only).  Jumu'ah ends when the shadow equals the object (the
+# computed asr), the Eid prayer at noon.
+OPENS_AT = {"fajr": "fajr", "dhuhr": "dhuhr", "asr": "dhuhr", "maghrib": "maghrib", "isha": "maghrib"}
 END_OF = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight",
-          "jumuah": "sunset", "eid": "dhuhr"}
+          "jumuah": "asr", "eid": "dhuhr"}
+# A jamaat must start in time to be prayed before that end: its rak'as, those of the prayer whose reserved time
+# closes the shared time (asr's four before sunset end dhuhr's time, isha's four before midnight maghrib's), and
+# those of a partner prayed in the same jamaat.  A congregational rak'a is taken as 2 minutes (docs/decisions.md).
+RAKAAT = {"fajr": 2, "dhuhr": 4, "asr": 4, "maghrib": 3, "isha": 4, "jumuah": 2, "eid": 2}
+RESERVED_AFTER = {"dhuhr": "asr", "maghrib": "isha"}
+RAKA_MIN = 2
+
+
+def latest_start_min(name: str, carries_partner: bool = False) -> int:
+    """Minutes before the end of ``name``'s time (END_OF) by which its jamaat must start."""
+    rakaat = RAKAAT[name] + (RAKAAT[RESERVED_AFTER[name]] if name in RESERVED_AFTER else 0)
+    if carries_partner and name in PAIRS and name not in RESERVED_AFTER:  # asr carrying dhuhr, isha maghrib
+        rakaat += RAKAAT[PAIRS[name]]
+    return rakaat * RAKA_MIN
+
+
 MAX_AFTER_ADHAN_MIN = 180
 MAX_BEFORE_SUNRISE_MIN = 180
 MAX_ROUND_MIN = 60
@@ -564,8 +589,8 @@ def needed_times(rules: Rules) -> tuple[str, ...]:
     """The time names whose instants `compute` reads: each prayer with a jamaat and the end of its time,
     sunrise for a rule before it, dhuhr and sunset with Jumu'ah, sunrise and dhuhr with Eid."""
     names = set(rules.names)
-    names |= {END_OF[p] for p in rules.names}
-    names |= {"dhuhr", "sunset"} if rules.jumuah_min else set()
+    names |= {END_OF[p] for p in rules.names} | {OPENS_AT[p] for p in rules.names}
+    names |= {"dhuhr", END_OF["jumuah"]} if rules.jumuah_min else set()
     names |= {"sunrise", "dhuhr"} if rules.eid_min else set()
     return tuple(sorted(names))
 
@@ -688,13 +713,14 @@ def _bound(zone: str, unix_s: np.ndarray, on: np.ndarray, days: np.ndarray, low_
     return np.where(outside, local_instants(zone, days * DAY_S + bounded), unix_s)
 
 
-def _within(wanted: np.ndarray, opens: np.ndarray, ends: np.ndarray,
+def _within(wanted: np.ndarray, opens: np.ndarray, latest: np.ndarray,
             end_known: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Keep ``wanted`` inside [opens, ends): (final, moved, moved for the end).  At or after the end, the
-    last minute before it; before ``opens``, ``opens`` (which wins where it is itself at or after the end)."""
-    too_late = end_known & (wanted >= ends)
-    final = np.maximum(np.where(too_late, ends - 60, wanted), opens)
-    return final, final != wanted, too_late & (opens < ends)
+    """Keep ``wanted`` inside [opens, latest]: (final, moved, moved for the end).  After ``latest`` (the last
+    start that leaves time to pray before the end), ``latest``; before ``opens``, ``opens`` (which wins where it
+    is itself later than ``latest``: then the move is not one for the end)."""
+    too_late = end_known & (wanted > latest)
+    final = np.maximum(np.where(too_late, latest, wanted), opens)
+    return final, final != wanted, too_late & (opens <= latest)
 
 
 def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.ndarray], *, zone: str = "UTC",
@@ -771,8 +797,13 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         if table.any():
             times = np.where(table, local_instants(zone, midnight + np.maximum(cell, 0) * 60), times)
             own |= table
-        end = time_of(END_OF[p])
-        final, was_moved, for_end = _within(times, at, end, reached_of(END_OF[p]))
+        carries = none  # days on which its partner is prayed in its jamaat (a longer jamaat to fit)
+        for k, rule_set in enumerate(sets, start=1):
+            partner_rule = rule_set.get(PAIRS.get(p, ""))
+            if partner_rule is not None and partner_rule.with_prayer == p:
+                carries = carries | (variant[PAIRS[p]] == k)
+        last_start = time_of(END_OF[p]) - np.where(carries, latest_start_min(p, True), latest_start_min(p)) * 60
+        final, was_moved, for_end = _within(times, time_of(OPENS_AT[p]), last_start, reached_of(END_OF[p]))
         values[p], present[p], ruled[p] = final, ok & own, own
         moved[p], moved_end[p] = own & ok & was_moved, own & ok & for_end
         combined[p], tabled[p] = none, table
@@ -785,8 +816,9 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         slots = _slot_instants(zone, rules.jumuah_min, midnight)
         if rules.jumuah_dst_min:
             slots = np.where(dst_day[:, None], _slot_instants(zone, rules.jumuah_dst_min, midnight), slots)
-        dhuhr, sunset = time_of("dhuhr")[:, None], time_of("sunset")[:, None]
-        jumuah, was_moved, for_end = _within(slots, dhuhr, sunset, reached_of("sunset")[:, None])
+        dhuhr = time_of("dhuhr")[:, None]
+        last_start = time_of(END_OF[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
+        jumuah, was_moved, for_end = _within(slots, dhuhr, last_start, reached_of(END_OF[JUMUAH])[:, None])
         moved_jumuah, end_jumuah = fridays & was_moved.any(axis=1), fridays & for_end.any(axis=1)
         values["dhuhr"] = np.where(fridays, jumuah[:, 0], values["dhuhr"])  # dhuhr is in names with Jumu'ah
         for flags in (moved, moved_end):
@@ -816,7 +848,8 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     moved_eid, end_eid = none, none
     if rules.eid_min:
         slots = _slot_instants(zone, rules.eid_min, midnight)
-        eid, was_moved, for_end = _within(slots, time_of("sunrise")[:, None], time_of("dhuhr")[:, None],
+        eid, was_moved, for_end = _within(slots, time_of("sunrise")[:, None],
+                                          time_of(END_OF[EID])[:, None] - latest_start_min(EID) * 60,
                                           reached_of("dhuhr")[:, None])
         moved_eid, end_eid = eid_days & was_moved.any(axis=1), eid_days & for_end.any(axis=1)
 
@@ -870,8 +903,8 @@ def is_ramadan(days: np.ndarray, calendar: str) -> np.ndarray:
 def never_within(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.ndarray], *, zone: str = "UTC",
                  calendar: str = hijri.DEFAULT_CALENDAR,
                  reached: Mapping[str, np.ndarray] | None = None) -> list[tuple[str, str, str]]:
-    """Return (parameter, rule text, the end) of each fixed time or slot that is at or after the end of its
-    prayer's time on every day of these days on which it applies (it could never be prayed in time).
+    """Return (parameter, rule text, the end) of each fixed time or slot that is too late to be prayed before the
+    end of its prayer's time (`latest_start_min`) on every day of these days on which it applies.
 
     ``adhan_s`` and ``reached`` cover exactly these days (no span): the times of `needed_times`.
     """
@@ -885,12 +918,13 @@ def never_within(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str
             (RAMADAN_RULES, dict(rules.ramadan), ramadan_day))
     found = []
 
-    def check(parameter: str, text: str, end_name: str, slot_min: int, on: np.ndarray) -> None:
-        on = on & reached.get(end_name, ones)
+    def check(parameter: str, text: str, name: str, slot_min: int, on: np.ndarray) -> None:
+        on = on & reached.get(END_OF[name], ones)
         if on.any():
             at = local_instants(zone, midnight[on] + slot_min * 60)
-            if bool(np.all(at >= np.asarray(adhan_s[end_name], dtype=np.int64)[on])):
-                found.append((parameter, text, end_name))
+            latest = np.asarray(adhan_s[END_OF[name]], dtype=np.int64)[on] - latest_start_min(name) * 60
+            if bool(np.all(at > latest)):
+                found.append((parameter, text, END_OF[name]))
 
     for k, (parameter, rule_set, in_force) in enumerate(sets):
         for p, rule in rule_set.items():
@@ -899,11 +933,11 @@ def never_within(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str
             on = in_force.copy()
             for _, later, later_days in sets[k + 1:]:
                 on &= ~later_days if p in later else ones
-            check(parameter, f"{p}:{clock_text(rule.at_local_min)}", END_OF[p], rule.at_local_min, on)
+            check(parameter, f"{p}:{clock_text(rule.at_local_min)}", p, rule.at_local_min, on)
     fridays = weekday(days) == FRIDAY
     for parameter, slots, on in ((JUMUAH, rules.jumuah_min, fridays & ~(dst_day if rules.jumuah_dst_min else ~ones)),
                                  (JUMUAH_DST, rules.jumuah_dst_min, fridays & dst_day),
                                  (EID, rules.eid_min, _eid_days(days, calendar) if rules.eid_min else ~ones)):
         for slot in slots:
-            check(parameter, clock_text(slot), END_OF[JUMUAH if parameter != EID else EID], slot, on)
+            check(parameter, clock_text(slot), JUMUAH if parameter != EID else EID, slot, on)
     return found

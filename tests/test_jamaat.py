@@ -13,9 +13,11 @@ Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" 
 * the weekly hold: the week from the chosen weekday, cut where the clock's offset at local noon,
   the rule in force or a table day changes; every day at the latest local clock time of its
   hold (the earliest for a rule before sunrise), however the range was requested;
-* within the prayer's time: before the adhan → the adhan; at or after the end (sunrise, sunset,
-  the day's midnight; the dhuhr adhan for Eid) → one minute before it; listed as moved (and
-  moved for the end);
+* within the prayer's time: before it opens (its adhan; asr: dhuhr's, isha: maghrib's) → the
+  opening; later than the last start that leaves time to pray before the end (sunrise, sunset,
+  the day's midnight; asr for Jumu'ah, dhuhr for Eid), at 2 minutes a rak'a counting the reserved
+  time of asr before sunset and of isha before midnight, and a partner prayed with it → that last
+  start; listed as moved (and moved for the end);
 * Jumu'ah on Fridays (dhuhr's jamaat = the first slot), Eid on 1 Shawwal and 10 Dhu al-Hijja
   as /v1/hijri converts them under each reckoning (and as Iran's official table,
   data/iran_hijri_month_starts.csv, dates them);
@@ -75,9 +77,9 @@ RULE_SETS = {
                                "2026-01-10..2026-01-20,06:45,,18:15;2026-06-21,02:00,21:40,23:59",
                 "eid": "07:30", "jamaatNotice": "3"},
     # Rules that reach past the end of the time: fajr 90 after the adhan, maghrib 150 after with isha, held
-    # from Friday; a second Jumu'ah at 19:00 (after sunset in winter); an Eid slot after noon.
+    # from Friday; a second Jumu'ah at 15:30 (after asr in winter); an Eid slot near noon.
     "late": {"jamaat": "fajr:90,dhuhr:10,asr:dhuhr,maghrib:150,isha:maghrib", "jamaatWeekly": "fri",
-             "jumuah": "12:00,19:00", "eid": "06:00,12:50"},
+             "jumuah": "12:00,15:30", "eid": "06:00,12:50"},
 }
 
 
@@ -129,6 +131,12 @@ class Reference:
     """The rules, day by day, with datetime and zoneinfo (the module docstring says how)."""
 
     END = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight"}
+    OPENS = {"fajr": "fajr", "dhuhr": "dhuhr", "asr": "dhuhr", "maghrib": "maghrib", "isha": "maghrib"}
+    # Minutes before the end by which a jamaat must start: 2 minutes a rak'a, its own rak'as and those of the prayer
+    # whose reserved time closes the shared time (asr's 4 before sunset, isha's 4 before midnight), or of a partner
+    # prayed in the same jamaat.
+    MARGIN = {"fajr": 4, "dhuhr": 16, "asr": 8, "maghrib": 14, "isha": 8}
+    CARRYING = {"asr": 16, "isha": 14}
 
     def __init__(self, zone: str, rules: dict, adhan: dict[date, dict[str, datetime]], eid_days: set[date],
                  ramadan_days: set[date] = frozenset()):
@@ -239,14 +247,18 @@ class Reference:
             value, fixed = self.held(name, day, rule), True
         else:
             value, fixed = self.rule_value(name, day, rule), False
-        final, moved, for_end = self.within(value, self.adhan[day][name], self.adhan[day][self.END[name]])
+        partner = {"dhuhr": "asr", "asr": "dhuhr", "maghrib": "isha", "isha": "maghrib"}.get(name)
+        carries = partner is not None and self.rule(partner, day)[1] == name
+        margin = self.CARRYING.get(name, self.MARGIN[name]) if carries else self.MARGIN[name]
+        final, moved, for_end = self.within(value, self.adhan[day][self.OPENS[name]],
+                                            self.adhan[day][self.END[name]] - timedelta(minutes=margin))
         return final, moved, for_end, fixed
 
     @staticmethod
-    def within(value: datetime, opens: datetime, ends: datetime) -> tuple[datetime, bool, bool]:
-        late = value >= ends
-        final = max(ends - timedelta(minutes=1) if late else value, opens)
-        return final, final != value, late and opens < ends
+    def within(value: datetime, opens: datetime, latest: datetime) -> tuple[datetime, bool, bool]:
+        late = value > latest
+        final = max(latest if late else value, opens)
+        return final, final != value, late and opens <= latest
 
     def day(self, day: date) -> dict:
         """{'jamaat': {name: instant}, 'jumuah': [...], 'eid': [...], 'moved': [...], 'end': [...],
@@ -263,7 +275,8 @@ class Reference:
         if self.jumuah and day.weekday() == 4:
             slots = [self.local_at(day, t) for t in (self.jumuah_dst if self.jumuah_dst and self.summer(day)
                                                       else self.jumuah)]
-            found = [self.within(s, self.adhan[day]["dhuhr"], self.adhan[day]["sunset"]) for s in slots]
+            found = [self.within(s, self.adhan[day]["dhuhr"], self.adhan[day]["asr"] - timedelta(minutes=4))
+                     for s in slots]  # Jumu'ah: from the adhan to the shadow equal to the object (asr), 2 rak'as
             out["jumuah"] = [f[0] for f in found]
             jamaat["dhuhr"] = out["jumuah"][0]
             fixed.add("dhuhr")
@@ -278,8 +291,8 @@ class Reference:
                     jamaat[name] = jamaat[rule]
                     fixed |= {name} if rule in fixed else set()
         if self.eid and day in self.eid_days:
-            found = [self.within(self.local_at(day, t), self.adhan[day]["sunrise"], self.adhan[day]["dhuhr"])
-                     for t in self.eid]
+            found = [self.within(self.local_at(day, t), self.adhan[day]["sunrise"],
+                                 self.adhan[day]["dhuhr"] - timedelta(minutes=4)) for t in self.eid]
             out["eid"] = [f[0] for f in found]
             moved += ["eid"] if any(f[1] for f in found) else []
             end += ["eid"] if any(f[2] for f in found) else []
@@ -613,7 +626,8 @@ def _grid_expected(days: list[dict], weekday: int, zone: str) -> list[dict]:
 
     raw fajr = adhan + 75 rounded up to 15 on the clock, dhuhr = adhan + 10, maghrib = adhan + 10; the hold of a
     prayer is the latest raw clock over the days of its week with the same offset; then the end: a time at or
-    after sunrise (fajr), sunset (dhuhr) or the night's midnight (maghrib) is one minute before it, listed."""
+    after the last start that leaves time to pray before sunrise (fajr, 4 minutes), sunset (dhuhr and asr, 16) or
+    the night's midnight (maghrib and isha, 14) is that last start, listed."""
     def offset(d: dict) -> int:
         return (_minutes(d["local"]["dhuhr"]) - (_utc(d["dhuhr"]).hour * 60 + _utc(d["dhuhr"]).minute)) % 1440
 
@@ -633,12 +647,16 @@ def _grid_expected(days: list[dict], weekday: int, zone: str) -> list[dict]:
                  if (date.fromisoformat(days[j]["date"]) - timedelta(days=(date.fromisoformat(days[j]["date"]).weekday()
                                                                             - weekday) % 7))
                  == day - timedelta(days=(day.weekday() - weekday) % 7) and offset(days[j]) == offset(d)]
-        ends = {"fajr": later(d, "sunrise", 0), "dhuhr": later(d, "sunset", 0), "maghrib": later(d, "midnight", 0)}
+        # the last start that leaves time to pray: fajr 2 rak'as before sunrise; dhuhr with asr 8 before sunset;
+        # maghrib with isha 7 before midnight (2 minutes a rak'a)
+        latest = {"fajr": later(d, "sunrise", -4), "dhuhr": later(d, "sunset", -16),
+                  "maghrib": later(d, "midnight", -14)}
         expected, late = {}, []
         for name in ("fajr", "dhuhr", "maghrib"):
             held = max(raw[j][name] for j in group)
-            if held >= ends[name]:
-                held, late = ends[name] - 1, late + [name]
+            if held > latest[name]:  # the adhan wins where it is itself later (a polar night's short maghrib)
+                opens = later(d, name, 0)
+                held, late = max(latest[name], opens), late + ([name] if opens <= latest[name] else [])
             expected[name] = held
         out.append({"jamaat": expected, "late": late})
     return out
@@ -673,8 +691,9 @@ def test_no_jamaat_at_or_after_the_end_of_its_time_with_a_weekly_rule_on_any_wee
                 for name in ("fajr", "dhuhr", "maghrib"):
                     assert d["jamaatLocal"][name] == _clock_text(want["jamaat"][name]), (city, d["date"], name)
                     assert _utc(d[name]) <= _utc(d["jamaat"][name]), (city, d["date"], name)
-                    end = {"fajr": "sunrise", "dhuhr": "sunset", "maghrib": "midnight"}[name]
-                    assert _utc(d["jamaat"][name]) < _utc(d[end]), (city, d["date"], name)
+                    end, margin = {"fajr": ("sunrise", 4), "dhuhr": ("sunset", 16), "maghrib": ("midnight", 14)}[name]
+                    assert _utc(d["jamaat"][name]) <= max(_utc(d[end]) - timedelta(minutes=margin), _utc(d[name])), (
+                        city, d["date"], name)
                 assert d.get("jamaatMovedEnd", []) == want["late"], (city, d["date"])
                 assert set(want["late"]) <= set(d.get("jamaatMoved", [])), (city, d["date"])
                 late_days += bool(want["late"])
@@ -704,8 +723,8 @@ def test_the_spring_week_no_longer_puts_fajr_after_sunrise():
 
 def test_a_fixed_time_that_never_fits_is_refused_and_one_that_sometimes_does_is_moved(client):
     """A fixed fajr at 09:00 in London is after sunrise (at most 08:06 local) on every day of the year: a 400
-    naming jamaat.  07:30 is after sunrise from spring to autumn only: those days move to the minute before
-    sunrise and are listed; the winter days keep 07:30."""
+    naming jamaat.  07:30 leaves time for fajr's two rak'as before sunrise in winter only: the other days move
+    to the last start that does (4 minutes before sunrise) and are listed; the winter days keep 07:30."""
     base = {"city": "london", "date": "2026-06-21"}
     for query, parameter in (({"jamaat": "fajr:09:00"}, "jamaat"), ({"jumuah": "22:30"}, "jumuah"),
                              ({"eid": "14:00"}, "eid"), ({"jamaat": "fajr:20", "jamaatDst": "fajr:08:30"}, "jamaatDst")):
@@ -716,11 +735,12 @@ def test_a_fixed_time_that_never_fits_is_refused_and_one_that_sometimes_does_is_
             assert "never within" in response.json()["error"]
     days = json.loads(call("prayer-times", NOW, city="london", year=2026, jamaat="fajr:07:30"))["days"]
     for d in days:
-        if _utc(d["sunrise"]) <= _utc(d["jamaat"]["fajr"]) or "fajr" in d.get("jamaatMovedEnd", []):
+        latest = _utc(d["sunrise"]) - timedelta(minutes=4)  # two rak'as, 2 minutes each, before sunrise
+        if latest.astimezone(ZoneInfo("Europe/London")).strftime("%H:%M") < "07:30":
             assert "fajr" in d["jamaatMovedEnd"] and "fajr" in d["jamaatMoved"]
-            assert _utc(d["jamaat"]["fajr"]) == _utc(d["sunrise"]) - timedelta(minutes=1)
+            assert _utc(d["jamaat"]["fajr"]) == latest
         else:
-            assert d["jamaatLocal"]["fajr"] == "07:30"
+            assert d["jamaatLocal"]["fajr"] == "07:30" and "jamaatMovedEnd" not in d
     assert 150 < sum("jamaatMovedEnd" in d for d in days) < 300
 
 

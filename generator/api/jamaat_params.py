@@ -34,8 +34,10 @@ JAMAAT = P.custom(
     f"is minutes after that day's adhan (fajr:20; 0..{jamaat.MAX_AFTER_ADHAN_MIN}), minutes before sunrise (fajr only: "
     "fajr:sunrise-30), a fixed local time (dhuhr:13:30; needs a zone), or the prayer it is prayed with (asr:dhuhr, "
     "isha:maghrib; one jamaat for both, the partner needs its own rule). A jamaat is always within its prayer's "
-    "time: one before its adhan moves to the adhan, one at or after the end (fajr: sunrise; dhuhr, asr: sunset; "
-    "maghrib, isha: midnight) to the last minute before it (jamaatMoved; jamaatMovedEnd).",
+    "time: one before the time opens (its adhan; for asr the dhuhr adhan, for isha the maghrib adhan: a shared time) "
+    "moves to it, one too late to be prayed before the end (fajr: sunrise; dhuhr: asr's four rak'as before sunset; "
+    "asr: sunset; maghrib: isha's four rak'as before midnight; isha: midnight; 2 minutes a rak'a) to the last start "
+    "that leaves time (jamaatMoved; jamaatMovedEnd).",
     keep_default=False, example="fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib")
 JAMAAT_ROUND = P.custom(
     jamaat.ROUND, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
@@ -160,8 +162,8 @@ _NEVER_WITHIN_CACHED = 512
 
 
 def refuse_never_within(params, first: int, times_of: TimesOf, zone: str | None) -> None:
-    """Refuse (QueryError naming the parameter) a fixed jamaat time or slot that is at or after the end of its
-    prayer's time on every day of the calendar year of ``first`` at this place and method: it could never be
+    """Refuse (QueryError naming the parameter) a fixed jamaat time or slot that is too late to be prayed before the
+    end of its prayer's time on every day of the calendar year of ``first`` at this place and method: it could never be
     prayed in time, so no answer would show it (docs/decisions.md "Jamaat").  A time that is outside on some
     days only is moved on those days and listed instead.  Checked once per place, method, rules and year."""
     rules = rules_of(params, has_zone=zone is not None)
@@ -190,8 +192,8 @@ def refuse_never_within(params, first: int, times_of: TimesOf, zone: str | None)
     refusal = _NEVER_WITHIN_CACHE[key]
     if refusal is not None:
         parameter, text, end = refusal
-        raise QueryError(parameter, f"{text} is at or after {end} on every day of {year} here, so it is never within "
-                                    f"its prayer's time; give an earlier time")
+        raise QueryError(parameter, f"{text} leaves no time to pray before {end} on any day of {year} here, so it is "
+                                    f"never within its prayer's time; give an earlier time")
 
 
 # --- writing -------------------------------------------------------------------------------------

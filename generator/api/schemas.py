@@ -73,11 +73,12 @@ DAY_ENTRY = obj(
      "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
      "jamaatLocal": _jamaat(CLOCK, "The same as local HH:mm (with a zone)"),
      "jamaatMoved": {**JAMAAT_NAMES, "description": "Jamaat times moved to stay within their prayer's time: one "
-                                                    "earlier than the day's adhan (sunrise for eid) moved to it, and "
-                                                    "those of jamaatMovedEnd"},
-     "jamaatMovedEnd": {**JAMAAT_NAMES, "description": "Jamaat times the rule put at or after the end of their "
-                        "prayer's time (fajr: sunrise; dhuhr, asr, jumuah: sunset; maghrib, isha: midnight; eid: "
-                        "dhuhr), moved to the last minute before it"},
+                                                    "before the time opens (its adhan; asr: dhuhr's, isha: maghrib's; "
+                                                    "eid: sunrise) moved to it, and those of jamaatMovedEnd"},
+     "jamaatMovedEnd": {**JAMAAT_NAMES, "description": "Jamaat times the rule put too late to be prayed before the "
+                        "end of their prayer's time (fajr: sunrise; dhuhr: asr's reserved time before sunset; asr: "
+                        "sunset; maghrib: isha's reserved time before midnight; isha: midnight; jumuah: asr; eid: "
+                        "dhuhr), moved to the last start that leaves time to pray"},
      "jamaatChanged": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS),
                        "description": "Prayers whose jamaat (local clock) differs from the day before (by at least "
                                       "jamaatNotice minutes, or at all where either day's time is a set one)"},
