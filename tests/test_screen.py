@@ -144,3 +144,34 @@ def test_hostile_queries_never_give_a_5xx_or_markup(client, items, page):
     assert response.status_code in (200, 400), (items, response.status_code)
     assert response.headers["content-type"] == "text/html; charset=utf-8"
     assert "<script>alert" not in response.text and "<img" not in response.text
+
+
+# --- old TVs (docs/site.md, "Old TVs") ------------------------------------------------------------
+
+ECMA_VERSION = 5  # the scripts' stated target: ECMAScript 5.1, what an engine of Chromium 47's level parses
+
+
+def test_every_shipped_script_parses_as_ecmascript_5(client):
+    """acorn (tests/peers, pinned) parses the screen's and the widget's inline scripts, /widget.js and the service
+    worker at ecmaVersion 5: no arrow, let/const, template, class, for-of, spread or async anywhere.  The scripts of
+    issue 21 (async/await, arrows) fail this parse; the check itself is shown to refuse an ES2017 function."""
+    from conftest import run_node_peer
+
+    pages = {kind: client.get(f"/{kind}/?city=london&jamaat=fajr:20&jumuah=13:15").text for kind in ("screen", "widget")}
+    scripts = {f"{kind} page": re.findall(r"<script>(.*?)</script>", html, re.S)[0] for kind, html in pages.items()}
+    scripts["/widget.js"] = client.get("/widget.js").text
+    scripts["/screen/sw.js"] = client.get("/screen/sw.js").text
+    scripts["an ES2017 function (must fail)"] = "var f = async () => { await 1; };"
+    scripts["padStart is not syntax (parses)"] = "var s = '1'.padStart(2, '0');"
+    out = run_node_peer("es_check.js", "acorn", {"ecmaVersion": ECMA_VERSION, "scripts": scripts})
+    results = out["results"]
+    assert results.pop("an ES2017 function (must fail)") is not None
+    assert results == {name: None for name in results}, results
+    # the library functions an old engine lacks are not called either (the browser test also deletes them)
+    for name, text in scripts.items():
+        if "must fail" in name or "padStart is not" in name:
+            continue
+        for newer in (".padStart(", "formatToParts", "Intl.DateTimeFormat", "URLSearchParams", "new URL(", "fetch(", "Object.entries"):
+            if name == "/screen/sw.js" and newer in ("new URL(", "fetch("):
+                continue  # a service worker runs only where there are service workers (Chromium 40 on): both are there
+            assert newer not in text, (name, newer)

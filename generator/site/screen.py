@@ -450,7 +450,8 @@ def qr_target(query: PageQuery, today: date) -> str:
     if query.qr == "feed":
         if query.mosque is not None:
             return urls.absolute(responses.api_url("prayer-times.ics", {MOSQUE_NAME: query.mosque}))
-        feed = {k: v for k, v in prayer.items() if k != NOTICE_API}
+        # the same place and rules; a city's feed takes the city's own zone (it refuses tz with city)
+        feed = {k: v for k, v in prayer.items() if k != NOTICE_API and not (k == "tz" and "city" in prayer)}
         return urls.absolute(responses.api_url("prayer-times.ics", feed))
     if query.mosque is not None:
         return urls.absolute(urls.mosque_url(query.mosque, query.lang))

@@ -64,8 +64,9 @@ function renderDay(st) {
   if (status && status.events.length) {
     lines.push(W.today_events.replace("{events}", joinList(status.events.map(function (e) { return e.title[config.lang]; }))));
   }
-  if (status && status.tonight.length) {
-    lines.push(W.tonight.replace("{events}", joinList(status.tonight.map(function (e) { return e.title[config.lang]; }))));
+  var tonight = status ? status.tonight.filter(function (e) { return nights.indexOf(e) < 0; }) : []; // not twice
+  if (tonight.length) {
+    lines.push(W.tonight.replace("{events}", joinList(tonight.map(function (e) { return e.title[config.lang]; }))));
   }
   var made = band.querySelectorAll("p.made");
   for (var i = 0; i < Math.max(made.length, lines.length); i++) {

@@ -6,7 +6,7 @@
   "use strict";
   var script = document.currentScript;
   if (!script || !script.src) return;
-  var link = document.createElement("a"); // the script's origin (URL is Chromium 32, URLSearchParams 49)
+  var link = document.createElement("a"); // the script's origin, read by a link (ES5: no URL objects)
   link.href = script.src;
   var origin = link.protocol + "//" + link.host;
   var query = Object.keys(script.dataset).map(function (name) {
