@@ -154,7 +154,7 @@ function renderBand(st) {
   show($(".stale"), stale);
 }
 
-var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3"]; // screen.css: each a step smaller
+var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3", "fit-4"]; // screen.css: each a step smaller
 var fitted = "";
 
 function overflows(part) {
@@ -172,10 +172,15 @@ function fitLayout() {
       function (e) { return e.className; }).join();
   if (key === fitted) return;
   fitted = key;
-  each([side, table], function (part) {
+  // Side by side (landscape) each part steps down on its own; stacked (portrait) the side's height is the
+  // table's loss, so both step down together until the table fits.
+  var groups = window.innerHeight > window.innerWidth ? [[side, table]] : [[side], [table]];
+  each(groups, function (parts) {
     for (var level = 0; level < FIT_LEVELS.length; level++) {
-      each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
-      if (window.innerWidth < 600 || !overflows(part)) break;
+      each(parts, function (part) {
+        each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
+      });
+      if (window.innerWidth < 600 || !parts.some(overflows)) break;
     }
   });
 }
