@@ -169,3 +169,4 @@ SUHOOR_ENDS = glossary.term("feed.suhoor_ends")
 IFTAR = glossary.term("feed.iftar")
 JAMAAT_MOVED_LINE = glossary.term("feed.jamaat_moved_line")
 EID_MOVED_LINE = glossary.term("feed.eid_moved_line")
+JAMAAT_MOVED_END_LINE = glossary.term("feed.jamaat_moved_end_line")  # {end}: a TIME_NAMES column name

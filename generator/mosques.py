@@ -15,8 +15,10 @@ with the file and the field named):
                  ``asr``, ``highLatitudeRule``, ``tune``, ``elevation``, ``midnight``, ``imsak``).
                  A preset bound to printed tables (ImamAliFoundation) brings its tables.
 ``jamaat``       optional jamaat parameters: ``jamaat``, ``jamaatRound``, ``jamaatWeekly``,
-                 ``jumuah``, ``eid`` (their query syntax; `generator.jamaat`).  Absent: the
-                 mosque publishes no jamaat times, and none is invented.
+                 ``jumuah``, ``eid``, ``jamaatDst``, ``jumuahDst``, ``jamaatRamadan``,
+                 ``jamaatEarliest``, ``jamaatLatest``, ``jamaatTable`` (their query syntax;
+                 `generator.jamaat`).  Absent: the mosque publishes no jamaat times, and none is
+                 invented.
 ``reckoning``    ``moonsighting`` or ``iran``: the Hijri reckoning of its Eid days, Ramadan and
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
@@ -59,7 +61,8 @@ SCREEN_PATH = "/mosque/{id}/screen/"  # its wall screen in its first language
 PLACE_KEYS = (("city",), ("lat", "lng", "tz"))
 TIMES_KEYS = ("method", "fajrAngle", "ishaAngle", "ishaInterval", "maghribAngle", "maghribInterval", "asr",
               "highLatitudeRule", "tune", "elevation", "midnight", "imsak")
-JAMAAT_KEYS = ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid")
+JAMAAT_KEYS = ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid", "jamaatDst", "jumuahDst", "jamaatRamadan",
+               "jamaatEarliest", "jamaatLatest", "jamaatTable")  # jamaatNotice is the reader's choice, not the mosque's
 KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announcement", "website", "address",
         "sources")
 REQUIRED = ("names", "place", "times", "reckoning", "languages", "sources")

@@ -142,6 +142,30 @@ def _offset_steps(name: str, first_year: int, last_year: int) -> tuple[np.ndarra
     return times, offsets
 
 
+def summer_time(name: str, unix_s: np.ndarray) -> np.ndarray:
+    """Return True at each instant where the zone's clock is ahead of the lowest offset it shows in that
+    (UTC) calendar year: daylight-saving ("summer") time, issue 28's seasonal jamaat rules.
+
+    Not zoneinfo's ``dst()``: tzdata gives Ireland's *winter* a negative ``dst()`` (Irish Standard
+    Time is the summer clock), and Morocco's Ramadan months one; the clock's own offsets say which
+    part of the year a congregation calls summer time wherever it changes twice a year.
+    """
+    unix_s = np.asarray(unix_s, dtype=np.int64)
+    if unix_s.size == 0:
+        return np.zeros(unix_s.shape, dtype=bool)
+    years = unix_s.astype("datetime64[s]").astype("datetime64[Y]").astype(np.int64) + 1970
+    first = int(np.minimum.reduce(years, axis=None))
+    lowest = np.array([_lowest_offset_s(name, y) for y in range(first, int(np.maximum.reduce(years, axis=None)) + 1)])
+    return utc_offsets_s(name, unix_s) > lowest[years - first]
+
+
+@functools.lru_cache(maxsize=1024)
+def _lowest_offset_s(name: str, year: int) -> int:
+    """The lowest UTC offset the zone's clock shows in ``year`` (clamped to the years zones are read for)."""
+    year = min(max(year, _YEAR_MIN), _YEAR_MAX)
+    return int(np.minimum.reduce(_offset_steps(name, year, year)[1]))
+
+
 _HHMM = np.array([f"{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype=object)
 
 

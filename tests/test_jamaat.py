@@ -1,19 +1,26 @@
-"""Jamaat times (issue 20) against an independent computation written from the rules, here.
+"""Jamaat times (issues 20 and 28) against an independent computation written from the rules, here.
 
-Reference: `Reference` below implements each rule of issue 20 / docs/decisions.md "Jamaat" with
-plain ``datetime`` and ``zoneinfo`` loops over days (it never imports generator/jamaat.py):
+Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" with plain
+``datetime`` and ``zoneinfo`` loops over days (it never imports generator/jamaat.py):
 
 * minutes after the adhan, rounded *up* by walking the local clock minute by minute until it
-  shows a multiple of the step (or midnight);
+  shows a multiple of the step (or midnight); minutes before sunrise, rounded *down* likewise;
 * a fixed local time is ``datetime(date, HH:MM, tzinfo=zone, fold=0)`` (RFC 5545 3.3.5: a
   skipped or repeated local time takes the offset before the change);
-* the weekly hold: the week from the chosen weekday, every day at the latest local clock time
-  the rule gives on any of its seven days, however the range was requested;
-* never before the adhan (moved to it, listed), Eid slots never before sunrise;
+* summer rules on the days whose clock at local noon is ahead of the lowest offset any noon of
+  that year shows; Ramadan rules on the days /v1/hijri dates as Ramadan; a table's cells first;
+* earliest/latest bounds on the local clock;
+* the weekly hold: the week from the chosen weekday, cut where the clock's offset at local noon,
+  the rule in force or a table day changes; every day at the latest local clock time of its
+  hold (the earliest for a rule before sunrise), however the range was requested;
+* within the prayer's time: before the adhan → the adhan; at or after the end (sunrise, sunset,
+  the day's midnight; the dhuhr adhan for Eid) → one minute before it; listed as moved (and
+  moved for the end);
 * Jumu'ah on Fridays (dhuhr's jamaat = the first slot), Eid on 1 Shawwal and 10 Dhu al-Hijja
   as /v1/hijri converts them under each reckoning (and as Iran's official table,
   data/iran_hijri_month_starts.csv, dates them);
-* "changed": the local clock time differs from the day before's.
+* "changed": the local clock time differs from the day before's by the notice (default 1
+  minute), or by anything where either day's time is set (fixed, typed in, held).
 
 The adhan instants the reference starts from are the same response's own times (what is under
 test is the jamaat rules, not the astronomy, which other files check).  A whole year at London
@@ -48,6 +55,27 @@ RULE_SETS = {
               "jamaatWeekly": "sun", "jumuah": "12:50", "eid": "05:30"},
     # Every day its own: no weekly hold, a delayed combination (maghrib prayed at isha's jamaat).
     "daily": {"jamaat": "fajr:0,maghrib:isha,isha:10,dhuhr:13:00", "jamaatRound": "60"},
+    # Issue 28: a UK pattern. Fajr 40 min before sunrise (rounded down to 15) held from Friday; dhuhr and asr
+    # together at 13:00 in winter and 13:30 in summer; maghrib 10 after (5 in summer) rounded to 5, never
+    # before 17:00 nor after 21:00, held from Saturday, with isha; Jumu'ah 12:30/13:30 in winter,
+    # 13:30/14:30 in summer; "changed" only for 5 minutes or a set time.
+    "seasons": {"jamaat": "fajr:sunrise-40,dhuhr:13:00,asr:dhuhr,maghrib:10,isha:maghrib",
+                "jamaatDst": "dhuhr:13:30,maghrib:5", "jumuah": "12:30,13:30", "jumuahDst": "13:30,14:30",
+                "jamaatRound": "fajr:15,maghrib:5", "jamaatWeekly": "fajr:fri,maghrib:sat",
+                "jamaatEarliest": "maghrib:17:00", "jamaatLatest": "maghrib:21:00", "jamaatNotice": "5"},
+    # Ramadan overrides (a shorter maghrib wait, a fixed isha, fajr before sunrise), a typed-in table (single
+    # days and a range, in each tested year; it wins over the rules and is itself kept within the times), isha
+    # held from Thursday outside Ramadan, Eid slots.
+    "ramadan": {"jamaat": "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:15",
+                "jamaatRamadan": "maghrib:5,isha:21:30,fajr:sunrise-45", "jamaatWeekly": "isha:thu",
+                "jamaatTable": "day,fajr,maghrib,isha;2021-02-01..2021-02-14,06:00,,19:00;2021-06-20,03:00,21:00,;"
+                               "2025-03-01..2025-03-09,05:45,18:30,20:00;2025-12-24,07:30,16:45,;"
+                               "2026-01-10..2026-01-20,06:45,,18:15;2026-06-21,02:00,21:40,23:59",
+                "eid": "07:30", "jamaatNotice": "3"},
+    # Rules that reach past the end of the time: fajr 90 after the adhan, maghrib 150 after with isha, held
+    # from Friday; a second Jumu'ah at 19:00 (after sunset in winter); an Eid slot after noon.
+    "late": {"jamaat": "fajr:90,dhuhr:10,asr:dhuhr,maghrib:150,isha:maghrib", "jamaatWeekly": "fri",
+             "jumuah": "12:00,19:00", "eid": "06:00,12:50"},
 }
 
 
@@ -76,21 +104,54 @@ def _eid_days(year: int, calendar: str) -> set[date]:
     return out
 
 
+def _pairs(text: str) -> dict[str, str]:
+    return dict(item.split(":", 1) for item in text.split(",") if item) if text else {}
+
+
+def _table(text: str) -> dict[date, dict[str, str]]:
+    """{day: {prayer: HH:MM}} of a jamaatTable text (rows by ';' or line breaks; ranges 'a..b')."""
+    lines = [line.strip() for line in text.replace("\n", ";").split(";") if line.strip()]
+    header = [h.strip().removesuffix("_iqama") for h in lines[0].split(",")]
+    out = {}
+    for line in lines[1:]:
+        cells = dict(zip(header, (c.strip() for c in line.split(","))))
+        first, _, last = cells.pop("day").partition("..")
+        day, last_day = date.fromisoformat(first), date.fromisoformat(last or first)
+        while day <= last_day:
+            out[day] = {p: v for p, v in cells.items() if p in PRAYERS and v}
+            day += timedelta(days=1)
+    return out
+
+
 class Reference:
     """The rules, day by day, with datetime and zoneinfo (the module docstring says how)."""
 
-    def __init__(self, zone: str, rules: dict, adhan: dict[date, dict[str, datetime]], eid_days: set[date]):
-        self.zone, self.adhan, self.eid_days = ZoneInfo(zone), adhan, eid_days
-        self.rules = dict(item.split(":", 1) for item in rules.get("jamaat", "").split(",") if item)
+    END = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight"}
+
+    def __init__(self, zone: str, rules: dict, adhan: dict[date, dict[str, datetime]], eid_days: set[date],
+                 ramadan_days: set[date] = frozenset()):
+        self.zone, self.adhan, self.eid_days, self.ramadan_days = ZoneInfo(zone), adhan, eid_days, ramadan_days
+        self.sets = [_pairs(rules.get(k, "")) for k in ("jamaat", "jamaatDst", "jamaatRamadan")]
+        flexible = [p for p in PRAYERS if any(not self._fixed_or_partner(s.get(p, "")) for s in self.sets
+                                              if p in s)]
         rounding = rules.get("jamaatRound", "")
-        if rounding.isdigit():
-            self.round = {p: int(rounding) for p, r in self.rules.items() if r.isdigit()}
-        else:
-            self.round = {p: int(m) for p, m in (item.split(":") for item in rounding.split(",") if item)}
-        weekly = rules.get("jamaatWeekly")
-        self.weekly = WEEKDAYS.index(weekly) if weekly else None
+        self.round = {p: int(rounding) for p in flexible} if rounding.isdigit() else {
+            p: int(m) for p, m in _pairs(rounding).items()}
+        weekly = rules.get("jamaatWeekly", "")
+        self.weekly = ({p: WEEKDAYS.index(weekly) for p in flexible} if weekly in WEEKDAYS else
+                       {p: WEEKDAYS.index(d) for p, d in _pairs(weekly).items()})
+        self.earliest = {p: time.fromisoformat(t) for p, t in _pairs(rules.get("jamaatEarliest", "")).items()}
+        self.latest = {p: time.fromisoformat(t) for p, t in _pairs(rules.get("jamaatLatest", "")).items()}
         self.jumuah = [time.fromisoformat(t) for t in rules.get("jumuah", "").split(",") if t]
+        self.jumuah_dst = [time.fromisoformat(t) for t in rules.get("jumuahDst", "").split(",") if t]
         self.eid = [time.fromisoformat(t) for t in rules.get("eid", "").split(",") if t]
+        self.table = _table(rules["jamaatTable"]) if rules.get("jamaatTable") else {}
+        self.notice = int(rules.get("jamaatNotice", 1))
+        self._lowest: dict[int, timedelta] = {}
+
+    @staticmethod
+    def _fixed_or_partner(rule: str) -> bool:
+        return rule.isalpha() or (":" in rule and not rule.startswith("sunrise"))
 
     def local_at(self, day: date, clock: time | timedelta) -> datetime:
         """The UTC instant of a local clock reading on ``day`` (fold=0: RFC 5545 3.3.5)."""
@@ -103,109 +164,209 @@ class Reference:
     def clock_after_midnight(self, day: date, instant: datetime) -> timedelta:
         return instant.astimezone(self.zone).replace(tzinfo=None) - datetime.combine(day, time())
 
-    def rounded(self, instant: datetime, step: int) -> datetime:
+    def noon_offset(self, day: date) -> timedelta:
+        return datetime.combine(day, time(12)).replace(tzinfo=self.zone).utcoffset()
+
+    def summer(self, day: date) -> bool:
+        if day.year not in self._lowest:  # every noon of the year: changes happen at night
+            first = date(day.year, 1, 1)
+            self._lowest[day.year] = min(self.noon_offset(first + timedelta(days=k)) for k in range(366)
+                                         if (first + timedelta(days=k)).year == day.year)
+        return self.noon_offset(day) > self._lowest[day.year]
+
+    def rule(self, name: str, day: date) -> tuple[int, str | None]:
+        """(which set: 1 jamaat, 2 jamaatDst, 3 jamaatRamadan; 0 none), the rule text."""
+        base, dst, ramadan = self.sets
+        if name in ramadan and day in self.ramadan_days:
+            return 3, ramadan[name]
+        if name in dst and self.summer(day):
+            return 2, dst[name]
+        return (1, base[name]) if name in base else (0, None)
+
+    def rounded(self, instant: datetime, step: int, down: bool = False) -> datetime:
         while True:  # walk the local clock minute by minute
             local = instant.astimezone(self.zone)
             if (local.hour * 60 + local.minute) % step == 0:
                 return instant
-            instant += timedelta(minutes=1)
+            instant += timedelta(minutes=-1 if down else 1)
 
-    def rule_value(self, name: str, day: date) -> datetime:
-        rule = self.rules[name]
-        at = self.adhan[day][name]
+    def rule_value(self, name: str, day: date, rule: str) -> datetime:
         if rule.isdigit():
-            value = self.rounded(at + timedelta(minutes=int(rule)), self.round.get(name, 1))
-            return value
-        return self.local_at(day, time.fromisoformat(rule))
-
-    def own(self, name: str, day: date) -> tuple[datetime, bool]:
-        rule = self.rules[name]
-        if rule.isdigit() and self.weekly is not None:
-            start = day - timedelta(days=(day.weekday() - self.weekly) % 7)
-            week = [start + timedelta(days=k) for k in range(7)]
-            latest = max(self.clock_after_midnight(d, self.rule_value(name, d)) for d in week)
-            value = self.local_at(day, latest)
+            value = self.rounded(self.adhan[day][name] + timedelta(minutes=int(rule)), self.round.get(name, 1))
+        elif rule.startswith("sunrise-"):
+            value = self.rounded(self.adhan[day]["sunrise"] - timedelta(minutes=int(rule[8:])),
+                                 self.round.get(name, 1), down=True)
         else:
-            value = self.rule_value(name, day)
-        at = self.adhan[day][name]
-        return max(value, at), value < at
+            return self.local_at(day, time.fromisoformat(rule))
+        clock = self.clock_after_midnight(day, value)
+        low, high = self.earliest.get(name), self.latest.get(name)
+        if low is not None and clock < timedelta(hours=low.hour, minutes=low.minute):
+            return self.local_at(day, low)
+        if high is not None and clock > timedelta(hours=high.hour, minutes=high.minute):
+            return self.local_at(day, high)
+        return value
+
+    def regime(self, name: str, day: date):
+        return self.noon_offset(day), self.rule(name, day)[0], name in self.table.get(day, {})
+
+    def held(self, name: str, day: date, rule: str) -> datetime:
+        """The rule's value, held over the days of the week and regime (the latest; earliest before sunrise)."""
+        start = day - timedelta(days=(day.weekday() - self.weekly[name]) % 7)
+        week = [start + timedelta(days=k) for k in range(7)]
+        k = week.index(day)
+        lo = k
+        while lo > 0 and self.regime(name, week[lo - 1]) == self.regime(name, day):
+            lo -= 1
+        hi = k
+        while hi < 6 and self.regime(name, week[hi + 1]) == self.regime(name, day):
+            hi += 1
+        clocks = [self.clock_after_midnight(d, self.rule_value(name, d, rule)) for d in week[lo:hi + 1]]
+        return self.local_at(day, min(clocks) if rule.startswith("sunrise") else max(clocks))
+
+    def own(self, name: str, day: date) -> tuple[datetime, bool, bool, bool] | None:
+        """(jamaat, moved, moved for the end, set) of a prayer's own rule or table cell, or None."""
+        which, rule = self.rule(name, day)
+        typed = self.table.get(day, {}).get(name)
+        if typed is not None:
+            value, fixed = self.local_at(day, time.fromisoformat(typed)), True
+        elif rule is None or rule.isalpha():
+            return None
+        elif self._fixed_or_partner(rule):
+            value, fixed = self.rule_value(name, day, rule), True
+        elif name in self.weekly:
+            value, fixed = self.held(name, day, rule), True
+        else:
+            value, fixed = self.rule_value(name, day, rule), False
+        final, moved, for_end = self.within(value, self.adhan[day][name], self.adhan[day][self.END[name]])
+        return final, moved, for_end, fixed
+
+    @staticmethod
+    def within(value: datetime, opens: datetime, ends: datetime) -> tuple[datetime, bool, bool]:
+        late = value >= ends
+        final = max(ends - timedelta(minutes=1) if late else value, opens)
+        return final, final != value, late and opens < ends
 
     def day(self, day: date) -> dict:
-        """{'jamaat': {name: instant}, 'jumuah': [...], 'eid': [...], 'moved': [...]} of one day."""
-        jamaat, moved = {}, []
+        """{'jamaat': {name: instant}, 'jumuah': [...], 'eid': [...], 'moved': [...], 'end': [...],
+        'set': {names}} of one day."""
+        jamaat, moved, end, fixed = {}, [], [], set()
         for name in PRAYERS:
-            if name in self.rules and not self.rules[name].isalpha():
-                jamaat[name], was_moved = self.own(name, day)
-                if was_moved:
-                    moved.append(name)
+            found = self.own(name, day)
+            if found is not None:
+                jamaat[name] = found[0]
+                moved += [name] if found[1] else []
+                end += [name] if found[2] else []
+                fixed |= {name} if found[3] else set()
         out = {}
         if self.jumuah and day.weekday() == 4:
-            slots = [self.local_at(day, t) for t in self.jumuah]
-            dhuhr = self.adhan[day]["dhuhr"]
-            out["jumuah"] = [max(s, dhuhr) for s in slots]
+            slots = [self.local_at(day, t) for t in (self.jumuah_dst if self.jumuah_dst and self.summer(day)
+                                                      else self.jumuah)]
+            found = [self.within(s, self.adhan[day]["dhuhr"], self.adhan[day]["sunset"]) for s in slots]
+            out["jumuah"] = [f[0] for f in found]
             jamaat["dhuhr"] = out["jumuah"][0]
-            moved = [m for m in moved if m != "dhuhr"] + (["jumuah"] if min(slots) < dhuhr else [])
+            fixed.add("dhuhr")
+            moved = [m for m in moved if m != "dhuhr"] + (["jumuah"] if any(f[1] for f in found) else [])
+            end = [m for m in end if m != "dhuhr"] + (["jumuah"] if any(f[2] for f in found) else [])
         for name in PRAYERS:
-            if name in self.rules and self.rules[name].isalpha():
-                if self.rules[name] in jamaat:
-                    jamaat[name] = jamaat[self.rules[name]]
+            which, rule = self.rule(name, day)
+            if rule is not None and rule.isalpha() and name not in self.table.get(day, {}):
+                if name == "dhuhr" and "jumuah" in out:
+                    continue
+                if rule in jamaat:
+                    jamaat[name] = jamaat[rule]
+                    fixed |= {name} if rule in fixed else set()
         if self.eid and day in self.eid_days:
-            slots = [self.local_at(day, t) for t in self.eid]
-            sunrise = self.adhan[day]["sunrise"]
-            out["eid"] = [max(s, sunrise) for s in slots]
-            moved += ["eid"] if min(slots) < sunrise else []
+            found = [self.within(self.local_at(day, t), self.adhan[day]["sunrise"], self.adhan[day]["dhuhr"])
+                     for t in self.eid]
+            out["eid"] = [f[0] for f in found]
+            moved += ["eid"] if any(f[1] for f in found) else []
+            end += ["eid"] if any(f[2] for f in found) else []
         order = [*PRAYERS, "jumuah", "eid"]
-        return {"jamaat": jamaat, **out, "moved": sorted(moved, key=order.index)}
+        return {"jamaat": jamaat, **out, "moved": sorted(moved, key=order.index), "end": sorted(end, key=order.index),
+                "set": fixed}
+
+    def changed(self, day: date, today: dict, yesterday: dict) -> list[str]:
+        out = []
+        for n in PRAYERS:
+            if (n in today["jamaat"]) != (n in yesterday["jamaat"]):
+                out.append(n)
+            elif n in today["jamaat"]:
+                drift = abs(self.clock_after_midnight(day, today["jamaat"][n]) -
+                            self.clock_after_midnight(day - timedelta(days=1), yesterday["jamaat"][n]))
+                if drift and (drift >= timedelta(minutes=self.notice) or n in today["set"] or n in yesterday["set"]):
+                    out.append(n)
+        return out
+
+
+def _ramadan_days(year: int, calendar: str) -> set[date]:
+    """The days of Ramadan falling in ``year`` as /v1/hijri converts them under ``calendar``."""
+    out = set()
+    for hy in range(int((year - 622) * 1.0307) - 1, int((year - 622) * 1.0307) + 3):
+        start = date.fromisoformat(json.loads(call("hijri", NOW, hy=hy, hm=9, hd=1, calendar=calendar))["gregorian"])
+        end = date.fromisoformat(json.loads(call("hijri", NOW, hy=hy, hm=10, hd=1, calendar=calendar))["gregorian"])
+        out |= {start + timedelta(days=k) for k in range((end - start).days)}
+    return out
 
 
 def _reference_year(city: str, zone: str, year: int, rules: dict, calendar: str):
     first, last = date(year, 1, 1), date(year, 12, 31)
     margin = timedelta(days=8)  # the day before, and whole weeks around the year
     around = _days(city, first - margin, last + margin)
-    adhan = {date.fromisoformat(d["date"]): {n: _utc(d[n]) for n in (*PRAYERS, "sunrise")} for d in around}
-    return Reference(zone, rules, adhan, _eid_days(year, calendar) if "eid" in rules else set())
+    adhan = {date.fromisoformat(d["date"]): {n: _utc(d[n]) for n in (*PRAYERS, "sunrise", "sunset", "midnight")}
+             for d in around}
+    ramadan = _ramadan_days(year - 1, calendar) | _ramadan_days(year, calendar) if "jamaatRamadan" in rules else set()
+    return Reference(zone, rules, adhan, _eid_days(year, calendar) if "eid" in rules else set(), ramadan)
+
+
+def _check_year(days: list[dict], reference: Reference, zone: str, rules: dict) -> dict:
+    """Every day of a year against the reference: jamaat, jamaatLocal, jumuah, eid, jamaatMoved,
+    jamaatMovedEnd, jamaatChanged; returns counts of what was crossed."""
+    tz = ZoneInfo(zone)
+    previous = None
+    counts = {"moved": 0, "end": 0, "jumuah": 0, "eid": 0, "changed": 0}
+    for entry in days:
+        day = date.fromisoformat(entry["date"])
+        expected = reference.day(day)
+        got = {k: v for k, v in entry.get("jamaat", {}).items() if k not in ("jumuah", "eid")}
+        assert got == {k: v.strftime("%Y-%m-%dT%H:%M:%SZ") for k, v in expected["jamaat"].items()}, day
+        local = {k: v for k, v in entry.get("jamaatLocal", {}).items() if k not in ("jumuah", "eid")}
+        assert local == {k: v.astimezone(tz).strftime("%H:%M") for k, v in expected["jamaat"].items()}, day
+        for extra in ("jumuah", "eid"):
+            listed = [v.strftime("%Y-%m-%dT%H:%M:%SZ") for v in expected.get(extra, [])]
+            assert entry.get("jamaat", {}).get(extra) == (listed or None), (day, extra)
+            counts[extra] += extra in entry.get("jamaat", {})
+        assert entry.get("jamaatMoved", []) == expected["moved"], day
+        assert entry.get("jamaatMovedEnd", []) == expected["end"], day
+        counts["moved"] += bool(expected["moved"])
+        counts["end"] += bool(expected["end"])
+        if previous is None:  # the day before the year, from its own computation
+            previous = reference.day(day - timedelta(days=1))
+        changed = reference.changed(day, expected, previous)
+        assert entry.get("jamaatChanged", []) == changed, day
+        counts["changed"] += bool(changed)
+        previous = expected
+    return counts
 
 
 @pytest.mark.parametrize("city, zone, year", PLACES)
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_a_year_of_jamaat_equals_the_rules_computed_independently(city, zone, year, rule_set):
-    """Every day of a year: jamaat, jamaatLocal, jumuah, eid, jamaatMoved, jamaatChanged."""
+    """Every day of a year: jamaat, jamaatLocal, jumuah, eid, jamaatMoved, jamaatMovedEnd, jamaatChanged."""
     rules = RULE_SETS[rule_set]
-    calendars = ("moonsighting", "iran") if "eid" in rules else ("moonsighting",)
+    dated = "eid" in rules or "jamaatRamadan" in rules
+    calendars = ("moonsighting", "iran") if dated else ("moonsighting",)
     for calendar in calendars:
-        query = {**rules, **({"calendar": calendar} if "eid" in rules else {})}
+        query = {**rules, **({"calendar": calendar} if dated else {})}
         days = json.loads(call("prayer-times", NOW, city=city, year=year, **query))["days"]
         reference = _reference_year(city, zone, year, rules, calendar)
-        tz = ZoneInfo(zone)
-        previous = None
-        counts = {"moved": 0, "jumuah": 0, "eid": 0, "changed": 0}
-        for entry in days:
-            day = date.fromisoformat(entry["date"])
-            expected = reference.day(day)
-            got = {k: v for k, v in entry["jamaat"].items() if k not in ("jumuah", "eid")}
-            assert got == {k: v.strftime("%Y-%m-%dT%H:%M:%SZ") for k, v in expected["jamaat"].items()}, day
-            local = {k: v for k, v in entry["jamaatLocal"].items() if k not in ("jumuah", "eid")}
-            assert local == {k: v.astimezone(tz).strftime("%H:%M") for k, v in expected["jamaat"].items()}, day
-            for extra in ("jumuah", "eid"):
-                listed = [v.strftime("%Y-%m-%dT%H:%M:%SZ") for v in expected.get(extra, [])]
-                assert entry["jamaat"].get(extra) == (listed or None), (day, extra)
-                counts[extra] += extra in entry["jamaat"]
-            assert entry.get("jamaatMoved", []) == expected["moved"], day
-            counts["moved"] += bool(expected["moved"])
-            if previous is None:  # the day before the year, from its own computation
-                previous = reference.day(day - timedelta(days=1))
-            changed = [n for n in PRAYERS if n in expected["jamaat"] or n in previous["jamaat"]
-                       if (n in expected["jamaat"]) != (n in previous["jamaat"]) or
-                       reference.clock_after_midnight(day, expected["jamaat"][n]) !=
-                       reference.clock_after_midnight(day - timedelta(days=1), previous["jamaat"][n])]
-            assert entry.get("jamaatChanged", []) == changed, day
-            counts["changed"] += bool(changed)
-            previous = expected
+        counts = _check_year(days, reference, zone, rules)
         assert counts["jumuah"] == (52 + (date(year, 1, 1).weekday() == 4 or date(year, 12, 31).weekday() == 4)
                                     if "jumuah" in rules else 0)
         assert counts["eid"] == (len(reference.eid_days) if "eid" in rules else 0)
         if rule_set == "moves":
             assert counts["moved"] > 30, counts  # fixed fajr in winter, isha in summer, Jumu'ah, Eid
+        if rule_set == "late":
+            assert counts["end"] > 50, counts  # fajr past sunrise, maghrib past midnight, Jumu'ah past sunset
         if rules.get("jamaatWeekly"):  # offset rules change on the weekday (and DST or a fixed rule's move)
             assert counts["changed"] > 40
 
@@ -299,9 +460,13 @@ def test_csv_and_json_agree_on_every_jamaat_time():
 
 
 def test_without_jamaat_parameters_answers_are_unchanged():
-    """Defaults keep the bytes: an empty jamaat is no jamaat, and calendar at its default is no key."""
+    """Defaults keep the bytes: an empty jamaat is no jamaat, and calendar at its default is no key; a notice
+    threshold without rules (what a screen asks of any mosque) and jamaatNotice=1 (the default) change nothing."""
     plain = call("prayer-times", NOW, city="london", year=2026, month=3)
     assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="") == plain
+    assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaatNotice="5") == plain
+    ruled = call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="maghrib:10")
+    assert call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="maghrib:10", jamaatNotice="1") == ruled
     assert b"jamaat" not in plain
 
 
@@ -357,6 +522,28 @@ BAD = [
     ({"calendar": "iran"}, "calendar"),  # nothing to reckon
     ({"eid": "07:00", "calendar": "tabular"}, "calendar"),
     ({"jamaat": "x" * 201}, "jamaat"),
+    # issue 28
+    ({"jamaat": "isha:sunrise-30"}, "jamaat"),  # only fajr's time ends at sunrise
+    ({"jamaat": "fajr:sunrise-0"}, "jamaat"),
+    ({"jamaat": "fajr:sunrise-181"}, "jamaat"),
+    ({"jamaat": "fajr:sunrise+30"}, "jamaat"),
+    ({"jamaatDst": "dhuhr:25:00"}, "jamaatDst"),
+    ({"jamaat": "maghrib:5,isha:maghrib", "jamaatDst": "maghrib:isha"}, "jamaatDst"),  # summer: a circle
+    ({"jamaat": "fajr:20", "jamaatRamadan": "isha:maghrib"}, "jamaatRamadan"),  # maghrib has no rule in Ramadan
+    ({"jumuah": "13:15", "jumuahDst": "13:30,14:30"}, "jumuahDst"),  # not as many slots
+    ({"jumuahDst": "13:30"}, "jumuahDst"),
+    ({"jamaat": "isha:20:00", "jamaatEarliest": "isha:19:30"}, "jamaatEarliest"),  # a fixed time is not bounded
+    ({"jamaat": "isha:10", "jamaatEarliest": "isha:21:00", "jamaatLatest": "isha:20:00"}, "jamaatLatest"),
+    ({"jamaat": "isha:10", "jamaatLatest": "isha:24:00"}, "jamaatLatest"),
+    ({"jamaat": "isha:10", "jamaatEarliest": "fajr:05:00"}, "jamaatEarliest"),
+    ({"jamaat": "fajr:20,isha:10", "jamaatWeekly": "fajr:fri,fajr:sat"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20,isha:10", "jamaatWeekly": "fajr:friday"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20,dhuhr:13:30", "jamaatWeekly": "dhuhr:fri"}, "jamaatWeekly"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "0"}, "jamaatNotice"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "61"}, "jamaatNotice"),
+    ({"jamaat": "fajr:20", "jamaatNotice": "5.5"}, "jamaatNotice"),
+    ({"jamaatTable": "day,fajr;2026-03-02,5"}, "jamaatTable"),
+    ({"jamaatTable": "x" * 32_001}, "jamaatTable"),
 ]
 
 
@@ -368,7 +555,10 @@ def test_bad_jamaat_parameters_give_a_400_naming_the_parameter(client, query, pa
 
 
 @pytest.mark.parametrize("query, parameter", [
-    ({"jamaat": "dhuhr:13:30"}, "jamaat"), ({"jumuah": "13:15"}, "jumuah"), ({"eid": "07:30"}, "eid")])
+    ({"jamaat": "dhuhr:13:30"}, "jamaat"), ({"jumuah": "13:15"}, "jumuah"), ({"eid": "07:30"}, "eid"),
+    ({"jamaat": "fajr:20", "jamaatDst": "fajr:25"}, "jamaatDst"), ({"jamaatTable": "day,fajr;2026-03-20,05:00"},
+                                                                     "jamaatTable"),
+    ({"jamaat": "isha:10", "jamaatLatest": "isha:22:00"}, "jamaatLatest")])
 def test_local_times_need_a_zone(client, query, parameter):
     response = client.get("/v1/prayer-times", params={"lat": "51.5", "lng": "0", "date": "2026-03-20", **query})
     assert_bad_request(response, parameter)
@@ -376,3 +566,212 @@ def test_local_times_need_a_zone(client, query, parameter):
     ok = client.get("/v1/prayer-times", params={"lat": "51.5", "lng": "0", "tz": "Europe/London",
                                                 "date": "2026-03-20", **query})
     assert ok.status_code == 200
+
+
+# --- issue 28: never outside the prayer's time ------------------------------------------------------------------
+
+TIMETABLE_INDEX = Path(__file__).resolve().parent.parent / "data" / "timetables" / "index.csv"
+
+
+def _uk_table_places() -> list[str]:
+    with TIMETABLE_INDEX.open() as f:
+        return sorted({row["city"] for row in csv.DictReader(f) if row["authority"] == "ImamAliFoundation"})
+
+
+def _minutes(hhmm: str) -> int:
+    return int(hhmm[:2]) * 60 + int(hhmm[3:])
+
+
+# fajr 75 minutes after the adhan, rounded up to 15: near the equator (Karachi) and in Tehran often at or after
+# sunrise, so the end is reached and listed; in the UK the spring week's hold used to carry BST-sized times into
+# the GMT days (issue 28's report, `test_the_spring_week_no_longer_puts_fajr_after_sunrise`).
+GRID_RULES = {"jamaat": "fajr:75,dhuhr:10,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatRound": "fajr:15"}
+
+
+def _grid_expected(days: list[dict], weekday: int, zone: str) -> list[dict]:
+    """The rules of GRID_RULES held from ``weekday``, in whole local minutes from each day's own ``local`` times
+    (an independent arithmetic: the answer's adhan, sunrise, sunset and midnight instants read on the zone's
+    clock with zoneinfo, as minutes after the day's local midnight (a polar sunset after midnight counts as
+    late); the clock's offset of a day read from its dhuhr's UTC instant and local clock):
+
+    raw fajr = adhan + 75 rounded up to 15 on the clock, dhuhr = adhan + 10, maghrib = adhan + 10; the hold of a
+    prayer is the latest raw clock over the days of its week with the same offset; then the end: a time at or
+    after sunrise (fajr), sunset (dhuhr) or the night's midnight (maghrib) is one minute before it, listed."""
+    def offset(d: dict) -> int:
+        return (_minutes(d["local"]["dhuhr"]) - (_utc(d["dhuhr"]).hour * 60 + _utc(d["dhuhr"]).minute)) % 1440
+
+    def later(d: dict, name: str, minutes: int) -> int:  # the clock reading that many minutes after the adhan
+        at = (_utc(d[name]) + timedelta(minutes=minutes)).astimezone(tz).replace(tzinfo=None)
+        return int((at - datetime.combine(date.fromisoformat(d["date"]), time())).total_seconds()) // 60
+
+    tz = ZoneInfo(zone)
+    raw = []
+    for d in days:
+        fajr = later(d, "fajr", 75)  # on a change of clock between the adhan and the jamaat, the clock after it
+        raw.append({"fajr": -(-fajr // 15) * 15, "dhuhr": later(d, "dhuhr", 10), "maghrib": later(d, "maghrib", 10)})
+    out = []
+    for k, d in enumerate(days):
+        day = date.fromisoformat(d["date"])
+        group = [j for j in range(max(0, k - 6), min(len(days), k + 7))
+                 if (date.fromisoformat(days[j]["date"]) - timedelta(days=(date.fromisoformat(days[j]["date"]).weekday()
+                                                                            - weekday) % 7))
+                 == day - timedelta(days=(day.weekday() - weekday) % 7) and offset(days[j]) == offset(d)]
+        ends = {"fajr": later(d, "sunrise", 0), "dhuhr": later(d, "sunset", 0), "maghrib": later(d, "midnight", 0)}
+        expected, late = {}, []
+        for name in ("fajr", "dhuhr", "maghrib"):
+            held = max(raw[j][name] for j in group)
+            if held >= ends[name]:
+                held, late = ends[name] - 1, late + [name]
+            expected[name] = held
+        out.append({"jamaat": expected, "late": late})
+    return out
+
+
+def _clock_text(minutes: int) -> str:
+    return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("city", [*_uk_table_places(), "toronto", "tehran", "karachi", "tromso"])
+def test_no_jamaat_at_or_after_the_end_of_its_time_with_a_weekly_rule_on_any_weekday(city):
+    """Issue 28: for every UK table place (the Imam Ali Foundation's printed times) and Toronto, Tehran, Karachi
+    and Tromsø, 2025–2027, the weekly rule on each weekday: every jamaat is at or after its adhan and before the
+    end of its time (sunrise, sunset, midnight: the answer's own), equal to `_grid_expected` (an independent
+    local-clock computation), and every day it was moved back is listed in jamaatMoved and jamaatMovedEnd."""
+    method = {"method": "ImamAliFoundation"} if city in _uk_table_places() else {}
+    zone = {"toronto": "America/Toronto", "tehran": "Asia/Tehran", "karachi": "Asia/Karachi",
+            "tromso": "Europe/Oslo"}.get(city, "Europe/London")
+    late_days = 0
+    for weekday in range(7):
+        for year in (2025, 2026, 2027):
+            first, last = date(year, 1, 1) - timedelta(days=7), date(year, 12, 31) + timedelta(days=7)
+            around = _days(city, first, last, **method)  # the adhan times: the hold's neighbours across the year's edges
+            expected = _grid_expected(around, weekday, zone)
+            got = json.loads(call("prayer-times", NOW, city=city, year=year, jamaatWeekly=WEEKDAYS[weekday],
+                                  **GRID_RULES, **method))["days"]
+            index = {d["date"]: k for k, d in enumerate(around)}
+            for d in got:
+                k = index[d["date"]]
+                want = expected[k]
+                for name in ("fajr", "dhuhr", "maghrib"):
+                    assert d["jamaatLocal"][name] == _clock_text(want["jamaat"][name]), (city, d["date"], name)
+                    assert _utc(d[name]) <= _utc(d["jamaat"][name]), (city, d["date"], name)
+                    end = {"fajr": "sunrise", "dhuhr": "sunset", "maghrib": "midnight"}[name]
+                    assert _utc(d["jamaat"][name]) < _utc(d[end]), (city, d["date"], name)
+                assert d.get("jamaatMovedEnd", []) == want["late"], (city, d["date"])
+                assert set(want["late"]) <= set(d.get("jamaatMoved", [])), (city, d["date"])
+                late_days += bool(want["late"])
+    if city in ("karachi", "tehran"):
+        assert late_days > 100, late_days  # the rule reaches sunrise there: the end is crossed and listed
+
+
+def test_the_spring_week_no_longer_puts_fajr_after_sunrise():
+    """Issue 28's report: at Birmingham (the Imam Ali Foundation's printed table) fajr:30 rounded to 15 held from
+    Friday gave 06:15 on 27 and 28 March 2026, after sunrise (05:54, 05:52): the GMT days took the BST days'
+    time.  A change of clock now starts a new hold: Friday and Saturday hold their own latest time, 04:39 + 30
+    → 05:15 (the printed fajr of 27 March is 04:39), and the BST days from Sunday theirs."""
+    query = {"city": "birmingham", "method": "ImamAliFoundation", "jamaat": "fajr:30", "jamaatRound": "fajr:15",
+             "jamaatWeekly": "fri", "year": 2026, "month": 3}
+    days = {d["date"]: d for d in json.loads(call("prayer-times", NOW, **query))["days"]}
+    assert days["2026-03-27"]["local"]["fajr"] == "04:39" and days["2026-03-27"]["local"]["sunrise"] == "05:54"
+    for iso in ("2026-03-27", "2026-03-28"):
+        assert days[iso]["jamaatLocal"]["fajr"] == "05:15"
+        assert _utc(days[iso]["jamaat"]["fajr"]) < _utc(days[iso]["sunrise"])
+    sunday = days["2026-03-29"]
+    assert sunday["jamaatLocal"]["fajr"] == "06:15" and sunday["local"]["sunrise"] > "06:15"
+    # Manchester, fajr:20 held from Friday: 28 March was exactly at sunrise (05:52).
+    (day,) = json.loads(call("prayer-times", NOW, city="manchester", method="ImamAliFoundation", jamaat="fajr:20",
+                             jamaatWeekly="fri", date="2026-03-28"))["days"]
+    assert _utc(day["jamaat"]["fajr"]) < _utc(day["sunrise"])
+
+
+def test_a_fixed_time_that_never_fits_is_refused_and_one_that_sometimes_does_is_moved(client):
+    """A fixed fajr at 09:00 in London is after sunrise (at most 08:06 local) on every day of the year: a 400
+    naming jamaat.  07:30 is after sunrise from spring to autumn only: those days move to the minute before
+    sunrise and are listed; the winter days keep 07:30."""
+    base = {"city": "london", "date": "2026-06-21"}
+    for query, parameter in (({"jamaat": "fajr:09:00"}, "jamaat"), ({"jumuah": "22:30"}, "jumuah"),
+                             ({"eid": "14:00"}, "eid"), ({"jamaat": "fajr:20", "jamaatDst": "fajr:08:30"}, "jamaatDst")):
+        for endpoint in ("/v1/prayer-times", "/v1/prayer-times.csv", "/v1/prayer-times.ics"):
+            response = client.get(endpoint, params={**base, **query} if "ics" not in endpoint else
+                                  {"city": "london", **query})
+            assert_bad_request(response, parameter)
+            assert "never within" in response.json()["error"]
+    days = json.loads(call("prayer-times", NOW, city="london", year=2026, jamaat="fajr:07:30"))["days"]
+    for d in days:
+        if _utc(d["sunrise"]) <= _utc(d["jamaat"]["fajr"]) or "fajr" in d.get("jamaatMovedEnd", []):
+            assert "fajr" in d["jamaatMovedEnd"] and "fajr" in d["jamaatMoved"]
+            assert _utc(d["jamaat"]["fajr"]) == _utc(d["sunrise"]) - timedelta(minutes=1)
+        else:
+            assert d["jamaatLocal"]["fajr"] == "07:30"
+    assert 150 < sum("jamaatMovedEnd" in d for d in days) < 300
+
+
+def test_jamaat_table_days_win_and_malformed_tables_name_the_line_and_column(client):
+    """A typed-in table (SalahAPI's column names, a UTF-8 byte-order mark as spreadsheets save it, CRLF lines):
+    its cells are the jamaat on their days, other days follow the rules, the _athan and sunrise columns are
+    checked but not used."""
+    table = ("\ufeffday,fajr_athan,fajr_iqama,sunrise,isha_athan,isha_iqama\r\n"
+             "2026-03-02,05:10,05:40,06:40,19:10,19:45\r\n2026-03-03..2026-03-04,05:08,05:35,06:38,19:12,\r\n")
+    days = json.loads(call("prayer-times", NOW, city="london", year=2026, month=3, jamaat="fajr:20,isha:10",
+                           jamaatTable=table))["days"]
+    by = {d["date"]: d for d in days}
+    assert by["2026-03-02"]["jamaatLocal"] == {"fajr": "05:40", "isha": "19:45"}
+    assert by["2026-03-03"]["jamaatLocal"]["fajr"] == by["2026-03-04"]["jamaatLocal"]["fajr"] == "05:35"
+    isha = _utc(by["2026-03-03"]["isha"]) + timedelta(minutes=10)
+    assert by["2026-03-03"]["jamaat"]["isha"] == isha.strftime("%Y-%m-%dT%H:%M:%SZ")  # an empty cell: the rule
+    assert by["2026-03-05"]["jamaat"]["fajr"] == (_utc(by["2026-03-05"]["fajr"]) + timedelta(minutes=20)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    # A table alone: the prayers it names have a jamaat only on its days.
+    (day,) = json.loads(call("prayer-times", NOW, city="london", date="2026-03-05",
+                             jamaatTable="day,maghrib;2026-03-02,18:00"))["days"]
+    assert "jamaat" in day and day["jamaat"] == {}
+    bad = [("day,fajr;2026-03-02,25:00", "line 2, column fajr"),
+           ("day,fajr;2026-03-02,05:00;2026-03-02,05:10", "line 3: 2026-03-02 is also on line 2"),
+           ("day,fajr;2026-03-01..2026-03-05,05:00;2026-03-04,05:10", "also on line"),
+           ("day,fajr;2026-02-30,05:00", "line 2, column day"),
+           ("day,fajr;2026-03-02", "line 2: 1 cells where the header has 2"),
+           ("day,fajr,taraweeh;2026-03-02,05:00,21:00", "line 1: unknown column 'taraweeh'"),
+           ("fajr,isha;05:00,20:00", "line 1: the header needs one day"),
+           ("day,sunrise;2026-03-02,06:00", "no jamaat column"),
+           ("day,fajr", "at least one row"),
+           ("day,fajr,fajr_iqama;2026-03-02,05:00,05:10", "more than once"),
+           ("day,fajr;2026-03-05..2026-03-02,05:00", "ends before it starts")]
+    for text, message in bad:
+        response = client.get("/v1/prayer-times", params={"city": "london", "date": "2026-03-02", "jamaatTable": text})
+        assert_bad_request(response, "jamaatTable")
+        assert message in response.json()["error"], (text, response.json())
+    long = "day,fajr;" + ";".join(f"{date(2026, 1, 1) + timedelta(days=k)},05:00" for k in range(801))
+    assert_bad_request(client.get("/v1/prayer-times", params={"city": "london", "date": "2026-03-02",
+                                                              "jamaatTable": long}), "jamaatTable")
+
+
+def test_the_feed_folds_a_combined_prayer_only_on_the_days_its_rule_combines_it():
+    """isha:maghrib all year, but in Ramadan (Iran's official reckoning: 1 Ramadan 1447 = 19 February 2026, data/
+    iran_hijri_month_starts.csv) isha has its own fixed 21:30: the feed has one "Maghrib and Isha" event on the
+    other days and two events in Ramadan, each at the JSON's jamaat."""
+    import icalendar
+
+    with IRAN_TABLE.open() as f:
+        starts = {(int(r["hy"]), int(r["hm"])): r["gregorian_start"] for r in csv.DictReader(f)}
+    assert starts[1447, 9] == "2026-02-19"
+    query = {"city": "tehran", "jamaat": "maghrib:5,isha:maghrib", "jamaatRamadan": "isha:21:30", "calendar": "iran"}
+    now = datetime(2026, 2, 12, 12, tzinfo=timezone.utc).timestamp()
+    body = call("prayer-times.ics", now, days=14, **query)
+    events = list(icalendar.Calendar.from_ical(body).walk("VEVENT"))
+    days = {d["date"]: d for d in json.loads(call("prayer-times", now, year=2026, month=2, **query))["days"]}
+    by_day: dict[str, list] = {}
+    for event in events:
+        iso = event["DTSTART"].dt.astimezone(ZoneInfo("Asia/Tehran")).date().isoformat()
+        by_day.setdefault(iso, []).append(event)
+    for iso in (f"2026-02-{d:02d}" for d in range(12, 26)):
+        evening = [e for e in by_day[iso] if "-maghrib-" in str(e["UID"]) or "-isha-" in str(e["UID"])]
+        starts_utc = sorted(e["DTSTART"].dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for e in evening)
+        if iso >= "2026-02-19":
+            assert days[iso]["jamaatLocal"]["isha"] == "21:30"
+            assert starts_utc == sorted([days[iso]["jamaat"]["maghrib"], days[iso]["jamaat"]["isha"]]), iso
+        else:
+            assert days[iso]["jamaat"]["isha"] == days[iso]["jamaat"]["maghrib"]
+            (event,) = evening
+            assert starts_utc == [days[iso]["jamaat"]["maghrib"]]
+            assert "Isha" in str(event["SUMMARY"]) and "Maghrib" in str(event["SUMMARY"])

@@ -364,3 +364,39 @@ def test_screen_from_a_mosque_shows_its_name_and_announcement(client, example):
     assert_canonical = re.search(r'rel="canonical" href="[^"]*/screen/\?mosque=example-mosque&amp;lang=en"', english)
     assert assert_canonical
     assert client.get(f"/screen/?mosque={example.id}&calendar=iran").status_code == 400
+
+
+def test_a_profile_with_issue_28_rules_is_its_query_and_its_page_marks_moves_back(tmp_path, monkeypatch):
+    """A profile may hold every issue-28 rule (summer, Ramadan, a typed-in table): mosque=<id> answers the bytes of
+    the explicit query, and its page marks each jamaat moved back inside its time (†) with the note, on exactly
+    the days /v1/prayer-times lists in jamaatMovedEnd (a fixed fajr 05:00 in London is after sunrise in summer)."""
+    from datetime import date
+
+    from generator.site import mosque_page
+
+    data = _fixture_data()
+    data["jamaat"] = {"jamaat": "fajr:05:00,maghrib:10,isha:maghrib", "jamaatDst": "maghrib:5",
+                      "jamaatRamadan": "isha:22:00", "jamaatTable": "day,fajr;2026-06-21,03:30;2026-06-22,03:35"}
+    profile = mosques.read(_write(tmp_path, "summer-mosque", data))
+    monkeypatch.setattr(mosques, "by_id", lambda: {**mosques.load(), profile.id: profile})
+    responses._body.cache_clear()
+    try:
+        query = {"city": "london", "method": "Jafari", "imsak": "10", "tune": "isha:2", **data["jamaat"],
+                 "calendar": "moonsighting"}
+        for extra in ({"year": "2026"}, {"year": "2026", "month": "6"}):
+            assert call("prayer-times", NOW, mosque=profile.id, **extra) == call("prayer-times", NOW, **query, **extra)
+        june = json.loads(call("prayer-times", NOW, mosque=profile.id, year=2026, month=6))["days"]
+        late = {d["date"] for d in june if "fajr" in d.get("jamaatMovedEnd", [])}
+        assert len(late) > 20 and "2026-06-21" not in late  # the table's 03:30 is in time
+        html = mosque_page.render(date(2026, 6, 15), profile.id, "en",
+                                  now_s=datetime(2026, 6, 15, 9, tzinfo=timezone.utc).timestamp()).decode()
+        for d in june:
+            cell = re.search(rf'<tr data-date="{d["date"]}".*?<td data-jamaat="fajr">([^<]*)</td>', html, re.S).group(1)
+            assert cell.endswith("†") == (d["date"] in late), (d["date"], cell)
+        import html as html_text
+
+        assert "† The mosque's rule would put this jamaat at or after the end of the prayer's time" in html_text.unescape(html)
+        by = {d["date"]: d for d in june}
+        assert by["2026-06-21"]["jamaatLocal"]["fajr"] == "03:30"
+    finally:
+        responses._body.cache_clear()

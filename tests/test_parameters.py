@@ -55,6 +55,7 @@ COMPANIONS = {
 # Jamaat (issue 20): a weekly hold needs a minutes-after rule, a reckoning an Eid slot (or ramadan=1 in the feed).
 for _name in ("prayer-times", "prayer-times.ics"):
     COMPANIONS[_name, "jamaatWeekly"] = {"jamaat": "fajr:20"}
+    COMPANIONS[_name, "jamaatNotice"] = {"jamaat": "fajr:20"}  # issue 28: a notice of changes needs jamaat times
     COMPANIONS[_name, "calendar"] = {"eid": "07:30", **({"tz": "Asia/Tehran"} if _name == "prayer-times" else {})}
 COMPANIONS["prayer-times.ics", "midnight"] = {"prayers": "fajr,midnight"}  # the prayer feed shows them if asked
 COMPANIONS["prayer-times.ics", "imsak"] = {"prayers": "imsak,fajr"}

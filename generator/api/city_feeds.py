@@ -158,7 +158,7 @@ def canonical_prayer_times(values, now_unix_s: float) -> Canonical:
     # Issue 20: jamaat rules (a city's zone or tz: always a zone here), and options that need an event to move.
     if params.get("offsets") is not None and values.get("jamaat"):
         raise QueryError("jamaat", "give either offsets (minutes after the adhan) or jamaat rules, not both")
-    params.update(JP.read(values, has_zone=True, calendar_with=("eid", "ramadan")))
+    params.update(JP.read(values, has_zone=True, calendar_with=(*JP.DATED, "ramadan")))
     shows = {"midnight": ("midnight" in FO.shown(params), "add it to prayers"),
              "imsak": (FO.shows_imsak(params), "add it to prayers, or ramadan=1")}
     for name, (shown, how) in shows.items():
@@ -167,6 +167,7 @@ def canonical_prayer_times(values, now_unix_s: float) -> Canonical:
                 raise QueryError(name, f"this feed shows no {name} event ({how}); the option applies to "
                                        f"/v1/prayer-times")
             params.pop(name, None)  # a mosque's option that moves no event here
+    JP.refuse_never_within(params, days.unix_day(params["date"]), _times_of(params), _place(params)[2])
     return found
 
 
@@ -259,9 +260,10 @@ def build_prayer_times(params: Params) -> bytes:
     found = JP.compute(params, first, n_days, _times_of(params), zone)
     rules = JP.rules_of(params) or jamaat.Rules()
     jam = found[0] if found else None
-    # A prayer prayed with a partner the feed also shows is folded into the partner's event.
-    folded = {r.with_prayer: p for p, r in rules.prayers if r.with_prayer is not None and r.with_prayer in shown
-              and p in shown}
+    # A prayer prayed with a partner the feed also shows is folded into the partner's event, on the days its
+    # rule combines them (a summer or Ramadan rule, or a table cell, may give it its own jamaat on others).
+    folded = {p: jam.combined[jam.names.index(p)] for p in rules.with_partners
+              if p in shown and jamaat.PAIRS[p] in shown and p in jam.names}
     names = words.PRAYER_NAMES[lang]
     clocks: dict[str, list[str]] = {}
 
@@ -306,21 +308,22 @@ def build_prayer_times(params: Params) -> bytes:
                 local = words.LOCAL_TIME[lang].format(time=clock(time_id, calculated)[i], city=clock_name)
                 add(i, time_id, order, int(calculated[i]), time_id, summary, [local, *polar_lines(i)], False)
             continue
-        if time_id in folded.values():
-            continue  # its jamaat is its partner's event
         k = jam.names.index(time_id) if jam is not None and time_id in jam.names else None
         ruled = jam.ruled[k] if k is not None else np.zeros(n_days, dtype=bool)
         has_event = np.where(ruled, jam.present[k], reached) if k is not None else reached
+        if time_id in folded:
+            has_event = has_event & ~folded[time_id]  # those days its jamaat is its partner's event
         if time_id == "dhuhr" and rules.jumuah_min:
             has_event = has_event & ~jam.fridays  # Jumu'ah events instead, below
         starts = np.where(ruled, jam.instants_s[k], calculated) if k is not None else calculated
         starts = starts + offsets.get(time_id, 0) * 60
         moved = jam.moved[k] if k is not None else np.zeros(n_days, dtype=bool)
-        partner = folded.get(time_id)
+        moved_end = jam.moved_end[k] if k is not None else np.zeros(n_days, dtype=bool)
+        partner = jamaat.PAIRS.get(time_id) if jamaat.PAIRS.get(time_id) in folded else None
         partner_calculated = result.times[partner][0] if partner else None
         for i in np.flatnonzero(has_event).tolist():
             with_jamaat = bool(ruled[i]) or time_id in offsets
-            if with_jamaat and partner:
+            if with_jamaat and partner and folded[partner][i]:
                 first_id, second_id = sorted((time_id, partner), key=words.PRAYERS.index)
                 summary = words.COMBINED_JAMAAT_SUMMARY[lang].format(first=names[first_id], second=names[second_id])
             else:
@@ -330,30 +333,36 @@ def build_prayer_times(params: Params) -> bytes:
             if with_jamaat:
                 lines.append(words.JAMAAT_LINE[lang].format(prayer=names[time_id],
                                                             time=clock(time_id, calculated)[i]))
-                if partner:
+                if partner and folded[partner][i]:
                     lines.append(words.JAMAAT_LINE[lang].format(prayer=names[partner],
                                                                 time=clock(partner, partner_calculated)[i]))
-                if moved[i]:
+                if moved_end[i]:
+                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang][
+                        jamaat.END_OF[time_id]]))
+                elif moved[i]:
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
             add(i, time_id, order, int(starts[i]), time_id, summarised(summary), lines + polar_lines(i), busy)
 
     if jam is not None and rules.jumuah_min:  # Fridays: each slot, the first with any prayer folded into dhuhr
         dhuhr = result.times["dhuhr"][0]
         jumuah = words.JUMUAH_NAME[lang]
-        partner = folded.get("dhuhr")
+        partner = "asr" if "asr" in folded else None
+        sunset = result.times["sunset"][0]
         for i in np.flatnonzero(jam.fridays).tolist():
             for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):
-                if slot == 0 and partner:
+                if slot == 0 and partner and folded[partner][i]:
                     summary = words.COMBINED_JAMAAT_SUMMARY[lang].format(first=jumuah, second=names[partner])
                 else:
                     summary = words.PRAYER_SUMMARY[lang].format(prayer=jumuah)
                 lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
                                                        city=clock_name),
                          words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr)[i])]
-                if slot == 0 and partner:
+                if slot == 0 and partner and folded[partner][i]:
                     lines.append(words.JAMAAT_LINE[lang].format(
                         prayer=names[partner], time=clock(partner, result.times[partner][0])[i]))
-                if jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
+                if jam.moved_end[len(jam.names)][i] and start_s == int(sunset[i]) - 60:
+                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["sunset"]))
+                elif jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
                 add(i, f"jumuah-{slot + 1}", EVENT_ORDER.index("jumuah") + slot, start_s, "jumuah", summarised(summary),
                     lines + polar_lines(i), busy)
@@ -361,14 +370,16 @@ def build_prayer_times(params: Params) -> bytes:
     calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
     window = first + np.arange(n_days)
     if jam is not None and rules.eid_min:
-        sunrise = result.times["sunrise"][0]
+        sunrise, eid_end = result.times["sunrise"][0], result.times[jamaat.END_OF["eid"]][0]
         eid_days = np.flatnonzero(jam.eid_days)
         months = hijri.to_hijri(window[eid_days], calendar).month.tolist()
         for i, month in zip(eid_days.tolist(), months):
             for slot, start_s in enumerate(jam.eid_s[i].tolist()):
                 lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params)[0],
                                                        city=clock_name)]
-                if jam.moved[len(jam.names) + 1][i] and start_s == int(sunrise[i]):
+                if jam.moved_end[len(jam.names) + 1][i] and start_s == int(eid_end[i]) - 60:
+                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["dhuhr"]))
+                elif jam.moved[len(jam.names) + 1][i] and start_s == int(sunrise[i]):
                     lines.append(words.EID_MOVED_LINE[lang])
                 add(i, f"eid-{slot + 1}", EVENT_ORDER.index("eid") + slot, start_s, "eid",
                     summarised(words.EID_PRAYER[month][lang]), lines + polar_lines(i), busy)

@@ -14,11 +14,13 @@ so every answer without them keeps its bytes and its static file.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+from datetime import date
 from typing import Callable, Sequence
 
 import numpy as np
 
-from generator import hijri, jamaat, prayer, timezones
+from generator import days, hijri, jamaat, prayer, timezones
 from generator.api import day_rows
 from generator.api import params as P
 from generator.api.common import CALENDAR as HIJRI_CALENDAR
@@ -29,19 +31,24 @@ MAX_CHARS = 200  # five prayer:HH:MM rules with spaces fit in 90
 JAMAAT = P.custom(
     jamaat.JAMAAT, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
     "Jamaat (congregation) times: prayer:rule pairs, comma-separated; prayers fajr, dhuhr, asr, maghrib, isha. A rule "
-    f"is minutes after that day's adhan (fajr:20; 0..{jamaat.MAX_AFTER_ADHAN_MIN}), a fixed local time (dhuhr:13:30; "
-    "needs a zone), or the prayer it is prayed with (asr:dhuhr, isha:maghrib; one jamaat for both, the partner needs "
-    "its own rule). A jamaat is never before its adhan: an earlier fixed time moves to the adhan (jamaatMoved).",
+    f"is minutes after that day's adhan (fajr:20; 0..{jamaat.MAX_AFTER_ADHAN_MIN}), minutes before sunrise (fajr only: "
+    "fajr:sunrise-30), a fixed local time (dhuhr:13:30; needs a zone), or the prayer it is prayed with (asr:dhuhr, "
+    "isha:maghrib; one jamaat for both, the partner needs its own rule). A jamaat is always within its prayer's "
+    "time: one before its adhan moves to the adhan, one at or after the end (fajr: sunrise; dhuhr, asr: sunset; "
+    "maghrib, isha: midnight) to the last minute before it (jamaatMoved; jamaatMovedEnd).",
     keep_default=False, example="fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib")
 JAMAAT_ROUND = P.custom(
     jamaat.ROUND, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
     f"Round minutes-after jamaat times up to a multiple of 1..{jamaat.MAX_ROUND_MIN} minutes on the local clock: "
     "prayer:minutes pairs (fajr:5,isha:15), or one number for every minutes-after rule.",
     keep_default=False, example="fajr:5,maghrib:5")
-JAMAAT_WEEKLY = P.choice(
-    jamaat.WEEKLY, jamaat.WEEKDAYS, "Minutes-after jamaat times change only on this weekday: each week (from this "
-    "weekday on) holds the latest local time its rule gives on any of its seven days, computed over the whole week "
-    "whatever the requested range.", fold_case=True, keep_default=False, example="fri")
+JAMAAT_WEEKLY = P.custom(
+    jamaat.WEEKLY, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    "A weekday (every minutes-after or before-sunrise rule) or prayer:weekday pairs: that jamaat changes only on "
+    "that weekday; each week (from that weekday on) holds the latest local time its rule gives on any of its days "
+    "(the earliest for a rule before sunrise), computed over the whole week whatever the requested range. A change "
+    "of clock offset, of the rule in force (summer, Ramadan) or a table day starts a new hold.",
+    keep_default=False, example="fajr:fri,isha:sat")
 JUMUAH = P.custom(
     jamaat.JUMUAH, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
     f"Up to {jamaat.MAX_JUMUAH} local times HH:MM of Jumu'ah (needs a zone): on Fridays the day's jamaat.jumuah "
@@ -50,14 +57,51 @@ EID = P.custom(
     jamaat.EID, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
     f"Up to {jamaat.MAX_EID} local times HH:MM of the Eid prayer (needs a zone): on Eid al-Fitr and Eid al-Adha under "
     "`calendar` the day's jamaat.eid lists them (never before sunrise).", keep_default=False, example="07:30,09:00")
+def _rules_param(name: str, description: str, example: str) -> P.Param:
+    return P.custom(name, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+                    description, keep_default=False, example=example)
+
+
+JAMAAT_DST = _rules_param(
+    jamaat.DST, "Jamaat rules (the grammar of jamaat) for the days the zone keeps daylight-saving (summer) time, "
+    "replacing jamaat's rule for the prayers they name, e.g. dhuhr 13:30 in winter and 13:45 in summer.",
+    "dhuhr:13:45,fajr:25")
+JUMUAH_DST = _rules_param(
+    jamaat.JUMUAH_DST, "The Jumu'ah slots (as many as jumuah gives) on Fridays of daylight-saving (summer) time.",
+    "13:30")
+JAMAAT_RAMADAN = _rules_param(
+    jamaat.RAMADAN_RULES, "Jamaat rules (the grammar of jamaat) for the days of Ramadan under `calendar`, replacing "
+    "the others for the prayers they name, e.g. a shorter maghrib wait and a fixed isha.", "maghrib:5,isha:20:30")
+JAMAAT_EARLIEST = _rules_param(
+    jamaat.EARLIEST, "prayer:HH:MM: a minutes-after (or before-sunrise) jamaat is never earlier than this local "
+    "time (isha 10 minutes after the adhan, but not before 19:30).", "isha:19:30")
+JAMAAT_LATEST = _rules_param(
+    jamaat.LATEST, "prayer:HH:MM: a minutes-after (or before-sunrise) jamaat is never later than this local time.",
+    "isha:22:00")
+JAMAAT_TABLE = P.custom(
+    jamaat.TABLE, {"type": "string", "maxLength": jamaat.MAX_TABLE_CHARS},
+    lambda q, n: q.string(n, max_chars=jamaat.MAX_TABLE_CHARS),
+    "Jamaat times typed in by the mosque, winning over the rules on their days: CSV rows separated by line breaks "
+    "or ';', a header 'day' and any of fajr, dhuhr, asr, maghrib, isha (or SalahAPI's fajr_iqama, …; its _athan "
+    "and sunrise columns are checked and not used), then a day YYYY-MM-DD (or a range YYYY-MM-DD..YYYY-MM-DD) and "
+    f"local times HH:MM (empty: the rule applies); at most {jamaat.MAX_TABLE_ROWS} rows.",
+    keep_default=False, example="day,fajr,isha;2026-03-01..2026-03-07,05:30,20:00;2026-03-08,05:15,")
+JAMAAT_NOTICE = P.custom(
+    jamaat.NOTICE, {"type": "integer", "minimum": 1, "maximum": jamaat.MAX_NOTICE_MIN},
+    lambda q, n: q.string(n, max_chars=8),
+    "jamaatChanged lists a prayer only when its jamaat moves by at least these minutes on the local clock from the "
+    "day before (or it gains or loses one, or either day's time is a set one: fixed, typed in, held weekly). "
+    "Default 1: every change.", keep_default=False, example="5")
 CALENDAR = HIJRI_CALENDAR.but(
-    description="Hijri reckoning of the Eid days (with eid): moonsighting (global sighting) or iran (official).",
-    keep_default=False)
-PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, CALENDAR)
+    description="Hijri reckoning of the Eid days (with eid) and of Ramadan (with jamaatRamadan): moonsighting "
+    "(global sighting) or iran (official).", keep_default=False)
+PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, JAMAAT_DST, JUMUAH_DST, JAMAAT_RAMADAN,
+              JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, CALENDAR)
 NAMES = jamaat.PARAMETERS
+DATED = (jamaat.EID, jamaat.RAMADAN_RULES)  # the parameters whose days the Hijri reckoning dates
 
 
-def read(values, *, has_zone: bool, calendar_with: Sequence[str] = (jamaat.EID,)) -> dict:
+def read(values, *, has_zone: bool, calendar_with: Sequence[str] = DATED) -> dict:
     """Return the canonical jamaat params of checked query ``values`` (empty without rules).
 
     ``calendar`` is refused unless one of ``calendar_with`` is given (it would do nothing); a mosque
@@ -81,12 +125,7 @@ def rules_of(params, *, has_zone: bool = True) -> jamaat.Rules | None:
     return jamaat.from_params({name: params.get(name) for name in NAMES}, has_zone=has_zone)
 
 
-def needed_times(rules: jamaat.Rules) -> tuple[str, ...]:
-    """The time names whose instants `jamaat.compute` reads."""
-    names = {p for p, r in rules.prayers if r.with_prayer is None}
-    names |= {"dhuhr"} if rules.jumuah_min else set()
-    names |= {"sunrise"} if rules.eid_min else set()
-    return tuple(n for n in prayer.OUTPUT_TIMES if n in names)
+needed_times = jamaat.needed_times
 
 
 TimesOf = Callable[[int, int], prayer.PrayerTimes]  # (first unix day, days) -> the endpoint's final times
@@ -114,6 +153,45 @@ def compute(params, first: int, n_days: int, times_of: TimesOf, zone: str | None
         reached = {name: ~result.unreached[name][k] for name in names if name in result.unreached}
         out.append(jamaat.compute(rules, first, n_days, adhan, zone=zone, calendar=calendar, reached=reached))
     return out
+
+
+_NEVER_WITHIN_CACHE: OrderedDict = OrderedDict()  # (canonical params less the dates, year) -> refusal or None
+_NEVER_WITHIN_CACHED = 512
+
+
+def refuse_never_within(params, first: int, times_of: TimesOf, zone: str | None) -> None:
+    """Refuse (QueryError naming the parameter) a fixed jamaat time or slot that is at or after the end of its
+    prayer's time on every day of the calendar year of ``first`` at this place and method: it could never be
+    prayed in time, so no answer would show it (docs/decisions.md "Jamaat").  A time that is outside on some
+    days only is moved on those days and listed instead.  Checked once per place, method, rules and year."""
+    rules = rules_of(params, has_zone=zone is not None)
+    if rules is None or not (rules.jumuah_min or rules.eid_min or any(
+            r.at_local_min is not None for rule_set in rules.sets for _, r in rule_set)):
+        return
+    year = days.to_date(first).year
+    key = (tuple(sorted((k, str(v)) for k, v in params.items() if k not in ("date", "year", "month"))), year)
+    if key not in _NEVER_WITHIN_CACHE:
+        start = days.unix_day(date(year, 1, 1))
+        n_days = days.unix_day(date(year + 1, 1, 1)) - start
+        result = times_of(start, n_days)
+        names = needed_times(rules)
+        calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+        refusal = None
+        for k in range(result.times[prayer.OUTPUT_TIMES[0]].shape[0]):
+            found = jamaat.never_within(rules, start, n_days, {n: result.times[n][k] for n in names}, zone=zone or "UTC",
+                                        calendar=calendar, reached={n: ~result.unreached[n][k] for n in names
+                                                                    if n in result.unreached})
+            if found:
+                refusal = found[0]
+                break
+        _NEVER_WITHIN_CACHE[key] = refusal
+        if len(_NEVER_WITHIN_CACHE) > _NEVER_WITHIN_CACHED:
+            _NEVER_WITHIN_CACHE.popitem(last=False)
+    refusal = _NEVER_WITHIN_CACHE[key]
+    if refusal is not None:
+        parameter, text, end = refusal
+        raise QueryError(parameter, f"{text} is at or after {end} on every day of {year} here, so it is never within "
+                                    f"its prayer's time; give an earlier time")
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -173,14 +251,15 @@ def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
 
     ``,"jamaat":{prayer: UTC instant or null (its adhan never reached), …, "jumuah": […], "eid": […]}``
     (a prayer only on the days its rule applies; jumuah on Fridays, eid on Eid days), with a zone
-    ``,"jamaatLocal":{…}`` (the same as HH:mm), then ``,"jamaatMoved":[…]`` and
-    ``,"jamaatChanged":[…]`` when not empty.
+    ``,"jamaatLocal":{…}`` (the same as HH:mm), then ``,"jamaatMoved":[…]``, ``,"jamaatMovedEnd":[…]`` (those
+    moved back inside their prayer's time) and ``,"jamaatChanged":[…]`` when not empty.
     """
     out = _cat(b',"jamaat":', _object(j, _instants(j.instants_s), _instants(j.jumuah_s), _instants(j.eid_s)))
     if zone is not None:
         out = _cat(out, b',"jamaatLocal":', _object(j, _clocks(zone, j.instants_s), _clocks(zone, j.jumuah_s),
                                                      _clocks(zone, j.eid_s)))
-    for key, flags, names in ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatChanged", j.changed, j.names)):
+    for key, flags, names in ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatMovedEnd", j.moved_end, j.moved_names),
+                              (b"jamaatChanged", j.changed, j.names)):
         listed = _names(flags, names, b",", b'"')
         out = _cat(out, np.where(listed == b"", b"", _cat(b',"%s":[' % key, listed, b"]")))
     return out.tolist()
@@ -189,7 +268,8 @@ def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
 def csv_header(rules: jamaat.Rules, with_local: bool) -> list[str]:
     """The jamaat columns: ``jamaat_<prayer>`` (local HH:MM, with a zone) and ``jamaat_<prayer>_utc``,
     ``jumuah``/``jumuah_utc`` and ``eid``/``eid_utc`` (space-separated lists) when given, then
-    ``jamaat_moved`` and ``jamaat_changed`` (space-separated names)."""
+    ``jamaat_moved`` (space-separated names; ``fajr:end`` where it was moved back inside its prayer's
+    time, JSON's jamaatMovedEnd) and ``jamaat_changed`` (space-separated names)."""
     local = [f"jamaat_{name}" for name in rules.names] if with_local else []
     utc = [f"jamaat_{name}_utc" for name in rules.names]
     extras = []
@@ -208,5 +288,7 @@ def csv_cells(j: jamaat.Jamaat, rules: jamaat.Rules, zone: str | None) -> list[b
     for slots, text, on in ((rules.jumuah_min, j.jumuah_s, j.fridays), (rules.eid_min, j.eid_s, j.eid_days)):
         if slots:
             columns += [_slots(write(text), on, b" ", b"") for write in writers]
-    columns += [_names(j.moved, j.moved_names, b" ", b""), _names(j.changed, j.names, b" ", b"")]
+    moved = np.array([name.encode() + b" " for name in j.moved_names], dtype=bytes).reshape(-1, 1)
+    moved = np.where(j.moved_end, np.strings.add(np.strings.rstrip(moved, b" "), b":end "), moved)
+    columns += [_rows(np.where(j.moved, moved, b""), b" "), _names(j.changed, j.names, b" ", b"")]
     return _rows([np.strings.add(column, b",") for column in columns[:-1]] + columns[-1:], b"\0").tolist()

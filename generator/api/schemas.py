@@ -72,10 +72,15 @@ DAY_ENTRY = obj(
      "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}}),
      "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
      "jamaatLocal": _jamaat(CLOCK, "The same as local HH:mm (with a zone)"),
-     "jamaatMoved": {**JAMAAT_NAMES, "description": "A set time earlier than the day's adhan (sunrise for eid), "
-                                                    "moved to it"},
+     "jamaatMoved": {**JAMAAT_NAMES, "description": "Jamaat times moved to stay within their prayer's time: one "
+                                                    "earlier than the day's adhan (sunrise for eid) moved to it, and "
+                                                    "those of jamaatMovedEnd"},
+     "jamaatMovedEnd": {**JAMAAT_NAMES, "description": "Jamaat times the rule put at or after the end of their "
+                        "prayer's time (fajr: sunrise; dhuhr, asr, jumuah: sunset; maghrib, isha: midnight; eid: "
+                        "dhuhr), moved to the last minute before it"},
      "jamaatChanged": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS),
-                       "description": "Prayers whose jamaat (local clock) differs from the day before"},
+                       "description": "Prayers whose jamaat (local clock) differs from the day before (by at least "
+                                      "jamaatNotice minutes, or at all where either day's time is a set one)"},
      # Only on the days of a preset bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation).
      "source": {**_enum("printed", "computed"), "description": "Only for a preset bound to printed tables "
                 "(IslamicCentreOfEngland, ImamAliFoundation), on every day: printed (the times of an authority's "

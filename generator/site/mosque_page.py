@@ -23,6 +23,7 @@ from generator.site.templating import render_localised_page
 FEEDS = ("prayer-times", "night")
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 COLUMNS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")
+NOTICE_MIN = 5  # the page's "jamaat times change tomorrow": moves of 5 minutes or more, or of a set time
 
 
 def profile(today: date, mosque_id: str) -> dict:
@@ -93,7 +94,8 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
 
 def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
     """Return the mosque's month of ``local_today``: per day the adhan, jamaat and Jumu'ah/Eid slots."""
-    query = {"mosque": m["id"], "year": local_today.year, "month": local_today.month}
+    # "Changes tomorrow" for a change a congregation needs to know (docs/decisions.md "Jamaat", jamaatNotice).
+    query = {"mosque": m["id"], "year": local_today.year, "month": local_today.month, "jamaatNotice": NOTICE_MIN}
     answer = responses.api_json("prayer-times", query, today)
     hijri_map = responses.api_json("hijri", {"year": local_today.year, "month": local_today.month,
                                               "calendar": m["reckoning"]}, today)
@@ -122,7 +124,8 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             "today": gregorian == local_today,
             "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},
             "jamaat": {t: words.clock(jamaat[t], lang) if jamaat[t] else "" for t in PRAYERS if t in jamaat},
-            "moved": set(day.get("jamaatMoved", ())),
+            "moved": set(day.get("jamaatMoved", ())) - set(day.get("jamaatMovedEnd", ())),
+            "moved_end": set(day.get("jamaatMovedEnd", ())),
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
         })
@@ -132,7 +135,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
                 month=words.GREGORIAN_MONTHS[lang][local_today.month - 1], year=words.digits(local_today.year, lang)),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
-            "moved_note": feed_words.JAMAAT_MOVED_LINE[lang] if any(r["moved"] for r in rows) else None}
+            "moved_note": feed_words.JAMAAT_MOVED_LINE[lang] if any(r["moved"] for r in rows) else None,
+            "moved_end_note": words.WORDS[lang]["mosque.moved_end_note"] if any(r["moved_end"] for r in rows)
+            else None}
 
 
 def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:
