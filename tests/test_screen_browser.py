@@ -535,7 +535,10 @@ def test_widget_frame_answers_with_its_csp_and_no_cookie(server):
 
 YEAR_QUERY = {"city": "birmingham", "method": "ImamAliFoundation",
               "jamaat": "fajr:15,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatRound": "fajr:5",
-              "jumuah": "13:15,14:00,14:45", "eid": "08:00,10:00"}
+              "jumuah": "13:15,14:00,14:45", "eid": "08:00,10:00",
+              # In Ramadan a fajr jamaat 80 minutes after the adhan: on 26 February 2027 that is after sunrise (07:01),
+              # so the API moves it back to 07:00 and lists it in jamaatMovedEnd (the screen's moved line).
+              "jamaatRamadan": "fajr:80"}
 YEAR_TZ = "Europe/London"
 LONG_NAMES = {  # at most 60 characters (the screen's limit)
     "en": "Hussainiya Imam Mahdi Islamic Centre of Greater Birmingham",
@@ -627,10 +630,9 @@ def year_runs(server):
     slots), Eid morning and the clock-change week, each read at its moments and laid out at the four sizes; the
     same page with scripts off; an old engine's missing library; the prayer-in-progress view and the QR code."""
     started = time.perf_counter()
-    api = _Year28(server, YEAR_QUERY, "moonsighting")
+    api = _Year28(server, {**YEAR_QUERY, "jamaatNotice": "5"}, "moonsighting")  # the screen's default notice
     runs, expected = [], {}
     friday = api.day(RAMADAN_FRIDAY)
-    moved_patch = {RAMADAN_FRIDAY.isoformat(): {"jamaatMovedEnd": ["fajr"]}}  # until the API gives jamaatMovedEnd
     for lang in LANGS:
         query = {**YEAR_QUERY, "name": LONG_NAMES[lang]}
         url = _screen_url(query, lang, _notes(lang))
@@ -638,7 +640,7 @@ def year_runs(server):
         steps = _with_layouts(_year_checkpoints(api, RAMADAN_FRIDAY), _ms(friday["jamaat"]["jumuah"][1]) + 60_000,
                               f"ramadan-friday-{lang}", 5, "tv")
         runs.append({"name": f"ramadan-{lang}", "url": url, "viewport": VIEWPORTS_28["tv"], "start": pre_dawn,
-                     "patch": moved_patch, "steps": steps})
+                     "steps": steps})
         eid = api.day(EID_DAY)
         eid_start = _ms(eid["jamaat"]["eid"][0]) - 30 * 60_000
         steps = _with_layouts([at for at in _year_checkpoints(api, EID_DAY) if eid_start < at < _ms(eid["dhuhr"]) + 1000],
@@ -742,7 +744,17 @@ def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
     evening = [r for r in run["reads"] if r["now"] > _ms(day["maghrib"])]
     qadr = api.status(RAMADAN_FRIDAY.isoformat())["tonight"][0]["title"][lang]
     assert evening and all(r["night"] == _words(lang)["tonight"].replace("{events}", qadr) for r in evening)
-    assert all(r["moved"] and _clock(day["jamaatLocal"]["fajr"], lang) in _digits(r["moved"]) for r in run["reads"])
+    assert day["jamaatMovedEnd"] == ["fajr"] and day["jamaatLocal"]["fajr"] == "07:00"  # before sunrise, 07:01
+    # "changes tomorrow" with the default notice (5 minutes): Saturday's dhuhr and asr (13:15 -> 13:30), not the
+    # minute-by-minute maghrib, whose Saturday time moves by less (both read from the API's days, notice 1)
+    saturday = api.day(RAMADAN_FRIDAY + timedelta(days=1))
+    minutes = [int(t[:2]) * 60 + int(t[3:]) for t in (day["jamaatLocal"]["maghrib"], saturday["jamaatLocal"]["maghrib"])]
+    assert 0 < minutes[1] - minutes[0] < 5 and saturday["jamaatLocal"]["dhuhr"] == "13:30"
+    friday_reads = [r for r in run["reads"] if _wall(r["now"]).date() == RAMADAN_FRIDAY]
+    for r in friday_reads:
+        assert r["changes"] and _clock("13:30", lang) in _digits(r["changes"])
+        assert _clock(saturday["jamaatLocal"]["maghrib"], lang) not in _digits(r["changes"]), r["changes"]
+    assert all(r["moved"] and _clock("07:00", lang) in _digits(r["moved"]) for r in run["reads"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
