@@ -189,7 +189,8 @@ def seen(server):
     # across midnight into the next month.
     for lang, viewport in zip(LANGS, ("tv", "portrait", "tablet", "phone")):
         query = _screen_query(CITY[lang])
-        api = _Year(server, query, "iran" if lang == "fa" else "moonsighting")
+        # the API's answers as the screen asks them: "changes tomorrow" at its default notice (docs/site.md)
+        api = _Year(server, {**query, "jamaatNotice": "5"}, "iran" if lang == "fa" else "moonsighting")
         tz = _get(f"{server}/v1/prayer-times", **query, date="2026-01-01")["meta"]["tz"]
         steps = [{"at": at} for at in _checkpoints(api, MONTH_END)]
         next_day = MONTH_END + timedelta(days=1)
@@ -663,6 +664,9 @@ def year_runs(server):
                  "viewport": VIEWPORTS_28["tv"], "start": _ms(friday["imsak"]) - 20 * 60_000, "initScript": OLD_ENGINE,
                  "steps": [{"at": at} for at in _year_checkpoints(api, RAMADAN_FRIDAY)[:12]] + [{"shot": "old-engine.png"}]})
     first_slot = _ms(friday["jamaat"]["jumuah"][0])
+    for lang in LANGS:  # the widget on the Ramadan Friday a quarter of an hour before the first Jumu'ah slot
+        runs.append({"name": f"widget-{lang}", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": lang}),
+                     "viewport": (400, 700), "start": first_slot - 20 * 60_000, "steps": [{"at": first_slot - 15 * 60_000}]})
     runs.append({"name": "in-prayer", "url": _screen_url({**YEAR_QUERY, "inPrayer": "10", "qr": "feed"}, "en"),
                  "viewport": VIEWPORTS_28["tv"], "start": first_slot - 120_000,
                  "steps": [{"at": first_slot - 1000}, {"at": first_slot}, {"at": first_slot + 600_000 - 1000},
@@ -847,3 +851,19 @@ def test_prayer_in_progress_view_and_the_qr_code(year_runs, server):
     with urllib.request.urlopen(f"{server}{parts.path}?{parts.query}", timeout=60) as response:
         feed = response.read().decode()
     assert response.status == 200 and "BEGIN:VCALENDAR" in feed and "Jumu" in feed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
+    """At 13:00 on a Friday with Jumu'ah at 13:15 the widget's "Next" is Jumu'ah at 13:15 in 0:15 (the issue saw
+    "Next: Asr"); the API's first slot is the reference."""
+    from generator import glossary
+
+    runs, api = year_runs
+    run = runs[f"widget-{lang}"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    slot = api.day(RAMADAN_FRIDAY)["jamaatLocal"]["jumuah"][0]
+    text = _digits(read["widgetNext"])
+    assert glossary.term("page.screen.jumuah")[lang] in text and _clock(slot, lang) in text and "0:15" in text, text
+    assert glossary.term("prayer.asr")[lang] not in text.split(":", 1)[1], text

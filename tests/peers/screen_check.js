@@ -70,6 +70,7 @@ function readScreen() {
     jumuah: text("tr.jumuah td"),
     eid: text("tr.eid td"),
     scripted: document.documentElement.classList.contains("scripted"),
+    widgetNext: text("p.next"),
     band: Array.from(document.querySelectorAll(".band p")).map((p) => p.textContent.trim()),
     stale: text(".stale"),
     waiting: text(".waiting"),

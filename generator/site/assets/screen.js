@@ -167,7 +167,8 @@ function fitLayout() {
   var side = $(".side");
   var clock = $(".clock").textContent, value = $(".countdown .value").textContent; // their lengths only: they tick
   var key = window.innerWidth + "x" + window.innerHeight + clock.length + value.length
-    + side.textContent.replace(clock, "").replace(value, "") + table.textContent + band.textContent
+    + side.textContent.replace(clock, "").replace(value, "") + table.textContent
+    + (band.querySelector("p:not([hidden])") || band).textContent // the band line shown now (they take turns)
     + Array.prototype.map.call(document.querySelectorAll(".side [hidden], .times [hidden], .band [hidden]"),
       function (e) { return e.className; }).join();
   if (key === fitted) return;
