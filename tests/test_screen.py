@@ -131,10 +131,10 @@ def test_month_link_of_the_widget(client):
 
 
 NAMES = ["city", "lat", "lng", "tz", "method", "lang", "clock", "calendar", "note", "name", "theme", "tune", "asr",
-         "elevation", "fajrAngle", "date", "jamaat", "jumuah", "eid", "x"]
+         "elevation", "fajrAngle", "date", "jamaat", "jumuah", "eid", "notice", "inPrayer", "qr", "jamaatNotice", "x"]
 VALUES = st.one_of(st.text(max_size=300), st.sampled_from(["london", "tehran", "51.5", "-0.1", "Asia/Tehran", "auto",
                                                             "fa", "12", "iran", "dark", "fajr:2", "<script>alert", "<img src=x>",
-                                                            "\u202e", "0" * 250, "custom", "all"]))
+                                                            "\u202e", "0" * 250, "custom", "all", "page", "feed", "5", "0"]))
 
 
 @given(items=st.lists(st.tuples(st.sampled_from(NAMES), VALUES), max_size=6), page=st.sampled_from(PAGES))

@@ -167,12 +167,22 @@ function fitLayout() {
   var side = $(".side");
   var clock = $(".clock").textContent, value = $(".countdown .value").textContent; // their lengths only: they tick
   var key = window.innerWidth + "x" + window.innerHeight + clock.length + value.length
-    + side.textContent.replace(clock, "").replace(value, "") + table.textContent
-    + (band.querySelector("p:not([hidden])") || band).textContent // the band line shown now (they take turns)
+    + side.textContent.replace(clock, "").replace(value, "") + table.textContent + band.textContent
     + Array.prototype.map.call(document.querySelectorAll(".side [hidden], .times [hidden], .band [hidden]"),
       function (e) { return e.className; }).join();
   if (key === fitted) return;
   fitted = key;
+  // The band keeps the height of its tallest line, so that the parts above do not move as the lines take turns.
+  var lines = band.querySelectorAll("p.made, p.note");
+  var shownBefore = Array.prototype.map.call(lines, function (p) { return !p.hidden; });
+  var tallest = 0;
+  band.style.minHeight = "";
+  each(lines, function (line) {
+    each(lines, function (p) { show(p, p === line); });
+    tallest = Math.max(tallest, band.offsetHeight);
+  });
+  each(lines, function (p, i) { show(p, shownBefore[i]); });
+  band.style.minHeight = tallest ? tallest + "px" : "";
   // Side by side (landscape) each part steps down on its own; stacked (portrait) the side's height is the
   // table's loss, so both step down together until the table fits.
   var groups = window.innerHeight > window.innerWidth ? [[side, table]] : [[side], [table]];
