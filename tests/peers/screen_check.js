@@ -11,8 +11,7 @@
 //                             {"viewport": [w, h]} |
 //                             {"shot": "file name"} | {"layout": true} | {"widgets": true}],
 //                   "javaScript": false (optional: the page with scripts off), "initScript": "JS run before the
-//                   page's own (e.g. deleting what an old engine lacks)", "patch": {"YYYY-MM-DD": {fields merged
-//                   into that day of /v1/prayer-times' answers}}}]}
+//                   page's own (e.g. deleting what an old engine lacks)"}]}
 // stdout: {"runs": [{"name", "errors", "requests" (every URL asked), "reads": [...], "layouts": [...],
 //                    "widgets": [...], "serviceWorker": {...}}]}
 // Every request is recorded; one that leaves the loopback interface fails the test (no third party).
@@ -175,22 +174,7 @@ const SHOWS = (expect) => {
     && (expect.stale === undefined || staleShown === expect.stale);
 };
 
-async function patchDays(context, patch) {
-  // Fields merged into /v1/prayer-times' days of the given dates (a field the API under test does not give yet).
-  await context.route((url) => url.pathname.startsWith("/v1/prayer-times"), async (route) => {
-    try {
-      const response = await route.fetch();
-      const body = await response.json();
-      for (const day of body.days || []) Object.assign(day, patch[day.date] || {});
-      await route.fulfill({ response, json: body });
-    } catch (error) { // the page closed while its answer was on the way
-      await route.abort().catch(() => null);
-    }
-  });
-}
-
 async function run(context, config, spec) {
-  if (spec.patch) await patchDays(context, spec.patch);
   const page = await context.newPage();
   const result = { name: spec.name, errors: [], requests: [], reads: [], layouts: [], widgets: [], timings: {} };
   const started = Date.now();
