@@ -30,9 +30,12 @@ PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
 RUNS = 200
 ROUNDS = 5  # alternating rounds of RUNS / ROUNDS samples each
 TEHRAN = {"lat": 35.69, "lng": 51.39, "tz": "Asia/Tehran"}
-# Every kind of jamaat rule at once (issue 20): its cost is printed beside the plain year's.
+# Every kind of jamaat rule at once (issues 20 and 28): its cost is printed beside the plain year's.
 JAMAAT = {"jamaat": "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib", "jamaatRound": "fajr:15,maghrib:5",
-          "jamaatWeekly": "fri", "jumuah": "13:15,14:00", "eid": "07:30,09:00"}
+          "jamaatWeekly": "fri", "jumuah": "13:15,14:00", "eid": "07:30,09:00", "jamaatDst": "dhuhr:13:45",
+          "jumuahDst": "13:30,14:15", "jamaatRamadan": "maghrib:2,isha:21:30", "jamaatEarliest": "maghrib:17:00",
+          "jamaatLatest": "maghrib:21:00", "jamaatTable": "day,fajr;2026-03-01..2026-03-07,05:30;2026-06-21,03:30",
+          "jamaatNotice": "5"}
 WORKLOADS = [
     ("1 year x 1 method (Tehran)", {**TEHRAN, "year": 2026}, {"first": "2026-01-01", "days": 365, "methods": ["Tehran"]}),
     ("31 days x 16 methods", {**TEHRAN, "year": 2026, "month": 3, "method": "all"},

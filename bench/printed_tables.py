@@ -14,7 +14,9 @@ time under a rule fitted WITHOUT the cells it is compared with:
   maghrib and imsak intervals (the most printed), the summer latitude bands (midway between
   the northernmost table without the summer intervals and the southernmost with them) and
   their first and last days (the training tables') come from the other tables; the held-out
-  table's 366 days × 7 columns are compared.
+  table's 366 days × 7 columns are compared (the ten tables of `FITTED_PLACES`).
+* ImamAliFoundation's preset as served against the Foundation's tables it was never fitted on
+  (the 23 added in issue 26): every column of every day.
 * Drift of a perpetual table: its printed sunrise and sunset, on the clock of its year and
   moved to the same month-day of each year 1900–2100, against the engine's unrounded ones.
   A table serves the years where its worst deviation stays within `DRIFT_ALLOWANCE_MIN` of its
@@ -131,10 +133,17 @@ def _mode(values: np.ndarray) -> float:
     return float(values[np.argmax(counts)])
 
 
+# The ten tables the ImamAliFoundation rule was fitted on (issue 19: the test fixtures' cities); the
+# tables added later (issue 26) are held out of the fit entirely (`iaf_held_out_tables`).
+FITTED_PLACES = ("london", "birmingham", "manchester", "leicester", "leeds", "sheffield", "luton", "glasgow",
+                 "edinburgh", "cardiff")
+
+
 def iaf_leave_one_city_out() -> dict:
-    """ImamAliFoundation's rule on each table but London's, fitted on the others."""
+    """ImamAliFoundation's rule on each fitted table but London's, fitted on the others."""
     preset = METHODS["ImamAliFoundation"]
-    tables = [t for t in timetables.TABLES if t.authority == "ImamAliFoundation" and t.id != "ImamAliFoundation/london"]
+    tables = [t for t in timetables.TABLES if t.authority == "ImamAliFoundation" and t.place in FITTED_PLACES
+              and t.place != "london"]
     angles = np.round(np.arange(11.5, 12.51, 0.1), 1)
     per_table = {}
     for held in tables:
@@ -159,6 +168,16 @@ def iaf_leave_one_city_out() -> dict:
     summary = {name: (min(r[name][1] for r in per_table.values()), float(np.mean([r[name][1] for r in per_table.values()])),
                       max(r[name][2] for r in per_table.values())) for name in columns}
     return {"per_table": per_table, "summary": summary, "full": {t.place: compare(t, preset) for t in tables}}
+
+
+def iaf_held_out_tables() -> dict:
+    """The ImamAliFoundation preset as served against the Foundation's tables it was not fitted on."""
+    preset = METHODS["ImamAliFoundation"]
+    per_table = {t.place: compare(t, preset) for t in timetables.TABLES
+                 if t.authority == "ImamAliFoundation" and t.place not in FITTED_PLACES}
+    summary = {name: (min(r[name][1] for r in per_table.values()), float(np.mean([r[name][1] for r in per_table.values()])),
+                      max(r[name][2] for r in per_table.values())) for name in timetables.TIMES} if per_table else {}
+    return {"per_table": per_table, "summary": summary}
 
 
 def drift(table: timetables.Table) -> dict[int, float]:
@@ -219,6 +238,14 @@ def main() -> None:
     worst_tables = sorted(iaf["per_table"].items(), key=lambda kv: -max(v[2] for v in kv[1].values()))[:3]
     print("  worst tables: " + "; ".join(f"{place} (" + ", ".join(f"{n} {x:.0f}" for n, (_, _, x) in r.items()
                                                                   if x > 1) + ")" for place, r in worst_tables))
+    unseen = iaf_held_out_tables()
+    if unseen["per_table"]:
+        print(f"ImamAliFoundation preset as served vs the {len(unseen['per_table'])} tables it was not fitted on:")
+        for name, (lowest, mean, worst) in unseen["summary"].items():
+            print(f"  {name:9s} within 1 min: mean {_pct(mean)}, lowest table {_pct(lowest)}; worst {worst:.0f} min")
+        low = sorted(unseen["per_table"].items(), key=lambda kv: min(v[1] for v in kv[1].values()))[:2]
+        print("  lowest tables: " + "; ".join(f"{place} (" + ", ".join(f"{n} {_pct(w)}" for n, (_, w, _) in r.items()
+                                                                        if w < 0.99) + ")" for place, r in low))
     windows = drift_windows()
     first = max(w[0] for w in windows.values())
     last = min(w[1] for w in windows.values())

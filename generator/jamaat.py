@@ -44,7 +44,9 @@ text (`from_params`, which a mosque profile or a query fills alike):
 * ``jamaatNotice``: "changed" lists a prayer whose jamaat (local clock) differs from the day
   before's by at least that many minutes (default 1: every change), or whose having a jamaat
   differs, or whose time on either day is a set one (fixed, a table's, a weekly hold): a change
-  a congregation needs to know, not the daily drift of an "after the adhan" rule.
+  a congregation needs to know, not the daily drift of an "after the adhan" rule.  With a notice
+  (more than 1) and Jumu'ah, a Friday's dhuhr is compared with the Friday before and the
+  Saturday's with Thursday's: Jumu'ah itself is no news.
 
 Local clock times use the zone's real offsets (`generator.timezones`): a fixed 13:30 is 13:30
 local on both sides of a change of offset.  A local time that does not exist (the hour skipped
@@ -546,9 +548,12 @@ def weekday(unix_days):
 def span(rules: Rules, first_day: int, n_days: int) -> tuple[int, int]:
     """Return (first unix day, number of days) whose adhan times `compute` needs for these days.
 
-    The day before (for "changed") and, with a weekly rule, every day of the weeks they touch.
+    The day before (for "changed"; with a notice and Jumu'ah, the week before) and, with a weekly rule, every
+    day of the weeks they touch.
     """
     start, end = first_day - 1, first_day + n_days  # end exclusive
+    if rules.jumuah_min and rules.notice_min > 1:
+        start = first_day - 7  # a Friday's Jumu'ah is compared with the Friday before (`compute`, "changed")
     if rules.weekly:
         start -= max(int(weekday(start) - d) % 7 for _, d in rules.weekly)
         end += max(int(d - weekday(end)) % 7 for _, d in rules.weekly)
@@ -823,10 +828,23 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     instants, has, applies = rows(values, np.int64), rows(present, bool), rows(ruled, bool)
     clock = np.where(has, _after_local_midnight(zone, instants, days), 0)
     step = rows(stepped, bool)
-    changed = np.zeros_like(has)
-    drift = np.abs(clock[:, 1:] - clock[:, :-1])
-    changed[:, 1:] = (has[:, 1:] != has[:, :-1]) | (
-        has[:, 1:] & (drift != 0) & ((drift >= rules.notice_min * 60) | step[:, 1:] | step[:, :-1]))
+    # The day each day is compared with: the day before; with a notice and Jumu'ah, a Friday's dhuhr (and an asr
+    # prayed with it) with the Friday before and the Saturday's with Thursday's (nobody needs telling that
+    # Friday is Jumu'ah).
+    index = np.arange(ext_n)
+    before = np.broadcast_to(index - 1, instants.shape).copy()
+    if rules.jumuah_min and rules.notice_min > 1:
+        weekly = np.where(fridays, index - 7, np.where(np.roll(fridays, 1), index - 2, index - 1))
+        for k, name in enumerate(names):
+            if name == "dhuhr":
+                before[k] = weekly
+            elif name == "asr":
+                before[k] = np.where(combined["asr"] | np.roll(combined["asr"], 1), weekly, before[k])
+    before = np.maximum(before, 0)  # the days before ``out`` only compare with themselves (never read)
+    rows_k = np.arange(len(names))[:, None]
+    then_has, then_clock, then_step = has[rows_k, before], clock[rows_k, before], step[rows_k, before]
+    drift = np.abs(clock - then_clock)
+    changed = (has != then_has) | (has & (drift != 0) & ((drift >= rules.notice_min * 60) | step | then_step))
     moved_all = np.array([moved[n] for n in names] + [moved_jumuah, moved_eid], dtype=bool).reshape(-1, ext_n)
     end_all = np.array([moved_end[n] for n in names] + [end_jumuah, end_eid], dtype=bool).reshape(-1, ext_n)
     return Jamaat(first_day, names, instants[:, out], applies[:, out], has[:, out], jumuah[out], fridays[out], eid[out],

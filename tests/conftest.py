@@ -130,6 +130,15 @@ def call(endpoint: str, now_unix_s: float, /, **query) -> bytes:
     return endpoint_.render(endpoint_.parse(Query.of({k: str(v) for k, v in query.items()}), now_unix_s).params)
 
 
+def shared_reference(*parts: str) -> Path:
+    """A file of the steering repository's shared/reference/ (copies of public sources, e.g. the Imam Ali
+    Foundation's UK tables as printed): shared/ lies beside the clone (CI), or beside a worktree's parent.
+    Returns the first that exists, else the path beside the clone (its absence is for the caller to report)."""
+    here = Path(__file__).resolve().parents[1]
+    candidates = [root / "shared" / "reference" / Path(*parts) for root in (here.parent, here.parent.parent)]
+    return next((path for path in candidates if path.exists()), candidates[0])
+
+
 def assert_bad_request(response, parameter: str) -> None:
     """The service's 400: JSON with only `error`, whose first word names ``parameter``."""
     assert response.status_code == 400, (response.status_code, response.text[:200])

@@ -20,7 +20,9 @@ Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" 
   as /v1/hijri converts them under each reckoning (and as Iran's official table,
   data/iran_hijri_month_starts.csv, dates them);
 * "changed": the local clock time differs from the day before's by the notice (default 1
-  minute), or by anything where either day's time is set (fixed, typed in, held).
+  minute), or by anything where either day's time is set (fixed, typed in, held); with a notice
+  and Jumu'ah, a Friday's dhuhr (and an asr prayed with it) is compared with the Friday before and
+  a Saturday's with Thursday's.
 
 The adhan instants the reference starts from are the same response's own times (what is under
 test is the jamaat rules, not the astronomy, which other files check).  A whole year at London
@@ -285,17 +287,36 @@ class Reference:
         return {"jamaat": jamaat, **out, "moved": sorted(moved, key=order.index), "end": sorted(end, key=order.index),
                 "set": fixed}
 
-    def changed(self, day: date, today: dict, yesterday: dict) -> list[str]:
+    def changed(self, day: date) -> list[str]:
+        """The prayers whose jamaat changed from the day compared with: the day before; with a notice and Jumu'ah,
+        a Friday's dhuhr (and an asr prayed with it) compared with the Friday before, a Saturday's with Thursday."""
+        today = self.memo(day)
         out = []
         for n in PRAYERS:
-            if (n in today["jamaat"]) != (n in yesterday["jamaat"]):
+            then = day - timedelta(days=1)
+            jumuah_days = self.jumuah and self.notice > 1
+            combined_asr = n == "asr" and any(self.rule("asr", d)[1] == "dhuhr" for d in (day, day - timedelta(days=1)))
+            if jumuah_days and (n == "dhuhr" or combined_asr):
+                if day.weekday() == 4:
+                    then = day - timedelta(days=7)
+                elif day.weekday() == 5:
+                    then = day - timedelta(days=2)
+            before = self.memo(then)
+            if (n in today["jamaat"]) != (n in before["jamaat"]):
                 out.append(n)
             elif n in today["jamaat"]:
                 drift = abs(self.clock_after_midnight(day, today["jamaat"][n]) -
-                            self.clock_after_midnight(day - timedelta(days=1), yesterday["jamaat"][n]))
-                if drift and (drift >= timedelta(minutes=self.notice) or n in today["set"] or n in yesterday["set"]):
+                            self.clock_after_midnight(then, before["jamaat"][n]))
+                if drift and (drift >= timedelta(minutes=self.notice) or n in today["set"] or n in before["set"]):
                     out.append(n)
         return out
+
+    def memo(self, day: date) -> dict:
+        if not hasattr(self, "_days"):
+            self._days = {}
+        if day not in self._days:
+            self._days[day] = self.day(day)
+        return self._days[day]
 
 
 def _ramadan_days(year: int, calendar: str) -> set[date]:
@@ -310,7 +331,7 @@ def _ramadan_days(year: int, calendar: str) -> set[date]:
 
 def _reference_year(city: str, zone: str, year: int, rules: dict, calendar: str):
     first, last = date(year, 1, 1), date(year, 12, 31)
-    margin = timedelta(days=8)  # the day before, and whole weeks around the year
+    margin = timedelta(days=15)  # the day (or Friday) before, and whole weeks around the year
     around = _days(city, first - margin, last + margin)
     adhan = {date.fromisoformat(d["date"]): {n: _utc(d[n]) for n in (*PRAYERS, "sunrise", "sunset", "midnight")}
              for d in around}
@@ -322,7 +343,6 @@ def _check_year(days: list[dict], reference: Reference, zone: str, rules: dict) 
     """Every day of a year against the reference: jamaat, jamaatLocal, jumuah, eid, jamaatMoved,
     jamaatMovedEnd, jamaatChanged; returns counts of what was crossed."""
     tz = ZoneInfo(zone)
-    previous = None
     counts = {"moved": 0, "end": 0, "jumuah": 0, "eid": 0, "changed": 0}
     for entry in days:
         day = date.fromisoformat(entry["date"])
@@ -339,12 +359,9 @@ def _check_year(days: list[dict], reference: Reference, zone: str, rules: dict) 
         assert entry.get("jamaatMovedEnd", []) == expected["end"], day
         counts["moved"] += bool(expected["moved"])
         counts["end"] += bool(expected["end"])
-        if previous is None:  # the day before the year, from its own computation
-            previous = reference.day(day - timedelta(days=1))
-        changed = reference.changed(day, expected, previous)
+        changed = reference.changed(day)  # the days compared with, before the year too, from their own computation
         assert entry.get("jamaatChanged", []) == changed, day
         counts["changed"] += bool(changed)
-        previous = expected
     return counts
 
 

@@ -13,6 +13,7 @@ References, named in each test:
 """
 from __future__ import annotations
 
+import html as html_text
 import json
 import re
 import shutil
@@ -393,8 +394,6 @@ def test_a_profile_with_issue_28_rules_is_its_query_and_its_page_marks_moves_bac
         for d in june:
             cell = re.search(rf'<tr data-date="{d["date"]}".*?<td data-jamaat="fajr">([^<]*)</td>', html, re.S).group(1)
             assert cell.endswith("†") == (d["date"] in late), (d["date"], cell)
-        import html as html_text
-
         assert "† The mosque's rule would put this jamaat at or after the end of the prayer's time" in html_text.unescape(html)
         by = {d["date"]: d for d in june}
         assert by["2026-06-21"]["jamaatLocal"]["fajr"] == "03:30"

@@ -57,6 +57,7 @@ NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234
 VIEWPORTS = {"tv": (1920, 1080), "portrait": (1080, 1920), "tablet": (1280, 800), "phone": (390, 844)}
 LANGS = ("en", "ar", "fa", "ur")
 CITY = {"en": "london", "ar": "karbala", "fa": "tehran", "ur": "karachi"}
+PLACE_METHOD = {"london": "ImamAliFoundation"}  # the screen's method without method= (the others keep Tehran)
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 SILENCE_BEFORE_S, SILENCE_AFTER_S = 5 * 60, 10 * 60  # docs/site.md, "The screen"
 MONTH_END = date(2026, 3, 31)  # a Tuesday; the screen crosses into 1 April
@@ -110,7 +111,11 @@ class _Year:
 
     @functools.cache
     def days(self, year: int) -> dict[str, dict]:
-        answer = _get(f"{self.server}/v1/prayer-times", **self.query, year=year)
+        # a query without a method: the screen reads its place's own (issue 26: the Imam Ali Foundation's table in
+        # the UK, docs/decisions.md "Each place's own defaults"), the API the SPEC's Tehran
+        city = self.query.get("city")
+        own = {"method": PLACE_METHOD[city]} if city in PLACE_METHOD and "method" not in self.query else {}
+        answer = _get(f"{self.server}/v1/prayer-times", **self.query, **own, year=year)
         return {day["date"]: day for day in answer["days"]}
 
     def day(self, day: date) -> dict:
@@ -503,8 +508,8 @@ def test_widget_works_in_a_page_of_another_origin_with_a_strict_csp(embedded, se
     for frame, (form, query, width) in zip(frames, WIDGETS):
         lang = query.get("lang", "en")
         tz = _get(f"{server}/v1/prayer-times", city=query["city"], date="2026-01-01")["meta"]["tz"]
-        day = _get(f"{server}/v1/prayer-times", city=query["city"],
-                   date=_tz_date(start, tz).isoformat())["days"][0]
+        day = _get(f"{server}/v1/prayer-times", city=query["city"], date=_tz_date(start, tz).isoformat(),
+                   **({"method": PLACE_METHOD[query["city"]]} if query["city"] in PLACE_METHOD else {}))["days"][0]
         assert {name: _digits(cell["adhan"]) for name, cell in frame["times"].items()} == \
             {name: _clock(day["local"][name], lang) for name in frame["times"]}, query
         assert (frame["lang"], frame["dir"]) == (lang, "ltr" if lang == "en" else "rtl")

@@ -32,5 +32,5 @@ def build(params: Params) -> dict:
 
 
 ENDPOINT = Endpoint(
-    "cities", "Search the 325 cities by name in English, Arabic, Farsi or Urdu (or all=1 for the whole catalogue)",
+    "cities", "Search the 348 cities by name in English, Arabic, Farsi or Urdu (or all=1 for the whole catalogue)",
     (Q, ALL), canonical, build, schemas.CITIES, plan=lambda window: [{"all": "1"}])

@@ -7,7 +7,7 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, mosques, prayer, qibla, timetables, timezones, ummalqura
+from generator import days, mosques, place_defaults, prayer, qibla, timetables, timezones, ummalqura
 from generator.api import day_rows, schemas
 from generator.api import jamaat_params as JP
 from generator.api import mosques as MQ
@@ -290,9 +290,13 @@ def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
 
 
 def plan(window: Window):
-    """A year of the default method for every catalogue city, and each mosque's year (`mosque=<id>`: its file is
-    that of the explicit query the profile stands for)."""
+    """A year of the default method for every catalogue city, and of the city's own method where its place keeps
+    another (generator.place_defaults: what its screen and widget read, issue 26), and each mosque's year
+    (`mosque=<id>`: its file is that of the explicit query the profile stands for)."""
+    own = {city: place_defaults.for_city(city).method for city in window.city_ids}
     return ([{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]
+            + [{"city": city, "method": own[city], "year": str(year)} for city in window.city_ids
+               if own[city] != DEFAULT_METHOD for year in window.years]
             + [{"mosque": mosque_id, "year": str(year)} for mosque_id in mosques.by_id() for year in window.years])
 
 

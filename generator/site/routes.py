@@ -5,7 +5,7 @@ strings; a renderer refuses what does not name a page with `PageNotFound` (404).
 Pre-rendered: the index (four languages), every city in its four languages with the
 default method, with its one-month pages around this month and its Ramadan imsakiya under
 its own reckoning, and the crescent pages (four languages) of every Hijri month overlapping
-the build's years.  Other methods' pages are rendered on request (16 × 4 × 325 pages would be
+the build's years.  Other methods' pages are rendered on request (16 × 4 × 348 pages would be
 20,800 files for little use) and cached by the runtime like any answer.
 """
 from __future__ import annotations

@@ -39,7 +39,7 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri, hijri_names, mosques
+from generator import feed_words, hijri_names, mosques, place_defaults
 from generator import page_words as words
 from generator.api import BY_NAME, params as P
 from generator.api.city_feeds import CLOCK, read_name
@@ -141,6 +141,11 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
         raise QueryError(NOTE_NAME, f"at most {MAX_NOTES} announcement lines")
     page = P.read(Query(page_items), own)
     prayer = _prayer_params(prayer_items, now_s)
+    if "city" in prayer and not any(name in ("method", MOSQUE_NAME) for name, _ in prayer_items):
+        own_method = place_defaults.for_city(prayer["city"]).method  # the city's own, as on its page
+        if own_method != prayer["method"]:
+            prayer_items = [*prayer_items, ("method", own_method)]
+            prayer = _prayer_params(prayer_items, now_s)
     if "city" not in prayer and "tz" not in prayer:
         raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
     mosque_id = next((value for name, value in prayer_items if name == MOSQUE_NAME), None)
@@ -183,11 +188,8 @@ def read_notes(raw: str) -> list[str]:
 
 
 def _city_calendar(city_id: str | None) -> str:
-    """The reckoning of a city's timetable (Iran's official calendar in Iran), else sighting."""
-    if city_id is None:
-        return hijri.DEFAULT_CALENDAR
-    city = responses.catalogue_city(city_id, date(2000, 1, 1))
-    return "iran" if city["country"] == "IR" else "moonsighting"
+    """The reckoning of a city's timetable (its place's: Iran's official calendar in Iran), else sighting."""
+    return place_defaults.for_city(city_id).calendar
 
 
 def data_urls(name: str, params: dict, slot_key: str, slot: str) -> list[str]:
@@ -455,8 +457,8 @@ def qr_target(query: PageQuery, today: date) -> str:
         return urls.absolute(responses.api_url("prayer-times.ics", feed))
     if query.mosque is not None:
         return urls.absolute(urls.mosque_url(query.mosque, query.lang))
-    city = responses.catalogue_city(prayer["city"], today)
-    return urls.absolute(urls.city_url(city["id"], query.lang, prayer.get("method")))
+    own_method = place_defaults.for_city(prayer["city"]).method  # the city page's own method (issue 26)
+    return urls.absolute(urls.city_url(prayer["city"], query.lang, prayer.get("method", own_method), own_method))
 
 
 def qr_svg(text: str) -> Markup:
@@ -491,13 +493,21 @@ def render(query: PageQuery, today: date) -> bytes:
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
             **context, title=title, head=page_head(query, title, place), notes=shown_notes(query), qr=qr,
-            reckoning=words.CALENDAR_LABELS[lang][query.calendar], config=_json(page_config)).encode("utf-8")
+            reckoning=words.CALENDAR_LABELS[lang][query.calendar], method=method_label(query, today),
+            config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
     title = w["widget.title"].format(place=place)
     return environment().get_template("widget.html.j2").render(
         **context, title=title, head=page_head(query, title, place), theme=query.theme,
         color_scheme={"auto": "light dark", "light": "light", "dark": "dark"}[query.theme],
         month_href=month_href, config=_json(page_config)).encode("utf-8")
+
+
+def method_label(query: PageQuery, today: date) -> str:
+    """Return the label of the screen's method in its language (a printed table's authority names it)."""
+    labels = {m["id"]: m["label"][query.lang] for m in responses.api_json("methods", {}, today)["methods"]}
+    method = str(dict(query.prayer).get("method", ""))
+    return labels.get(method, method)
 
 
 def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
@@ -511,7 +521,8 @@ def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
     if "city" in prayer and set(prayer) <= {"city", "tz", "method"} and "," not in prayer.get("method", ""):
         city = responses.catalogue_city(prayer["city"], today)
         if prayer.get("tz", city["tz"]) == city["tz"]:
-            return urls.city_url(city["id"], query.lang, prayer.get("method", urls.DEFAULT_METHOD)), None
+            own_method = place_defaults.for_city(city["id"]).method
+            return urls.city_url(city["id"], query.lang, prayer.get("method", own_method), own_method), None
     template = responses.api_url("prayer-times.csv", {**prayer, "year": YEAR_SLOT, "month": "MONTH"})
     return template.replace("year=YEAR", f"year={today.year}").replace("month=MONTH", f"month={today.month}"), template
 

@@ -14,7 +14,7 @@ of the plan's HTML.  Every one is a canonical address, so the sitemap names no d
 
 robots.txt lets every crawler read every page and names the sitemap; it keeps crawlers off the
 JSON/ICS/CSV answers under ``/v1/`` (data, not pages: each costs a render, and 16 methods ×
-325 cities × every date would be crawled without end) and off ``/today/`` and ``/_today/``
+348 cities × every date would be crawled without end) and off ``/today/`` and ``/_today/``
 (the file hosts' stable names and the dated copies of pages).
 """
 from __future__ import annotations

@@ -10,8 +10,9 @@ is rendered on request, at noon UTC of ``today`` when build.py pre-renders it; t
 script moves the mark and the card when the reader's clock says the city's date is another
 day (docs/site.md).
 
-Events are placed by the city's own reckoning: ``iran`` for cities in Iran, ``moonsighting``
-elsewhere (docs/site.md); both reckonings' Hijri dates are shown on every row.
+Events are placed by the city's own reckoning and the page opens on its own method (data/place_defaults.csv,
+generator.place_defaults: ``iran`` for cities in Iran, the Imam Ali Foundation's tables in the UK; the
+SPEC's defaults where no source was found); both reckonings' Hijri dates are shown on every row.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri, hijri_names
+from generator import feed_words, hijri, hijri_names, place_defaults
 from generator import page_words as words
 from generator.site import head, qibla_svg, responses, shamsi, urls
 from generator.site.page import PageNotFound
@@ -42,8 +43,9 @@ _MONTH_PART = re.compile(r"([0-9]{4})-([0-9]{2})", re.ASCII)
 
 
 def city_calendar(city: dict) -> str:
-    """Return the reckoning a city's events follow: Iran's official calendar in Iran, else sighting."""
-    return "iran" if city["country"] == "IR" else "moonsighting"
+    """Return the reckoning a city's events follow: its place's (data/place_defaults.csv: Iran's official
+    calendar in Iran), else sighting."""
+    return place_defaults.for_place(city.get("id"), city.get("country")).calendar
 
 
 def city_date(city: dict, now_s: float) -> date:
@@ -78,10 +80,11 @@ def month_link(city_id: str, lang: str, method: str, local_today: date, target: 
 
 
 def city_default_method(methods: list[dict], city_id: str) -> str:
-    """Return the method a city's page shows by default: the authority whose printed table serves the city
-    (/v1/methods ``tables``, ids ``<authority>/<city>``), else the API's default (the SPEC's Tehran)."""
-    printed = [m["id"] for m in methods if f"{m['id']}/{city_id}" in m.get("tables", ())]
-    return printed[0] if printed else next(m["id"] for m in methods if m["default"])
+    """Return the method a city's page shows by default: its place's (generator.place_defaults: the city's
+    row, else the authority whose printed table serves the city, else its country's row), else the API's
+    default (the SPEC's Tehran)."""
+    method = place_defaults.for_city(city_id).method
+    return method if any(m["id"] == method for m in methods) else next(m["id"] for m in methods if m["default"])
 
 
 def page_context(today: date, city_id: str, lang: str, method: str | None) -> dict:
@@ -177,6 +180,8 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         crescent=crescent,
         main_href=urls.city_url(city_id, lang, method, shared["default_method"]) if month_page is not None else None,
         printed_note=printed_note(months, methods, lang),
+        defaults_note=w["place_defaults"].format(method=method_label, calendar=words.CALENDAR_BASES[lang][calendar])
+        if method == default_method else None,
         previous={"href": previous, "text": w["previous_month"]} if previous else None,
         next={"href": following, "text": w["next_month"]} if following else None,
     )
