@@ -232,3 +232,14 @@ def test_scripts_off_the_screen_and_widget_show_the_place_s_day(client):
                 hhmm = local[name]
                 want = hhmm if lang == "fa" else f"{(int(hhmm[:2]) + 11) % 12 + 1}:{hhmm[3:]}"
                 assert cell.translate(digits) == want, (page, city, name, cell)
+
+
+def test_the_rendered_day_passes_the_rtl_lint(client):
+    """The screen and the widget now carry their day as text (issue 28): tests/rtl_lint.py finds no Latin word,
+    ASCII digit or bare direction problem in it in Arabic, Persian and Urdu (Jumu'ah, Eid, a QR caption included)."""
+    from rtl_lint import lint_html
+
+    for lang in ("ar", "fa", "ur"):
+        for query in ("/screen/?city=birmingham&jamaat=fajr:15&jumuah=13:15,14:00&eid=08:00&qr=page",
+                      "/widget/?city=karbala&jamaat=fajr:20"):
+            assert lint_html(client.get(f"{query}&lang={lang}").text, lang) == [], (lang, query)
