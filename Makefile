@@ -82,7 +82,8 @@ serve: setup
 	  --no-proxy-headers $(ACCESS_LOG)
 
 # Debian packages tests and benchmarks use (nginx for tests/test_nginx.py, wrk for bench-http;
-# chromium, the Noto fonts for Arabic/Persian/Urdu and pdfinfo for tests/test_site_browser.py).
+# chromium, the Noto fonts for Arabic/Persian/Urdu and pdfinfo for tests/test_site_browser.py; zbarimg,
+# an independent QR decoder, for the screen's QR code in tests/test_screen_browser.py).
 # Where they cannot be installed (not root, no registry), those tests are skipped with a message.
 system-packages:
 	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ] || ! command -v wrk >/dev/null 2>&1; then \
@@ -90,10 +91,10 @@ system-packages:
 	    nginx-light libnginx-mod-http-brotli-static wrk) >/dev/null 2>&1 \
 	  || echo "warning: could not install nginx/wrk with apt-get; tests/test_nginx.py will be skipped"; \
 	fi
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1 \
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1 || ! command -v zbarimg >/dev/null 2>&1 \
 	  || [ ! -f /usr/share/fonts/truetype/noto/NotoNastaliqUrdu-Regular.ttf ]; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	    chromium fonts-noto-core poppler-utils) >/dev/null 2>&1 \
+	    chromium fonts-noto-core poppler-utils zbar-tools) >/dev/null 2>&1 \
 	  || echo "warning: could not install chromium/fonts with apt-get; tests/test_site_browser.py will be skipped"; \
 	fi
 

@@ -131,10 +131,10 @@ def test_month_link_of_the_widget(client):
 
 
 NAMES = ["city", "lat", "lng", "tz", "method", "lang", "clock", "calendar", "note", "name", "theme", "tune", "asr",
-         "elevation", "fajrAngle", "date", "jamaat", "jumuah", "eid", "x"]
+         "elevation", "fajrAngle", "date", "jamaat", "jumuah", "eid", "notice", "inPrayer", "qr", "jamaatNotice", "x"]
 VALUES = st.one_of(st.text(max_size=300), st.sampled_from(["london", "tehran", "51.5", "-0.1", "Asia/Tehran", "auto",
                                                             "fa", "12", "iran", "dark", "fajr:2", "<script>alert", "<img src=x>",
-                                                            "\u202e", "0" * 250, "custom", "all"]))
+                                                            "\u202e", "0" * 250, "custom", "all", "page", "feed", "5", "0"]))
 
 
 @given(items=st.lists(st.tuples(st.sampled_from(NAMES), VALUES), max_size=6), page=st.sampled_from(PAGES))
@@ -144,3 +144,102 @@ def test_hostile_queries_never_give_a_5xx_or_markup(client, items, page):
     assert response.status_code in (200, 400), (items, response.status_code)
     assert response.headers["content-type"] == "text/html; charset=utf-8"
     assert "<script>alert" not in response.text and "<img" not in response.text
+
+
+# --- old TVs (docs/site.md, "Old TVs") ------------------------------------------------------------
+
+ECMA_VERSION = 5  # the scripts' stated target: ECMAScript 5.1, what an engine of Chromium 47's level parses
+
+
+def test_every_shipped_script_parses_as_ecmascript_5(client):
+    """acorn (tests/peers, pinned) parses the screen's and the widget's inline scripts, /widget.js and the service
+    worker at ecmaVersion 5: no arrow, let/const, template, class, for-of, spread or async anywhere.  The scripts of
+    issue 21 (async/await, arrows) fail this parse; the check itself is shown to refuse an ES2017 function."""
+    from conftest import run_node_peer
+
+    pages = {kind: client.get(f"/{kind}/?city=london&jamaat=fajr:20&jumuah=13:15").text for kind in ("screen", "widget")}
+    scripts = {f"{kind} page": re.findall(r"<script>(.*?)</script>", html, re.S)[0] for kind, html in pages.items()}
+    scripts["/widget.js"] = client.get("/widget.js").text
+    scripts["/screen/sw.js"] = client.get("/screen/sw.js").text
+    scripts["an ES2017 function (must fail)"] = "var f = async () => { await 1; };"
+    scripts["padStart is not syntax (parses)"] = "var s = '1'.padStart(2, '0');"
+    out = run_node_peer("es_check.js", "acorn", {"ecmaVersion": ECMA_VERSION, "scripts": scripts})
+    results = out["results"]
+    assert results.pop("an ES2017 function (must fail)") is not None
+    assert results == {name: None for name in results}, results
+    # the library functions an old engine lacks are not called either (the browser test also deletes them)
+    for name, text in scripts.items():
+        if "must fail" in name or "padStart is not" in name:
+            continue
+        for newer in (".padStart(", "formatToParts", "Intl.DateTimeFormat", "URLSearchParams", "new URL(", "fetch(", "Object.entries"):
+            if name == "/screen/sw.js" and newer in ("new URL(", "fetch("):
+                continue  # a service worker runs only where there are service workers (Chromium 40 on): both are there
+            assert newer not in text, (name, newer)
+
+
+def test_the_screen_asks_for_changes_a_congregation_needs_to_know(client):
+    """"Changes tomorrow" follows /v1/prayer-times' jamaatNotice: the screen asks 5 minutes by default (docs/site.md),
+    notice=N changes it (1: every change, the API's own default, left out), written as notice in its address."""
+    rules = "city=london&jamaat=maghrib:10"
+    config = _config(client.get(f"/screen/?{rules}").text)
+    assert all("jamaatNotice=5" in url for url in config["prayerTimes"])
+    assert all("jamaatNotice=10" in url for url in _config(client.get(f"/screen/?{rules}&notice=10").text)["prayerTimes"])
+    assert not any("jamaatNotice" in url for url in _config(client.get(f"/screen/?{rules}&notice=1").text)["prayerTimes"])
+    assert not any("jamaatNotice" in url for url in _config(client.get("/screen/?city=london").text)["prayerTimes"])
+    html = client.get(f"/screen/?{rules}&notice=10").text
+    assert re.search(r'<link rel="canonical" href="[^"]*notice=10', html) and "jamaatNotice=10" not in html.split("<style>")[0]
+    for bad in ("notice=0", "notice=61", "notice=x", "jamaatNotice=5", "inPrayer=0", "inPrayer=31", "qr=web"):
+        response = client.get(f"/screen/?{rules}&{bad}")
+        assert response.status_code == 400 and re.search(r"<code>(.*?)</code>", response.text)[1].startswith(bad.split("=")[0])
+    assert client.get("/screen/?lat=51.5&lng=0&tz=Europe/London&qr=page").status_code == 400  # coordinates have no page
+
+
+def test_the_page_carries_its_zone_s_offsets_from_the_tz_database(client):
+    """The script's wall clock is the instant plus the offset in force (config.zone), computed by the server; the
+    reference here is zoneinfo at a minute either side of each listed change, and no change is missed between."""
+    from datetime import datetime, timedelta, timezone
+    from zoneinfo import ZoneInfo
+
+    for city, tz in (("london", "Europe/London"), ("sydney", "Australia/Sydney"), ("tehran", "Asia/Tehran")):
+        zone = _config(client.get(f"/screen/?city={city}").text)["zone"]
+        for (start, minutes), following in zip(zone, zone[1:] + [None]):
+            at = datetime.fromtimestamp(start / 1000, timezone.utc)
+            assert at.astimezone(ZoneInfo(tz)).utcoffset() == timedelta(minutes=minutes), (city, at)
+            if start != zone[0][0]:
+                assert (at - timedelta(seconds=1)).astimezone(ZoneInfo(tz)).utcoffset() != timedelta(minutes=minutes)
+            end = datetime.fromtimestamp(following[0] / 1000, timezone.utc) if following else at + timedelta(days=30)
+            for hour in range(0, int((end - at).total_seconds() // 3600), 6):  # none missed in between
+                assert (at + timedelta(hours=hour)).astimezone(ZoneInfo(tz)).utcoffset() == timedelta(minutes=minutes)
+        changes = len(zone) - 1
+        assert changes == {"london": 6, "sydney": 6, "tehran": 0}[city], (city, changes)  # three years, DST twice a year
+
+
+def test_scripts_off_the_screen_and_widget_show_the_place_s_day(client):
+    """The server renders the table of the place's date at noon UTC of the request's day: here equal to
+    /v1/prayer-times?date=… of that date, cell by cell (24-hour clock in Persian, 12-hour in Arabic)."""
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    noon = datetime.now(timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0)
+    for city, lang, tz in (("tehran", "fa", "Asia/Tehran"), ("karbala", "ar", "Asia/Baghdad")):
+        day = noon.astimezone(ZoneInfo(tz)).date().isoformat()
+        local = client.get(f"/v1/prayer-times?city={city}&date={day}").json()["days"][0]["local"]
+        digits = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+        for page in ("screen", "widget"):
+            html = client.get(f"/{page}/?city={city}&lang={lang}").text
+            for name in ("fajr", "dhuhr", "maghrib"):
+                cell = re.search(rf'<tr data-time="{name}"[^>]*>.*?<td class="adhan[^"]*">(.*?)</td>', html, re.S)[1]
+                hhmm = local[name]
+                want = hhmm if lang == "fa" else f"{(int(hhmm[:2]) + 11) % 12 + 1}:{hhmm[3:]}"
+                assert cell.translate(digits) == want, (page, city, name, cell)
+
+
+def test_the_rendered_day_passes_the_rtl_lint(client):
+    """The screen and the widget now carry their day as text (issue 28): tests/rtl_lint.py finds no Latin word,
+    ASCII digit or bare direction problem in it in Arabic, Persian and Urdu (Jumu'ah, Eid, a QR caption included)."""
+    from rtl_lint import lint_html
+
+    for lang in ("ar", "fa", "ur"):
+        for query in ("/screen/?city=birmingham&jamaat=fajr:15&jumuah=13:15,14:00&eid=08:00&qr=page",
+                      "/widget/?city=karbala&jamaat=fajr:20"):
+            assert lint_html(client.get(f"{query}&lang={lang}").text, lang) == [], (lang, query)

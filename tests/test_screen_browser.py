@@ -37,6 +37,7 @@ import http.server
 import json
 import re
 import shutil
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -193,7 +194,8 @@ def seen(server):
     # across midnight into the next month.
     for lang, viewport in zip(LANGS, ("tv", "portrait", "tablet", "phone")):
         query = _screen_query(CITY[lang])
-        api = _Year(server, query, "iran" if lang == "fa" else "moonsighting")
+        # the API's answers as the screen asks them: "changes tomorrow" at its default notice (docs/site.md)
+        api = _Year(server, {**query, "jamaatNotice": "5"}, "iran" if lang == "fa" else "moonsighting")
         tz = _get(f"{server}/v1/prayer-times", **query, date="2026-01-01")["meta"]["tz"]
         steps = [{"at": at} for at in _checkpoints(api, MONTH_END)]
         next_day = MONTH_END + timedelta(days=1)
@@ -527,3 +529,354 @@ def test_widget_frame_answers_with_its_csp_and_no_cookie(server):
     with urllib.request.urlopen(f"{server}/widget/?city=karbala", timeout=30) as response:
         headers = response.headers
     assert "frame-ancestors *" in headers["Content-Security-Policy"] and headers.get("Set-Cookie") is None
+
+
+# --- the screen through the year (issue 28) -------------------------------------------------------------------
+# A Hussainiya in Birmingham on the Sistani office's printed table, with every slot a mosque has: three Jumu'ah
+# slots, two Eid prayers, combined prayers; its longest name in each language and three long announcements.
+# The expected moments are this file's own reading of docs/site.md ("The screen"), from the API's answers:
+# in Ramadan (the day-status' Hijri month 9) imsak comes first and maghrib's adhan is iftar; every Jumu'ah and
+# Eid slot is a moment of its own (a jamaat at a slot's instant is that slot); "silence your phone" around each
+# jamaat and slot.  The clock is checked against zoneinfo's wall time at the instant.
+
+YEAR_QUERY = {"city": "birmingham", "method": "ImamAliFoundation",
+              "jamaat": "fajr:15,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatRound": "fajr:5",
+              "jumuah": "13:15,14:00,14:45", "eid": "08:00,10:00",
+              # In Ramadan a fajr jamaat 80 minutes after the adhan: on 26 February 2027 that is after sunrise (07:01),
+              # so the API moves it back to 07:00 and lists it in jamaatMovedEnd (the screen's moved line).
+              "jamaatRamadan": "fajr:80"}
+YEAR_TZ = "Europe/London"
+LONG_NAMES = {  # at most 60 characters (the screen's limit)
+    "en": "Hussainiya Imam Mahdi Islamic Centre of Greater Birmingham",
+    "ar": "حسينية الإمام المهدي والمركز الإسلامي في برمنغهام الكبرى",
+    "fa": "حسینیه و مرکز اسلامی حضرت امام مهدی در بیرمنگام بزرگ",
+    "ur": "حسینیہ امام مہدی و اسلامی مرکز برائے گریٹر برمنگھم",
+}
+RAMADAN_FRIDAY = date(2027, 2, 26)  # 18 Ramadan 1448 (moonsighting), a Friday; tonight is the 19th night (Qadr)
+EID_DAY = date(2027, 3, 10)  # 1 Shawwal 1448: Eid al-Fitr
+DST_SUNDAY, DST_BACK = date(2026, 3, 29), date(2026, 10, 25)  # the UK's clock changes (01:00 UTC)
+KIND_ORDER = {"imsak": 0, "adhan": 1, "iftar": 1, "jamaat": 2, "jumuah": 2, "eid": 2}
+CONGREGATION = ("jamaat", "jumuah", "eid")
+SCREEN_VIEWPORTS = ("tv", "portrait", "tablet", "laptop")
+VIEWPORTS_28 = {"tv": (1920, 1080), "portrait": (1080, 1920), "tablet": (1280, 800), "laptop": (1366, 768)}
+# What an engine of Chromium 47's level lacks, deleted before the page runs (the "old TV" run).
+OLD_ENGINE = """
+delete String.prototype.padStart; delete String.prototype.padEnd; delete NodeList.prototype.forEach; delete Element.prototype.append;
+delete Element.prototype.toggleAttribute; delete window.ResizeObserver; delete window.URLSearchParams; delete window.fetch;
+if (window.Intl) { delete Intl.DateTimeFormat.prototype.formatToParts; Intl.DateTimeFormat = function () { throw new Error("no Intl"); }; }
+"""
+
+
+def _notes(lang: str) -> tuple[str, ...]:
+    """Three announcement lines near the longest: the 120-character one, and two more of about 100."""
+    base = NOTES[lang]
+    return base, base[:100].rstrip(), base[15:115].strip()
+
+
+class _Year28(_Year):
+    def moments(self, day: date) -> list[tuple[int, str, tuple]]:
+        row = self.day(day)
+        ramadan = self.status(day.isoformat())["hijri"]["hm"] == 9
+        out = [(_ms(row["imsak"]), "imsak", ())] if ramadan else []
+        out += [(_ms(row[p]), "iftar" if ramadan and p == "maghrib" else "adhan", (p,)) for p in PRAYERS if row.get(p)]
+        jamaat, local = row.get("jamaat") or {}, row.get("jamaatLocal") or {}
+        slots = set()
+        for kind in ("jumuah", "eid"):
+            for instant, hhmm in zip(jamaat.get(kind) or [], local.get(kind) or []):
+                slots.add(_ms(instant))
+                out.append((_ms(instant), kind, (hhmm,)))
+        shared: dict[int, list[str]] = {}
+        for p in PRAYERS:
+            if isinstance(jamaat.get(p), str) and _ms(jamaat[p]) not in slots:
+                shared.setdefault(_ms(jamaat[p]), []).append(p)
+        out += [(at, "jamaat", tuple(prayers)) for at, prayers in shared.items()]
+        return sorted(out, key=lambda m: (m[0], KIND_ORDER[m[1]]))
+
+    def congregations(self, day: date) -> list[int]:
+        return [m[0] for m in self.moments(day) if m[1] in CONGREGATION]
+
+
+def _wall(ms: int, tz: str = YEAR_TZ) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).astimezone(ZoneInfo(tz))
+
+
+def _year_checkpoints(api: _Year28, day: date, kinds=None) -> list[int]:
+    steps = []
+    for at, kind, _ in api.moments(day):
+        if kinds is None or kind in kinds:
+            steps += [at - 1000, at]
+        if kind in CONGREGATION and (kinds is None or kind in kinds):
+            steps += [at - SILENCE_BEFORE_S * 1000 - 1000, at - SILENCE_BEFORE_S * 1000, at + SILENCE_AFTER_S * 1000 - 1000]
+    return sorted(set(steps))
+
+
+def _layout_steps(at: int, name: str, items: int) -> list[dict]:
+    """At each of the four sizes: the layout with each line of the band shown in turn (8 s each), and a photo;
+    the tablet's size last (the run's own size, kept for its later reads)."""
+    steps = []
+    for i, viewport in enumerate(SCREEN_VIEWPORTS):
+        steps.append({"viewport": VIEWPORTS_28[viewport]})
+        for k in range(items):
+            steps += [{"at": at + (i * items + k) * 8000, "settle": 50}, {"layout": True}]
+        steps.append({"shot": f"{name}-{viewport}.png"})
+    return steps
+
+
+def _with_layouts(reads: list[int], at: int, name: str, items: int, viewport: str) -> list[dict]:
+    """The reads in time order, with the layout steps at ``at`` among them (reads inside their window dropped),
+    then back to the run's own size."""
+    end = at + len(SCREEN_VIEWPORTS) * items * 8000
+    return ([{"at": t} for t in reads if t < at] + _layout_steps(at, name, items)
+            + [{"viewport": VIEWPORTS_28[viewport]}] + [{"at": t} for t in reads if t > end])
+
+
+@pytest.fixture(scope="module")
+def year_runs(server):
+    """The year's scenarios in one Chromium: per language a Ramadan Friday (pre-dawn to iftar, the three Jumu'ah
+    slots), Eid morning and the clock-change week, each read at its moments and laid out at the four sizes; the
+    same page with scripts off; an old engine's missing library; the prayer-in-progress view and the QR code."""
+    started = time.perf_counter()
+    api = _Year28(server, {**YEAR_QUERY, "jamaatNotice": "5"}, "moonsighting")  # the screen's default notice
+    runs, expected = [], {}
+    friday = api.day(RAMADAN_FRIDAY)
+    for lang in LANGS:
+        query = {**YEAR_QUERY, "name": LONG_NAMES[lang]}
+        url = _screen_url(query, lang, _notes(lang))
+        pre_dawn = _ms(friday["imsak"]) - 20 * 60_000
+        every_change = _screen_url({**query, "notice": "1"}, lang, _notes(lang))  # the longest "changes" line
+        steps = _with_layouts(_year_checkpoints(api, RAMADAN_FRIDAY), _ms(friday["jamaat"]["jumuah"][1]) + 60_000,
+                              f"ramadan-friday-{lang}", 5, "tv")
+        runs.append({"name": f"ramadan-{lang}", "url": every_change, "viewport": VIEWPORTS_28["tv"], "start": pre_dawn,
+                     "steps": steps})
+        eid = api.day(EID_DAY)
+        eid_start = _ms(eid["jamaat"]["eid"][0]) - 30 * 60_000
+        steps = _with_layouts([at for at in _year_checkpoints(api, EID_DAY) if eid_start < at < _ms(eid["dhuhr"]) + 1000],
+                              _ms(eid["jamaat"]["eid"][0]) - 3 * 60_000, f"eid-{lang}", 4, "tv")
+        runs.append({"name": f"eid-{lang}", "url": url, "viewport": VIEWPORTS_28["tv"],
+                     "start": eid_start, "steps": steps})
+        saturday = DST_SUNDAY - timedelta(days=1)
+        steps = [{"at": _local_ms(saturday, "23:59:59", YEAR_TZ)},
+                 {"at": _local_ms(DST_SUNDAY, "00:00:01", YEAR_TZ), "wait": True},
+                 {"at": _local_ms(DST_SUNDAY, "00:59:59", YEAR_TZ)},
+                 {"at": _local_ms(DST_SUNDAY, "02:00:00", YEAR_TZ)}]  # 01:00 UTC: the clock jumps an hour
+        steps += [{"at": at} for at in _year_checkpoints(api, DST_SUNDAY, {"imsak", "adhan", "jamaat"})[:4]]
+        steps += [{"at": _ms("2026-10-25T00:59:59Z"), "wait": True}, {"at": _ms("2026-10-25T01:00:00Z")}]
+        steps += _layout_steps(_ms(api.day(DST_BACK)["fajr"]) - 60_000, f"dst-{lang}", 2)
+        runs.append({"name": f"dst-{lang}", "url": url, "viewport": VIEWPORTS_28["tablet"],
+                     "start": _local_ms(saturday, "23:50:00", YEAR_TZ), "steps": steps})
+        runs.append({"name": f"noscript-{lang}", "url": url, "viewport": VIEWPORTS_28["tv"], "javaScript": False,
+                     "start": 0, "steps": [{"at": 0}, {"layout": True}, {"shot": f"noscript-{lang}.png"}]})
+    runs.append({"name": "old-engine", "url": _screen_url({**YEAR_QUERY, "name": LONG_NAMES["en"]}, "en", _notes("en")),
+                 "viewport": VIEWPORTS_28["tv"], "start": _ms(friday["imsak"]) - 20 * 60_000, "initScript": OLD_ENGINE,
+                 "steps": [{"at": at} for at in _year_checkpoints(api, RAMADAN_FRIDAY)[:12]] + [{"shot": "old-engine.png"}]})
+    first_slot = _ms(friday["jamaat"]["jumuah"][0])
+    for lang in LANGS:  # the widget on the Ramadan Friday a quarter of an hour before the first Jumu'ah slot
+        runs.append({"name": f"widget-{lang}", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": lang}),
+                     "viewport": (400, 700), "start": first_slot - 20 * 60_000, "steps": [{"at": first_slot - 15 * 60_000}]})
+    runs.append({"name": "in-prayer", "url": _screen_url({**YEAR_QUERY, "inPrayer": "10", "qr": "feed"}, "en"),
+                 "viewport": VIEWPORTS_28["tv"], "start": first_slot - 120_000,
+                 "steps": [{"at": first_slot - 1000}, {"at": first_slot}, {"at": first_slot + 600_000 - 1000},
+                           {"at": first_slot + 600_000}, {"layout": True}, {"shot": "qr-feed.png"}]})
+    config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
+    try:
+        answer = run_node_peer("screen_check.js", "playwright-core", config)
+    except subprocess.CalledProcessError as error:  # the harness' own failure, said
+        pytest.fail(f"screen_check.js failed: {error.stderr[-3000:]}")
+    out = {run["name"]: run for run in answer["runs"]}
+    print(f"screen year session: {len(out)} runs in {time.perf_counter() - started:.1f} s")
+    return out, api
+
+
+def _clock_digits(read: dict) -> str:
+    return re.sub(r"[^0-9:]", "", _digits(read["clock"]))
+
+
+def run_server(run: dict) -> str:
+    """The base address the run's page was read from."""
+    parts = urllib.parse.urlsplit(run["requests"][0])
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _check_reads(run: dict, api: _Year28, lang: str) -> None:
+    """Every read: the countdown's moment, kind and value, its words, the silence line, the clock."""
+    assert run["errors"] == [] and run["ready"], (run["name"], run["errors"][:3])
+    assert run["reads"], run["name"]
+    for read in run["reads"]:
+        now, wall = read["now"], _wall(read["now"])
+        today = wall.date()
+        around = [m for d in (today - timedelta(days=1), today, today + timedelta(days=1)) for m in api.moments(d)]
+        at, kind, what = next(m for m in around if m[0] > now)
+        where = (run["name"], wall.isoformat())
+        assert read["next"] and (read["next"]["at"], read["next"]["kind"]) == (at, kind), (where, read["next"], kind)
+        seconds = (at - now + 999) // 1000
+        assert _digits(read["next"]["value"]) == f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}", where
+        words = _words(lang)
+        label = read["next"]["label"]
+        if kind in ("jumuah", "eid"):
+            assert words[f"until_{kind}"].split("{time}")[0].strip() in label and _clock(what[0], lang) in _digits(label), \
+                (where, label)
+        elif kind in ("imsak", "iftar"):
+            assert label == words[f"until_{kind}"], (where, label)
+        elif kind == "adhan":
+            assert label == words["until_adhan"].replace("{prayer}", _prayer(what[0], lang)), (where, label)
+        congregations = [c for d in (today - timedelta(days=1), today, today + timedelta(days=1)) for c in api.congregations(d)]
+        silence = any(c - SILENCE_BEFORE_S * 1000 <= now < c + SILENCE_AFTER_S * 1000 for c in congregations)
+        assert (read["silence"] is not None) == silence, where
+        expected_clock = wall.strftime("%H:%M:%S") if lang not in TWELVE_HOUR else wall.strftime("%I:%M:%S").lstrip("0")
+        assert _clock_digits(read) == expected_clock, (where, read["clock"])
+
+
+@functools.cache
+def _words(lang: str) -> dict[str, str]:
+    from generator import glossary
+
+    return {key: glossary.term(f"page.screen.{key}")[lang]
+            for key in ("until_adhan", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "moved_end", "in_prayer",
+                        "tonight", "jumuah", "eid")}
+
+
+def _prayer(name: str, lang: str) -> str:
+    from generator import glossary
+
+    return glossary.term(f"prayer.{name}")[lang]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
+    """18 Ramadan 1448, a Friday: before dawn the countdown is to imsak (the imsak row shown), then the fajr adhan;
+    each of the three Jumu'ah slots has its countdown ("Until Jumu'ah at …", never "Dhuhr and Asr") and its silence
+    line; in the afternoon the countdown is to iftar; tonight's Night of Qadr is named; the moved jamaat is said."""
+    runs, api = year_runs
+    run = runs[f"ramadan-{lang}"]
+    _check_reads(run, api, lang)
+    day = api.day(RAMADAN_FRIDAY)
+    kinds = [r["next"]["kind"] for r in run["reads"]]
+    assert kinds[0] == "imsak" and "iftar" in kinds and kinds.count("jumuah") >= 6, kinds
+    first = run["reads"][0]
+    assert _digits(first["times"]["imsak"]["adhan"]) == _clock(day["local"]["imsak"], lang)
+    assert _digits(first["jumuah"]) and all(_clock(t, lang) in _digits(first["jumuah"]) for t in day["jamaatLocal"]["jumuah"])
+    if lang == "en":
+        assert not any("Dhuhr and Asr" in r["next"]["label"] for r in run["reads"])
+    evening = [r for r in run["reads"] if r["now"] > _ms(day["maghrib"])]
+    qadr = api.status(RAMADAN_FRIDAY.isoformat())["tonight"][0]["title"][lang]
+    assert evening and all(r["night"] == _words(lang)["tonight"].replace("{events}", qadr) for r in evening)
+    assert day["jamaatMovedEnd"] == ["fajr"] and day["jamaatLocal"]["fajr"] == "07:00"  # before sunrise, 07:01
+    # "changes tomorrow" at notice=1 (every change: the longest line, for the layout): Saturday's jamaatChanged as
+    # the API gives it without a notice, the `maghrib:10` rule's daily minute included
+    saturday = _get(f"{run_server(run)}/v1/prayer-times", **YEAR_QUERY,
+                    date=(RAMADAN_FRIDAY + timedelta(days=1)).isoformat())["days"][0]
+    assert len(saturday["jamaatChanged"]) >= 4 and "maghrib" in saturday["jamaatChanged"]
+    friday_reads = [r for r in run["reads"] if _wall(r["now"]).date() == RAMADAN_FRIDAY]
+    for r in friday_reads:
+        assert r["changes"], r["now"]
+        for name in saturday["jamaatChanged"]:
+            assert _clock(saturday["jamaatLocal"][name], lang) in _digits(r["changes"])
+    assert all(r["moved"] and _clock("07:00", lang) in _digits(r["moved"]) for r in run["reads"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_eid_morning_counts_down_to_each_eid_prayer(year_runs, lang):
+    runs, api = year_runs
+    run = runs[f"eid-{lang}"]
+    _check_reads(run, api, lang)
+    kinds = [r["next"]["kind"] for r in run["reads"]]
+    assert kinds.count("eid") >= 6 and run["reads"][0]["next"]["kind"] == "eid", kinds
+    slots = api.day(EID_DAY)["jamaatLocal"]["eid"]
+    assert slots == ["08:00", "10:00"] and all(_clock(t, lang) in _digits(run["reads"][0]["eid"]) for t in slots)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_clock_change_week_keeps_the_wall_clock_and_the_countdown(year_runs, lang):
+    """Across the UK's spring and autumn changes the clock shows zoneinfo's wall time (02:00:00 right after
+    00:59:59 in March, 01:00:00 twice in October) from the zone offsets the page carries, not the browser's Intl."""
+    runs, api = year_runs
+    run = runs[f"dst-{lang}"]
+    _check_reads(run, api, lang)
+    clocks = {r["at"]: _clock_digits(r) for r in run["reads"]}
+    twelve = lang in TWELVE_HOUR
+    spring = [clocks[_ms("2026-03-29T00:59:59Z")], clocks[_ms("2026-03-29T01:00:00Z")]]
+    autumn = [clocks[_ms("2026-10-25T00:59:59Z")], clocks[_ms("2026-10-25T01:00:00Z")]]
+    assert spring == (["12:59:59", "2:00:00"] if twelve else ["00:59:59", "02:00:00"]), spring
+    assert autumn == (["1:59:59", "1:00:00"] if twelve else ["01:59:59", "01:00:00"]), autumn
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scenario", ("ramadan", "eid", "dst"))
+def test_the_longest_content_fits_at_every_size(year_runs, lang, scenario):
+    """Long name, three announcements (each shown in turn), Ramadan's imsak row, three Jumu'ah slots, Eid's row,
+    silence, "changes tomorrow", the Qadr night and the moved jamaat: nothing overlaps, is clipped or leaves the
+    screen at 1920×1080, 1080×1920, 1280×800 and 1366×768."""
+    runs, _ = year_runs
+    run = runs[f"{scenario}-{lang}"]
+    sizes = {(layout["width"], layout["height"]) for layout in run["layouts"]}
+    assert sizes == set(VIEWPORTS_28.values()), sizes
+    for layout in run["layouts"]:
+        assert layout["problems"] == [], (scenario, lang, layout["width"], layout["height"], layout["problems"][:4])
+        assert layout["scrollWidth"] <= layout["clientWidth"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_with_scripts_off_the_page_shows_the_place_s_day(year_runs, lang):
+    """No script runs: the table, the dates and the slots are the server's, for the place's date at noon UTC of the
+    request's day (docs/site.md, "Old TVs"), equal to /v1/prayer-times of that date."""
+    runs, api = year_runs
+    run = runs[f"noscript-{lang}"]
+    (read,) = run["reads"]
+    assert run["errors"] == [] and not read["scripted"] and read["next"] is None
+    noon = datetime.combine(datetime.now(timezone.utc).date(), datetime.min.time().replace(hour=12), timezone.utc)
+    day = api.day(noon.astimezone(ZoneInfo(YEAR_TZ)).date())
+    for name in PRAYERS + ("sunrise", "midnight"):
+        assert _digits(read["times"][name]["adhan"]) == _clock(day["local"][name], lang), name
+        assert _digits(read["times"][name]["jamaat"] or "") == _clock(day["jamaatLocal"].get(name) or "", lang) \
+            if day["jamaatLocal"].get(name) else True
+    assert read["gregorian"] and str(noon.astimezone(ZoneInfo(YEAR_TZ)).day) in _digits(read["gregorian"])
+    assert run["layouts"][0]["problems"] == []
+
+
+def test_an_old_engine_without_the_newer_library_runs_the_screen(year_runs):
+    """padStart, Intl's formatToParts (Intl.DateTimeFormat itself throws), fetch, URLSearchParams, ResizeObserver,
+    and NodeList.forEach deleted before the page runs: the same countdowns at the same instants."""
+    runs, api = year_runs
+    _check_reads(runs["old-engine"], api, "en")
+
+
+def test_prayer_in_progress_view_and_the_qr_code(year_runs, server):
+    """inPrayer=10: the calm view from the jamaat for ten minutes; qr=feed: a QR code that zbar (an independent
+    decoder, Debian's zbar-tools) reads as the feed of the same rules, which the server answers."""
+    runs, api = year_runs
+    run = runs["in-prayer"]
+    assert run["errors"] == []
+    before, start, last, after = run["reads"]
+    words = _words("en")
+    assert before["inPrayer"] is None and start["inPrayer"] == words["in_prayer"] and last["inPrayer"] == words["in_prayer"]
+    assert after["inPrayer"] is None and start["qr"] and start["qr"] > 100
+    assert run["layouts"][0]["problems"] == []
+    zbar = shutil.which("zbarimg")
+    if zbar is None:
+        pytest.skip("zbarimg is not installed (Debian package zbar-tools: make system-packages)")
+    out = subprocess.run([zbar, "--quiet", "--raw", str(ARTIFACTS / "qr-feed.png")], capture_output=True, text=True,
+                         timeout=60)
+    decoded = out.stdout.strip()
+    parts = urllib.parse.urlsplit(decoded)
+    assert parts.path == "/v1/prayer-times.ics", decoded
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    assert {k: query.get(k) for k in YEAR_QUERY} == YEAR_QUERY, query
+    with urllib.request.urlopen(f"{server}{parts.path}?{parts.query}", timeout=60) as response:
+        feed = response.read().decode()
+    assert response.status == 200 and "BEGIN:VCALENDAR" in feed and "Jumu" in feed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
+    """At 13:00 on a Friday with Jumu'ah at 13:15 the widget's "Next" is Jumu'ah at 13:15 in 0:15 (the issue saw
+    "Next: Asr"); the API's first slot is the reference."""
+    from generator import glossary
+
+    runs, api = year_runs
+    run = runs[f"widget-{lang}"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    slot = api.day(RAMADAN_FRIDAY)["jamaatLocal"]["jumuah"][0]
+    text = _digits(read["widgetNext"])
+    assert glossary.term("page.screen.jumuah")[lang] in text and _clock(slot, lang) in text and "0:15" in text, text
+    assert glossary.term("prayer.asr")[lang] not in text.split(":", 1)[1], text

@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import io
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -53,6 +54,13 @@ from generator import static_paths
 MAX_NOTES = 3  # announcement lines on a screen
 MAX_NOTE_CHARS = 120  # each: two lines at the screen's smallest size on a 1920-px TV
 SHAMSI_YEARS = 2  # a Persian screen carries the Solar Hijri months of this many years either side of its render
+ZONE_YEARS = 1  # the page carries its zone's offsets for this many years either side of its render (a screen
+# runs offline for a month; past the last change the last offset holds)
+ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (none comes closer in tzdata 2026)
+# The screen's words (data/glossary.csv page.screen.*)
+SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
+                "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
+                "waiting")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -64,11 +72,24 @@ MOSQUE_NAME = "mosque"  # /v1/prayer-times' mosque=<id> (generator/api/mosques.p
 EID_NAME = "eid"  # /v1/prayer-times' Eid prayer slots (issue 20): their days follow ``calendar``
 THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (default auto: the reader's setting).",
                  default="auto")
+# "Jamaat times change tomorrow" only for a change a congregation needs to know: the screen asks
+# /v1/prayer-times for jamaatNotice=<notice> (issue 28) when its query has jamaat rules and the API takes it.
+NOTICE_API = "jamaatNotice"
+DEFAULT_NOTICE_MIN = 5
+NOTICE = P.integer("notice", 1, 60, "Minutes a jamaat must move by for the screen's \"changes tomorrow\" line "
+                   f"(default {DEFAULT_NOTICE_MIN}; 1: every change); given to /v1/prayer-times as {NOTICE_API}.")
+IN_PRAYER = P.integer("inPrayer", 1, 30, "Minutes of a calm full-screen \"prayer in progress\" view after each jamaat "
+                      "(Jumu'ah and Eid included); absent: off.")
+QR_TARGETS = ("page", "feed")
+QR = P.choice("qr", QR_TARGETS, "A QR code in a corner: page (the mosque's page with mosque=, else the city's "
+              "timetable page) or feed (the calendar feed of the same times and rules); absent: none.")
 PAGE_CALENDAR = CALENDAR.but(default=None)  # absent: the city's own reckoning
 NAME = P.custom("name", {"type": "string", "maxLength": 60}, lambda q, n: read_name(q.raw(n)),
                 "A mosque's name for the heading.")
-SCREEN_PARAMETERS = (LANG, CLOCK, PAGE_CALENDAR, NAME)
-WIDGET_PARAMETERS = (*SCREEN_PARAMETERS, THEME)
+PAGE_PARAMETERS = (LANG, CLOCK, PAGE_CALENDAR, NAME)
+SCREEN_PARAMETERS = (*PAGE_PARAMETERS, NOTICE, IN_PRAYER, QR)
+WIDGET_PARAMETERS = (*PAGE_PARAMETERS, THEME)
+API_HAS_NOTICE = NOTICE_API in {p.name for p in PRAYER_TIMES.parameters}
 
 
 @dataclass(frozen=True)
@@ -84,6 +105,9 @@ class PageQuery:
     notes: tuple[str, ...] = ()  # as the query gave them (a mosque's announcement is `shown_notes`' default)
     theme: str = "auto"
     mosque: str | None = None  # mosque=<id>: its profile fills the prayer parameters and the reckoning
+    notice: int = DEFAULT_NOTICE_MIN  # the screen's "changes tomorrow" threshold (minutes)
+    in_prayer: int | None = None  # minutes of the "prayer in progress" view after each jamaat (None: off)
+    qr: str | None = None  # a QR code in a corner: "page" or "feed" (None: none)
 
 
 def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuery:
@@ -105,6 +129,8 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     for name, value in items:
         if name in FOLLOWS_TODAY:
             raise QueryError(name, f"the {kind} always shows the place's today; leave {name} out")
+        if name == NOTICE_API and kind == "screen":
+            raise QueryError(name, "the screen's option for it is notice (minutes; default 5)")
         if name == NOTE_NAME and kind == "screen":
             notes += read_notes(value)
         elif name in own_names:
@@ -131,10 +157,17 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
         calendar = page["calendar"] or _city_calendar(prayer.get("city"))
         if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
             prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
+    notice = page.get("notice") or DEFAULT_NOTICE_MIN
+    if kind == "screen" and API_HAS_NOTICE and "jamaat" in prayer and NOTICE_API not in prayer:
+        prayer = _prayer_params([*prayer_items, *((("calendar", calendar),) if EID_NAME in prayer and mosque_id is None
+                                                  else ()), (NOTICE_API, str(notice))], now_s)
+    if page.get("qr") == "page" and mosque_id is None and "city" not in prayer:
+        raise QueryError("qr", "page needs a city or a mosque (coordinates have no page); use qr=feed")
     lang = page["lang"]
     return PageQuery(kind=kind, prayer=tuple(prayer.items()), lang=lang,
                      clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
-                     notes=tuple(notes), theme=page.get("theme") or "auto", mosque=mosque_id)
+                     notes=tuple(notes), theme=page.get("theme") or "auto", mosque=mosque_id, notice=notice,
+                     in_prayer=page.get("inPrayer"), qr=page.get("qr"))
 
 
 def _prayer_params(items: list[tuple[str, str]], now_s: float) -> dict:
@@ -215,8 +248,7 @@ def config(query: PageQuery, today: date) -> dict:
             "weekdays": hijri_names.WEEKDAYS[lang],  # Monday first, as Python's weekday()
             "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
             **list_words(lang),
-            **{key: w[f"screen.{key}"] for key in ("until_adhan", "until_jamaat", "silence", "changes_tomorrow",
-                                                   "jumuah", "eid", "tonight", "today_events", "stale", "waiting")},
+            **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
             "next_in": w["next_in"],
             "calendar": words.CALENDAR_LABELS[lang][query.calendar],
         },
@@ -224,6 +256,38 @@ def config(query: PageQuery, today: date) -> dict:
     if lang == "fa":
         out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
         out["words"]["shamsiMonths"] = list(shamsi.MONTHS_FA)
+    out["zone"] = zone_offsets(tz, today.year - ZONE_YEARS, today.year + ZONE_YEARS)
+    if query.in_prayer:
+        out["inPrayer"] = query.in_prayer
+    return out
+
+
+def zone_offsets(tz: str, first_year: int, last_year: int) -> list[list[int]]:
+    """Return the zone's UTC offsets over the Gregorian years (inclusive): [[Unix ms from which it holds, minutes
+    east of UTC], ...] in order, the first from 1 January of ``first_year``.
+
+    The page's wall clock is the instant plus this offset (tzdata, the server's zoneinfo), so the screen needs
+    no Intl time-zone support (absent or without zone data on older TV engines; docs/site.md, "Old TVs").
+    A change is found by probing every `ZONE_PROBE` and bisecting to the second between probes that differ.
+    """
+    zone = ZoneInfo(tz)
+
+    def minutes(ts: int) -> int:
+        return int(datetime.fromtimestamp(ts, zone).utcoffset().total_seconds() // 60)
+
+    start = int(datetime(first_year, 1, 1, tzinfo=timezone.utc).timestamp())
+    end = int(datetime(last_year + 1, 1, 1, tzinfo=timezone.utc).timestamp())
+    out = [[start * 1000, minutes(start)]]
+    step = int(ZONE_PROBE.total_seconds())
+    for probe in range(start + step, end + step, step):
+        probe = min(probe, end)
+        if minutes(probe) == out[-1][1]:
+            continue
+        low, high = probe - step, probe  # minutes(low) is the last offset, minutes(high) the new one
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if minutes(middle) == out[-1][1] else (low, middle)
+        out.append([high * 1000, minutes(high)])
     return out
 
 
@@ -251,9 +315,11 @@ def shamsi_months(first_year: int, last_year: int) -> list[list]:
 
 # --- the pages ------------------------------------------------------------------------------------
 
-ROWS = ("fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")  # the screen's rows, in order
+ROWS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")  # the screen's rows, in order
 WIDGET_ROWS = ROWS[:-1]
-MINOR = frozenset({"sunrise", "midnight"})  # times without a jamaat, in smaller type
+MINOR = frozenset({"imsak", "sunrise", "midnight"})  # times without a jamaat, in smaller type
+RAMADAN_ONLY = frozenset({"imsak"})  # rows shown in Ramadan only (under the page's reckoning)
+RAMADAN_MONTH = 9
 SCOPE = "/screen/"  # the service worker's scope: the screen's pages
 SERVICE_WORKER = "/screen/sw.js"
 WIDGET_SCRIPT = "/widget.js"
@@ -315,6 +381,14 @@ def page_path(query: PageQuery, lang: str) -> str:
     items += [(NOTE_NAME, note) for note in query.notes]
     if query.kind == "widget" and query.theme != "auto":
         items.append(("theme", query.theme))
+    if query.kind == "screen":
+        items = [item for item in items if item[0] != NOTICE_API]  # the screen's notice stands for it
+        if query.notice != DEFAULT_NOTICE_MIN:
+            items.append(("notice", query.notice))
+        if query.in_prayer:
+            items.append(("inPrayer", query.in_prayer))
+        if query.qr:
+            items.append(("qr", query.qr))
     return f"/{query.kind}/?" + urlencode([(k, str(v)) for k, v in items], quote_via=quote, safe="")
 
 
@@ -325,21 +399,102 @@ def page_head(query: PageQuery, title: str, place: str) -> dict:
     return head.page_head(query.lang, title, description, lambda other: page_path(query, other))["head"]
 
 
+def place_today(query: PageQuery, tz: str, today: date) -> date:
+    """The place's date the page is rendered for: the place's date at noon UTC of ``today`` (the page is cached per
+    UTC day; its script shows the place's own today from the clock)."""
+    return datetime.fromtimestamp(responses.now_s(today), ZoneInfo(tz)).date()
+
+
+def rendered_day(query: PageQuery, day_iso: str, today: date) -> dict:
+    """The day the page carries rendered: /v1/prayer-times' day and /v1/day-status' answer for the place's date
+    (the script starts from them, and a browser without scripts reads them)."""
+    prayer = dict(query.prayer)
+    day = responses.api_json("prayer-times", {**prayer, "date": day_iso}, today)["days"][0]
+    status = responses.api_json("day-status", {"calendar": query.calendar, "date": day_iso}, today)
+    return {"date": day_iso, "day": day, "status": status}
+
+
+def _native(text: object, lang: str) -> str:
+    return feed_words.native(str(text), lang)
+
+
+def table_text(query: PageQuery, seed: dict) -> dict:
+    """The texts of the page's rendered day, as its script writes them (screen_core.js: clockText, gregorianText,
+    hijriText, shamsiText, joinList)."""
+    lang, clock = query.lang, query.clock
+    day, status = seed["day"], seed["status"]
+    on_clock = functools.partial(feed_words.clock_text, lang=lang, clock=clock, marked=False)
+    iso = date.fromisoformat(seed["date"])
+    gregorian = (f"{hijri_names.WEEKDAYS[lang][iso.weekday()]} {_native(iso.day, lang)} "
+                 f"{words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}")
+    h = status["hijri"]
+    hijri_text = f"{_native(h['hd'], lang)} {hijri_names.month_in_date(h['hm'], lang)} {_native(h['hy'], lang)}"
+    shamsi_text = None
+    if lang == "fa":
+        sy, sm, sd = shamsi.from_gregorian(iso)
+        shamsi_text = f"{_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
+    local = day.get("jamaatLocal") or {}
+    cells = {name: {"adhan": on_clock(day["local"].get(name, "")),
+                    "jamaat": on_clock(local[name]) if isinstance(local.get(name), str) else ""} for name in ROWS}
+    slots = {name: feed_words.join_list([on_clock(t) for t in local.get(name) or []], lang) for name in ("jumuah", "eid")}
+    moved = [f"{feed_words.PRAYER_NAMES[lang].get(name) or words.WORDS[lang]['screen.' + name]} "
+             + (feed_words.join_list([on_clock(t) for t in local[name]], lang) if isinstance(local.get(name), list)
+                else on_clock(local.get(name, ""))) for name in day.get("jamaatMovedEnd") or []]
+    return {"gregorian": gregorian, "hijri": hijri_text, "shamsi": shamsi_text, "cells": cells, "slots": slots,
+            "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")),
+            "moved": words.WORDS[lang]["screen.moved_end"].format(prayers=feed_words.join_list(moved, lang)) if moved else ""}
+
+
+QR_BORDER_MODULES = 4  # the quiet zone ISO/IEC 18004 asks for
+
+
+def qr_target(query: PageQuery, today: date) -> str:
+    """The absolute address the screen's QR code carries (``qr=page`` or ``qr=feed``)."""
+    prayer = dict(query.prayer)
+    if query.qr == "feed":
+        if query.mosque is not None:
+            return urls.absolute(responses.api_url("prayer-times.ics", {MOSQUE_NAME: query.mosque}))
+        # the same place and rules; a city's feed takes the city's own zone (it refuses tz with city)
+        feed = {k: v for k, v in prayer.items() if k != NOTICE_API and not (k == "tz" and "city" in prayer)}
+        return urls.absolute(responses.api_url("prayer-times.ics", feed))
+    if query.mosque is not None:
+        return urls.absolute(urls.mosque_url(query.mosque, query.lang))
+    own_method = place_defaults.for_city(prayer["city"]).method  # the city page's own method (issue 26)
+    return urls.absolute(urls.city_url(prayer["city"], query.lang, prayer.get("method", own_method), own_method))
+
+
+def qr_svg(text: str) -> Markup:
+    """An inline SVG of a QR code of ``text`` (segno; error correction M at least, dark modules on light, with its
+    quiet zone): attributes only, no style, so the page's CSP needs nothing more."""
+    import segno  # only a screen with qr= draws one
+
+    code = segno.make(text, error="m", micro=False)
+    out = io.BytesIO()
+    code.save(out, kind="svg", xmldecl=False, svgns=True, nl=False, border=QR_BORDER_MODULES, dark="#000",
+              light="#fff", scale=1, svgclass="qr-code", lineclass=None, omitsize=True)
+    return Markup(out.getvalue().decode("ascii"))
+
+
 def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
     w = words.WORDS[lang]
     place = place_name(query, today)
     page_config = config(query, today)
+    seed = rendered_day(query, place_today(query, page_config["tz"], today).isoformat(), today)
+    page_config["today"] = seed
     names = {**feed_words.PRAYER_NAMES[lang], **{t: words.TIME_NAMES[lang][t] for t in MINOR}}
-    rows = [{"id": t, "name": names[t], "minor": t in MINOR} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
+    text = table_text(query, seed)
+    rows = [{"id": t, "name": names[t], "minor": t in MINOR, "hidden": t in RAMADAN_ONLY and not text["ramadan"],
+             **text["cells"][t]} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
     context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
-                   css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
+                   today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         title = w["screen.title"].format(place=place)
+        qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
-            **context, title=title, head=page_head(query, title, place), notes=shown_notes(query),
+            **context, title=title, head=page_head(query, title, place), notes=shown_notes(query), qr=qr,
             reckoning=words.CALENDAR_LABELS[lang][query.calendar], method=method_label(query, today),
             config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)

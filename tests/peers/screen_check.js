@@ -9,7 +9,9 @@
 //                              {"fajr": "HH:MM", "stale": bool}, first wait until the screen shows them) |
 //                             {"offline": bool} | {"reload": true} | {"serviceWorker": n day answers kept} |
 //                             {"viewport": [w, h]} |
-//                             {"shot": "file name"} | {"layout": true} | {"widgets": true}]}]}
+//                             {"shot": "file name"} | {"layout": true} | {"widgets": true}],
+//                   "javaScript": false (optional: the page with scripts off), "initScript": "JS run before the
+//                   page's own (e.g. deleting what an old engine lacks)"}]}
 // stdout: {"runs": [{"name", "errors", "requests" (every URL asked), "reads": [...], "layouts": [...],
 //                    "widgets": [...], "serviceWorker": {...}}]}
 // Every request is recorded; one that leaves the loopback interface fails the test (no third party).
@@ -35,12 +37,14 @@ function readScreen() {
   const box = q(".countdown");
   const times = {};
   for (const row of document.querySelectorAll("tr[data-time]")) {
+    if (row.hidden) continue; // imsak outside Ramadan
     const jamaat = row.querySelector(".jamaat");
     times[row.dataset.time] = {
       adhan: row.querySelector(".adhan").textContent.trim(),
       jamaat: jamaat && getComputedStyle(jamaat).display !== "none" ? jamaat.textContent.trim() : null,
     };
   }
+  const qr = q(".qr svg");
   return {
     now: Date.now(),
     lang: document.documentElement.lang,
@@ -55,10 +59,17 @@ function readScreen() {
                                   value: box.querySelector(".value").textContent.trim() } : null,
     silence: text(".silence"),
     changes: text(".changes"),
+    moved: text(".moved"),
+    night: text(".night"),
+    inPrayer: text(".in-prayer"),
+    qr: qr ? qr.getBoundingClientRect().width : null,
+    fit: [q(".side"), q(".times")].map((e) => (e ? (e.className.match(/fit-\d/) || [""])[0] : null)),
     current: Array.from(document.querySelectorAll("tr.current")).map((row) => row.dataset.time),
     times,
     jumuah: text("tr.jumuah td"),
     eid: text("tr.eid td"),
+    scripted: document.documentElement.classList.contains("scripted"),
+    widgetNext: text("p.next"),
     band: Array.from(document.querySelectorAll(".band p")).map((p) => p.textContent.trim()),
     stale: text(".stale"),
     waiting: text(".waiting"),
@@ -90,7 +101,7 @@ function readLayout() {
   // Blocks that must not overlap one another inside the viewport (a row of the table over the clock, an
   // announcement over the table): every pair of visible blocks, neither inside the other, shares at most 1 px.
   const blocks = Array.from(document.querySelectorAll(
-    ".place, .clock, .dates > p, .waiting, .countdown, .silence, .changes, .times tr, .band p, .stale"))
+    ".place, .clock, .dates > p, .night, .waiting, .countdown, .silence, .changes, .moved, .times tr, .band p, .qr, .stale"))
     .filter((e) => !e.closest("[hidden]") && getComputedStyle(e).display !== "none")
     .map((e) => ({ e, r: e.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
   const label = (e) => e.tagName + "." + e.className + " " + e.textContent.trim().slice(0, 30);
@@ -184,18 +195,19 @@ async function run(context, config, spec) {
   });
   if (spec.colorScheme) await page.emulateMedia({ colorScheme: spec.colorScheme });
   await page.setViewportSize({ width: spec.viewport[0], height: spec.viewport[1] });
-  await page.clock.install({ time: spec.start });
+  if (spec.javaScript !== false) await page.clock.install({ time: spec.start });
+  if (spec.initScript) await page.addInitScript(spec.initScript); // after the fake clock's own (it wraps Intl)
   const url = spec.url.startsWith("http") ? spec.url : config.base + spec.url;
   const response = await page.goto(url, { waitUntil: "load" });
   result.status = response.status();
   result.headers = response.headers();
   const isWidgetHost = spec.steps.some((step) => step.widgets);
-  if (!isWidgetHost) result.ready = await until(page, READY, 15000);
+  if (!isWidgetHost) result.ready = await until(page, spec.javaScript === false ? () => true : READY, 15000);
   if (process.env.SCREEN_CHECK_TRACE) process.stderr.write(`${spec.name} loaded: ${Date.now() - started} ms\n`);
   for (const step of spec.steps) {
     const stepStarted = Date.now();
     if (step.at !== undefined) {
-      await page.clock.pauseAt(step.at);
+      if (spec.javaScript !== false) await page.clock.pauseAt(step.at);
       if (step.wait) await until(page, READY, 15000);
       if (step.expect) await until(page, SHOWS, 15000, step.expect);
       if (step.settle) await sleep(step.settle);
@@ -264,7 +276,7 @@ async function main() {
   try {
     for (const spec of config.runs) {
       // A fresh context per run: no service worker, cache or clock left by another run.
-      const context = await browser.newContext({ serviceWorkers: "allow" });
+      const context = await browser.newContext({ serviceWorkers: "allow", javaScriptEnabled: spec.javaScript !== false });
       try {
         results.push(await run(context, config, spec));
       } finally {

@@ -1,46 +1,77 @@
 // The mosque screen: the clock, today's adhan and jamaat, the countdowns, the notices (docs/site.md, "The screen").
-const SILENCE_BEFORE_MS = 5 * 60000; // "silence your phone" from 5 minutes before a jamaat
-const SILENCE_AFTER_MS = 10 * 60000; // … until 10 minutes into it (the prayer itself)
-const DAYS_AHEAD = 31; // answers kept for the coming month: a screen runs offline for weeks
-const REFRESH_MS = 3600000; // re-read today's answers every hour (an announced month start, new rules)
-const STALE_MS = DAY_MS; // "no connection" once the newest answer is older than a day
-const ROTATE_MS = 8000; // the band shows one notice at a time, each for 8 s
-const CACHE = "screen-v1"; // the service worker's cache (screen_sw.js)
+var SILENCE_BEFORE_MS = 5 * 60000; // "silence your phone" from 5 minutes before a jamaat
+var SILENCE_AFTER_MS = 10 * 60000; // … until 10 minutes into it (the prayer itself)
+var DAYS_AHEAD = 31; // answers kept for the coming month: a screen runs offline for weeks
+var REFRESH_MS = 3600000; // re-read today's answers every hour (an announced month start, new rules)
+var STALE_MS = DAY_MS; // "no connection" once the newest answer is older than a day
+var ROTATE_MS = 8000; // the band shows one notice at a time, each for 8 s
+var CACHE = "screen-v1"; // the service worker's cache (screen_sw.js)
 
-const $ = (selector) => document.querySelector(selector);
-const table = $(".times");
-const band = $(".band");
-let shownDate = null;
-let refreshedAt = 0;
+function $(selector) {
+  return document.querySelector(selector);
+}
+var table = $(".times");
+var band = $(".band");
+var shownDate = null;
+var refreshedAt = 0;
 
-function moment(text, prayers) {
-  return text.replace("{prayer}", joinList(prayers.map((p) => W.prayers[p])));
+function prayerNames(prayers) {
+  return joinList(prayers.map(function (p) { return W.prayers[p]; }));
+}
+
+function momentLabel(m) {
+  // What the countdown counts to, in the page's words (data/glossary.csv page.screen.until_*).
+  if (m.kind === "imsak") return W.until_imsak;
+  if (m.kind === "iftar") return W.until_iftar;
+  if (m.kind === "jumuah") return W.until_jumuah.replace("{time}", clockText(m.local, true));
+  if (m.kind === "eid") return W.until_eid.replace("{time}", clockText(m.local, true));
+  return (m.kind === "adhan" ? W.until_adhan : W.until_jamaat).replace("{prayer}", prayerNames(m.prayers));
+}
+
+function slotsText(day, name) {
+  var slots = jamaatLocal(day, name);
+  return Array.isArray(slots) ? joinList(slots.map(function (s) { return clockText(s); })) : "";
+}
+
+function qadrNight(st) {
+  // Tonight's nights of worship (Laylat al-Qadr): from the evening before (today's `tonight`) until the
+  // fajr that ends it (the day's own `events` name the night that began the evening before).
+  var status = statuses[st.today];
+  if (!status) return [];
+  var fajr = st.day ? at(st.day.fajr) : null;
+  var list = fajr !== null && st.nowMs < fajr ? status.events : status.tonight;
+  return list.filter(function (e) { return /^night-of-qadr/.test(e.id); });
 }
 
 function renderDay(st) {
-  const day = st.day;
-  const status = renderDates(st.today, $(".hijri-date"));
+  var day = st.day;
+  var status = renderDates(st.today, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
-  for (const row of table.querySelectorAll("tr[data-time]")) renderTimes(row, day, row.dataset.time);
-  table.classList.toggle("no-jamaat", !data.jamaat);
-  for (const kind of ["jumuah", "eid"]) {
-    const slots = jamaatLocal(day, kind);
-    const row = table.querySelector("tr." + kind);
-    show(row, Array.isArray(slots) && slots.length > 0);
-    if (Array.isArray(slots)) setText(row.querySelector("td"), joinList(slots.map((s) => clockText(s))));
-  }
+  each(table.querySelectorAll("tr[data-time]"), function (row) { renderTimes(row, day, row.getAttribute("data-time")); });
+  show(table.querySelector('tr[data-time="imsak"]'), st.ramadan);
+  toggleClass(table, "no-jamaat", !data.jamaat);
+  each(SLOTS, function (kind) {
+    var text = slotsText(day, kind);
+    var row = table.querySelector("tr." + kind);
+    show(row, text !== "");
+    setText(row.querySelector("td"), text);
+  });
+  var nights = qadrNight(st);
+  setText($(".night"), nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "");
+  show($(".night"), nights.length > 0);
   // Band: today's events, the night that begins this evening, then the announcements of the query.
-  const lines = [];
+  var lines = [];
   if (status && status.events.length) {
-    lines.push(W.today_events.replace("{events}", joinList(status.events.map((e) => e.title[config.lang]))));
+    lines.push(W.today_events.replace("{events}", joinList(status.events.map(function (e) { return e.title[config.lang]; }))));
   }
-  if (status && status.tonight.length) {
-    lines.push(W.tonight.replace("{events}", joinList(status.tonight.map((e) => e.title[config.lang]))));
+  var tonight = status ? status.tonight.filter(function (e) { return nights.indexOf(e) < 0; }) : []; // not twice
+  if (tonight.length) {
+    lines.push(W.tonight.replace("{events}", joinList(tonight.map(function (e) { return e.title[config.lang]; }))));
   }
-  const made = band.querySelectorAll("p.made");
-  for (let i = 0; i < Math.max(made.length, lines.length); i++) {
-    if (i >= lines.length) { made[i].remove(); continue; }
-    let p = made[i];
+  var made = band.querySelectorAll("p.made");
+  for (var i = 0; i < Math.max(made.length, lines.length); i++) {
+    if (i >= lines.length) { band.removeChild(made[i]); continue; }
+    var p = made[i];
     if (!p) {
       p = document.createElement("p");
       p.className = "made";
@@ -50,104 +81,180 @@ function renderDay(st) {
   }
 }
 
+function timesOf(day, name) {
+  var local = jamaatLocal(day, name);
+  return Array.isArray(local) ? joinList(local.map(function (t) { return clockText(t); })) : clockText(local);
+}
+
+function prayerList(day, names) {
+  return joinList(names.map(function (name) { return (W.prayers[name] || W[name] || name) + " " + timesOf(day, name); }));
+}
+
 function renderChanges(st) {
-  const changed = st.tomorrowDay && Array.isArray(st.tomorrowDay.jamaatChanged) ? st.tomorrowDay.jamaatChanged : [];
-  const items = changed.map((name) => {
-    const local = jamaatLocal(st.tomorrowDay, name);
-    const times = Array.isArray(local) ? joinList(local.map((t) => clockText(t))) : clockText(local);
-    return (W.prayers[name] || W[name] || name) + " " + times;
-  });
-  setText($(".changes"), items.length ? W.changes_tomorrow.replace("{prayers}", joinList(items)) : "");
-  show($(".changes"), items.length > 0);
+  var changed = st.tomorrowDay && Array.isArray(st.tomorrowDay.jamaatChanged) ? st.tomorrowDay.jamaatChanged : [];
+  setText($(".changes"), changed.length ? W.changes_tomorrow.replace("{prayers}", prayerList(st.tomorrowDay, changed)) : "");
+  show($(".changes"), changed.length > 0);
+  // A jamaat the rule put at or after the end of its prayer's time, moved back inside it (the API's jamaatMovedEnd).
+  var moved = st.day && Array.isArray(st.day.jamaatMovedEnd) ? st.day.jamaatMovedEnd : [];
+  setText($(".moved"), moved.length ? W.moved_end.replace("{prayers}", prayerList(st.day, moved)) : "");
+  show($(".moved"), moved.length > 0);
 }
 
 function renderClock(st) {
-  const c = st.clock;
-  const hhmm = pad2(c.h) + ":" + pad2(c.m);
-  setText($(".clock .hm"), clockText(hhmm, false));
+  var c = st.clock;
+  setText($(".clock .hm"), clockText(pad2(c.h) + ":" + pad2(c.m), false));
   setText($(".clock .seconds"), native(":" + pad2(c.s)));
-  let period = "";
-  if (config.clock === "12") for (const [start, word] of W.periods) if (c.h >= start) period = word;
-  setText($(".clock .period"), period);
+  setText($(".clock .period"), config.clock === "12" ? periodWord(c.h) : "");
+}
+
+function inPrayer(st) {
+  // The congregation's prayer under way: from a jamaat (Jumu'ah, Eid) for config.inPrayer minutes.
+  if (!config.inPrayer) return null;
+  for (var i = 0; i < st.moments.length; i++) {
+    var m = st.moments[i];
+    if (CONGREGATION[m.kind] && st.nowMs >= m.at && st.nowMs < m.at + config.inPrayer * 60000) return m;
+  }
+  return null;
 }
 
 function renderCountdown(st) {
-  const box = $(".countdown");
-  const next = st.next;
+  var box = $(".countdown");
+  var next = st.next;
   show(box, next !== null);
   show($(".waiting"), st.day === null);
   if (next) {
-    box.dataset.kind = next.kind;
-    box.dataset.at = String(next.at);
-    setText(box.querySelector(".label"), moment(next.kind === "adhan" ? W.until_adhan : W.until_jamaat, next.prayers));
+    box.setAttribute("data-kind", next.kind);
+    box.setAttribute("data-at", String(next.at));
+    setText(box.querySelector(".label"), momentLabel(next));
     setText(box.querySelector(".value"), countdownText(next.at - st.nowMs));
   }
-  const silence = st.moments.some((m) => m.kind === "jamaat" && st.nowMs >= m.at - SILENCE_BEFORE_MS
-    && st.nowMs < m.at + SILENCE_AFTER_MS);
+  var silence = st.moments.some(function (m) {
+    return CONGREGATION[m.kind] && st.nowMs >= m.at - SILENCE_BEFORE_MS && st.nowMs < m.at + SILENCE_AFTER_MS;
+  });
   show($(".silence"), silence);
-  const upcoming = st.nextAdhan && st.nextAdhan.iso === st.today ? st.nextAdhan.prayers[0] : null;
-  for (const row of table.querySelectorAll("tr[data-time]")) {
-    const current = row.dataset.time === st.current;
-    row.classList.toggle("current", current);
+  var praying = inPrayer(st);
+  show($(".in-prayer"), praying !== null);
+  var upcoming = st.nextAdhan && st.nextAdhan.iso === st.today ? st.nextAdhan.prayers[0] : null;
+  each(table.querySelectorAll("tr[data-time]"), function (row) {
+    var name = row.getAttribute("data-time");
+    var current = name === st.current;
+    toggleClass(row, "current", current);
     if (current) row.setAttribute("aria-current", "time"); else row.removeAttribute("aria-current");
-    row.classList.toggle("next", row.dataset.time === upcoming);
-  }
+    toggleClass(row, "next", name === upcoming);
+  });
 }
 
 function renderBand(st) {
-  const items = Array.from(band.querySelectorAll("p.made, p.note"));
-  const shown = items.length ? Math.floor(st.nowMs / ROTATE_MS) % items.length : -1;
-  items.forEach((p, i) => show(p, i === shown));
+  var items = Array.prototype.slice.call(band.querySelectorAll("p.made, p.note"));
+  var shown = items.length ? Math.floor(st.nowMs / ROTATE_MS) % items.length : -1;
+  each(items, function (p, i) { show(p, i === shown); });
   show(band, items.length > 0);
-  const stale = data.freshAt > 0 && st.nowMs - data.freshAt > STALE_MS;
+  var stale = data.freshAt > 0 && st.nowMs - data.freshAt > STALE_MS;
   setText($(".stale"), stale ? W.stale.replace("{date}", gregorianText(placeClock(data.freshAt).iso)) : "");
   show($(".stale"), stale);
 }
 
+var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3", "fit-4"]; // screen.css: each a step smaller
+var fitted = "";
+
+function overflows(part) {
+  return part.scrollHeight > part.clientHeight + 1 || part.scrollWidth > part.clientWidth + 1;
+}
+
+function fitLayout() {
+  // The largest size at which the side (clock, dates, countdown, notices) and the table each fit their box,
+  // found again whenever what they show or the screen's size changes.  A phone scrolls instead.
+  var side = $(".side");
+  var clock = $(".clock").textContent, value = $(".countdown .value").textContent; // their lengths only: they tick
+  var key = window.innerWidth + "x" + window.innerHeight + clock.length + value.length
+    + side.textContent.replace(clock, "").replace(value, "") + table.textContent + band.textContent
+    + Array.prototype.map.call(document.querySelectorAll(".side [hidden], .times [hidden], .band [hidden]"),
+      function (e) { return e.className; }).join();
+  if (key === fitted) return;
+  fitted = key;
+  // The band keeps the height of its tallest line, so that the parts above do not move as the lines take turns.
+  var lines = band.querySelectorAll("p.made, p.note");
+  var shownBefore = Array.prototype.map.call(lines, function (p) { return !p.hidden; });
+  var tallest = 0;
+  band.style.minHeight = "";
+  each(lines, function (line) {
+    each(lines, function (p) { show(p, p === line); });
+    tallest = Math.max(tallest, band.offsetHeight);
+  });
+  each(lines, function (p, i) { show(p, shownBefore[i]); });
+  band.style.minHeight = tallest ? tallest + "px" : "";
+  // Side by side (landscape) each part steps down on its own; stacked (portrait) the side's height is the
+  // table's loss, so both step down together until the table fits.
+  var groups = window.innerHeight > window.innerWidth ? [[side, table]] : [[side], [table]];
+  each(groups, function (parts) {
+    for (var level = 0; level < FIT_LEVELS.length; level++) {
+      each(parts, function (part) {
+        each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
+      });
+      if (window.innerWidth < 600 || !parts.some(overflows)) break;
+    }
+  });
+}
+
 function render() {
-  const st = dayState(Date.now());
+  var st = dayState(Date.now());
   renderDay(st);
   renderChanges(st);
   renderClock(st);
   renderCountdown(st);
   renderBand(st);
+  fitLayout();
   return st;
 }
 
-async function refresh(iso, again, every) {
-  // Today's answers (again: read anew, for an announced month start or changed rules), then the coming
-  // month's, one by one (every: all of them anew, so that a service worker that just started keeps them).
-  if (again) await settle([loadYear(Number(iso.slice(0, 4)), true), loadStatus(iso, true), loadStatus(isoAdd(iso, 1), true)]);
-  await ensureData(iso, DAYS_AHEAD);
-  render();
-  if (every && Number(isoAdd(iso, DAYS_AHEAD).slice(0, 4)) !== Number(iso.slice(0, 4))) {
-    await settle([loadYear(Number(iso.slice(0, 4)) + 1, true)]);
-  }
-  for (let k = 2; k <= DAYS_AHEAD; k++) await settle([loadStatus(isoAdd(iso, k), every)]);
-  render();
-  await prune(iso);
+function sequence(steps) {
+  // Run promise-making steps one after another.
+  return steps.reduce(function (done, step) { return done.then(step); }, Promise.resolve());
 }
 
-async function prune(iso) {
+function refresh(iso, again, every) {
+  // Today's answers (again: read anew, for an announced month start or changed rules), then the coming
+  // month's, one by one (every: all of them anew, so that a service worker that just started keeps them).
+  var year = Number(iso.slice(0, 4));
+  var first = again ? settle([loadYear(year, true), loadStatus(iso, true), loadStatus(isoAdd(iso, 1), true)]) : Promise.resolve();
+  return first.then(function () { return ensureData(iso, DAYS_AHEAD); }).then(function () {
+    render();
+    var steps = [];
+    if (every && Number(isoAdd(iso, DAYS_AHEAD).slice(0, 4)) !== year) steps.push(function () { return settle([loadYear(year + 1, true)]); });
+    for (var k = 2; k <= DAYS_AHEAD; k++) {
+      steps.push((function (day) { return function () { return settle([loadStatus(day, every)]); }; })(isoAdd(iso, k)));
+    }
+    return sequence(steps);
+  }).then(function () {
+    render();
+    return prune(iso);
+  });
+}
+
+function prune(iso) {
   // Drop the cached answers of days and years that have passed.
-  if (!("caches" in window)) return;
-  const cache = await caches.open(CACHE);
-  const yesterday = isoAdd(iso, -1);
-  for (const request of await cache.keys()) {
-    const day = /date=(\d{4}-\d{2}-\d{2})/.exec(request.url);
-    const year = /year=(\d{4})/.exec(request.url);
-    if ((day && day[1] < yesterday) || (year && Number(year[1]) < Number(iso.slice(0, 4)))) await cache.delete(request);
-  }
+  if (!("caches" in window)) return Promise.resolve();
+  var yesterday = isoAdd(iso, -1);
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (request) {
+        var day = /date=(\d{4}-\d{2}-\d{2})/.exec(request.url);
+        var year = /year=(\d{4})/.exec(request.url);
+        var old = (day && day[1] < yesterday) || (year && Number(year[1]) < Number(iso.slice(0, 4)) - 1);
+        return old ? cache["delete"](request) : null;
+      }));
+    });
+  });
 }
 
 function tick() {
-  const st = render();
+  var st = render();
   if (st.today !== shownDate) { // a new day (midnight, or the screen was switched on)
     shownDate = st.today;
-    refresh(st.today, false, false).catch(() => null);
+    refresh(st.today, false, false).then(null, function () { return null; });
   } else if (st.nowMs - refreshedAt > REFRESH_MS) {
     refreshedAt = st.nowMs;
-    refresh(st.today, true, false).catch(() => null);
+    refresh(st.today, true, false).then(null, function () { return null; });
   }
   setTimeout(tick, 1000 - (Date.now() % 1000));
 }
@@ -155,17 +262,21 @@ function tick() {
 function offline() {
   // A service worker keeps this page and its answers: the screen starts and runs without network.
   if (!("serviceWorker" in navigator)) return;
-  const cacheAll = () => {
-    fetch(location.href, { credentials: "omit" }).catch(() => null);
-    if (shownDate) refresh(shownDate, true, true).catch(() => null);
-  };
-  let kept = false;
-  const once = () => { if (!kept && navigator.serviceWorker.controller) { kept = true; cacheAll(); } };
+  var kept = false;
+  function once() {
+    if (kept || !navigator.serviceWorker.controller) return;
+    kept = true;
+    var page = new XMLHttpRequest(); // the page itself, for the service worker to keep
+    page.open("GET", location.href);
+    page.send();
+    if (shownDate) refresh(shownDate, true, true).then(null, function () { return null; });
+  }
   navigator.serviceWorker.addEventListener("controllerchange", once);
-  navigator.serviceWorker.register(config.serviceWorker, { scope: config.scope }).catch(() => null);
-  navigator.serviceWorker.ready.then(once).catch(() => null);
+  navigator.serviceWorker.register(config.serviceWorker, { scope: config.scope }).then(null, function () { return null; });
+  navigator.serviceWorker.ready.then(once, function () { return null; });
 }
 
+document.documentElement.className += " scripted"; // the server's table is replaced by the script's
 refreshedAt = Date.now();
 tick();
 offline();

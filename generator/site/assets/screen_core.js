@@ -2,49 +2,82 @@
 // Nothing here computes a prayer time or a date: the times are /v1/prayer-times' UTC instants and
 // `local` HH:mm, the Hijri date and the events are /v1/day-status', the Solar Hijri date is the
 // page's own (server-rendered).  The only arithmetic is comparing instants with the clock, and the
-// Gregorian date of the place, read from the browser's clock in the place's zone (Intl).
-const config = JSON.parse(document.getElementById("page-config").textContent);
-const W = config.words;
-const DIGITS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" }[config.lang];
-const PRAYERS = ["fajr", "dhuhr", "asr", "maghrib", "isha"];
-const DAY_MS = 86400000;
-const years = {}; // Gregorian year -> {iso date: /v1/prayer-times day}
-const statuses = {}; // iso date -> /v1/day-status answer
-const data = { freshAt: 0, jamaat: false }; // freshAt: the clock when the network last answered
+// place's wall clock: the instant plus the zone's offset then, from the offsets the page carries
+// (config.zone, from the server's tz database), never from the browser's Intl.
+//
+// ECMAScript 5.1 only (docs/site.md, "Old TVs"): var and function, no arrow, class, template, let,
+// const, for-of, spread, destructuring, async or Map; of the newer library only Promise and
+// XMLHttpRequest (Chromium 33 and older have both).  tests/peers/es_check.js parses this at ES5.
+var config = JSON.parse(document.getElementById("page-config").textContent);
+var W = config.words;
+var DIGITS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" }[config.lang];
+var PRAYERS = ["fajr", "dhuhr", "asr", "maghrib", "isha"];
+var SLOTS = ["jumuah", "eid"]; // the API's lists of jamaat slots (Fridays, the reckoning's Eid days)
+var CONGREGATION = { jamaat: true, jumuah: true, eid: true }; // moments a congregation prays at
+var KIND_ORDER = { imsak: 0, adhan: 1, iftar: 1, jamaat: 2, jumuah: 2, eid: 2 };
+var DAY_MS = 86400000;
+var years = {}; // Gregorian year -> {iso date: /v1/prayer-times day}
+var statuses = {}; // iso date -> /v1/day-status answer
+var data = { freshAt: 0, jamaat: false }; // freshAt: the clock when the network last answered
+var seeded = {}; // iso date -> the day the server rendered into the page (config.today), until its year comes
+if (config.today) {
+  seeded[config.today.date] = config.today.day;
+  statuses[config.today.date] = config.today.status;
+  data.jamaat = Boolean(config.today.day.jamaat);
+}
 
-const native = (text) => String(text).replace(/[0-9]/g, (d) => DIGITS[Number(d)]);
-const pad2 = (n) => String(n).padStart(2, "0");
-const placeParts = new Intl.DateTimeFormat("en-GB", {
-  timeZone: config.tz, year: "numeric", month: "2-digit", day: "2-digit",
-  hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
-});
+function native(text) {
+  return String(text).replace(/[0-9]/g, function (d) { return DIGITS.charAt(Number(d)); });
+}
+
+function pad2(n) {
+  return n < 10 ? "0" + n : String(n);
+}
+
+function each(list, visit) {
+  // Array.prototype.forEach over a NodeList or an array (NodeList.forEach is Chromium 51).
+  for (var i = 0; i < list.length; i++) visit(list[i], i);
+}
+
+function zoneOffsetMs(ms) {
+  // The place's offset from UTC at the instant ms: the last change of config.zone at or before it.
+  var offset = config.zone[0][1];
+  for (var i = 0; i < config.zone.length && config.zone[i][0] <= ms; i++) offset = config.zone[i][1];
+  return offset * 60000;
+}
 
 function placeClock(ms) {
   // The place's date and wall-clock time at the instant ms.
-  const p = {};
-  for (const part of placeParts.formatToParts(ms)) p[part.type] = part.value;
-  return { iso: p.year + "-" + p.month + "-" + p.day, h: Number(p.hour) % 24, m: Number(p.minute), s: Number(p.second) };
+  var wall = new Date(ms + zoneOffsetMs(ms));
+  return { iso: wall.toISOString().slice(0, 10), h: wall.getUTCHours(), m: wall.getUTCMinutes(), s: wall.getUTCSeconds() };
+}
+
+function isoParts(iso) {
+  return [Number(iso.slice(0, 4)), Number(iso.slice(5, 7)), Number(iso.slice(8, 10))];
 }
 
 function isoAdd(iso, days) {
-  const [y, m, d] = iso.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+  var p = isoParts(iso);
+  return new Date(Date.UTC(p[0], p[1] - 1, p[2] + days)).toISOString().slice(0, 10);
+}
+
+function periodWord(hours) {
+  var word = "";
+  for (var i = 0; i < W.periods.length; i++) if (hours >= W.periods[i][0]) word = W.periods[i][1];
+  return word;
 }
 
 function clockText(hhmm, marked) {
   // "HH:mm" as the language writes it: 24-hour, or 12-hour (the part-of-day word when marked).
   if (typeof hhmm !== "string" || hhmm.length !== 5) return "";
   if (config.clock === "24") return native(hhmm);
-  const hours = Number(hhmm.slice(0, 2));
-  const text = native(((hours + 11) % 12 + 1) + ":" + hhmm.slice(3));
-  if (!marked) return text;
-  let word = "";
-  for (const [start, period] of W.periods) if (hours >= start) word = period;
-  return text + " " + word;
+  var hours = Number(hhmm.slice(0, 2));
+  var text = native(((hours + 11) % 12 + 1) + ":" + hhmm.slice(3));
+  return marked ? text + " " + periodWord(hours) : text;
 }
 
 function localOf(ms) {
-  const c = placeClock(ms);
+  var c = placeClock(ms);
   return pad2(c.h) + ":" + pad2(c.m);
 }
 
@@ -54,13 +87,13 @@ function joinList(items) {
 }
 
 function gregorianText(iso) {
-  const [y, m, d] = iso.split("-").map(Number);
-  const weekday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7; // Monday first
-  return W.weekdays[weekday] + " " + native(d) + " " + W.months[m - 1] + " " + native(y);
+  var p = isoParts(iso);
+  var weekday = (new Date(Date.UTC(p[0], p[1] - 1, p[2])).getUTCDay() + 6) % 7; // Monday first
+  return W.weekdays[weekday] + " " + native(p[2]) + " " + W.months[p[1] - 1] + " " + native(p[0]);
 }
 
 function hijriText(status) {
-  const h = status.hijri;
+  var h = status.hijri;
   return native(h.hd) + " " + W.hijriMonths[h.hm - 1] + " " + native(h.hy);
 }
 
@@ -68,125 +101,177 @@ function shamsiText(iso) {
   // The Solar Hijri date on Persian pages: the server gives each month's first day (Iran's calendar,
   // generator/site/shamsi.py); the day of the month is the count of days since then.
   if (!config.shamsiMonths) return null;
-  const month = config.shamsiMonths.filter((m) => m[0] <= iso).pop();
+  var month = null;
+  for (var i = 0; i < config.shamsiMonths.length && config.shamsiMonths[i][0] <= iso; i++) month = config.shamsiMonths[i];
   if (!month) return null;
-  const [y, m, d] = month[0].split("-").map(Number);
-  const [y2, m2, d2] = iso.split("-").map(Number);
-  const day = Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y, m - 1, d)) / DAY_MS) + 1;
+  var a = isoParts(month[0]), b = isoParts(iso);
+  var day = Math.round((Date.UTC(b[0], b[1] - 1, b[2]) - Date.UTC(a[0], a[1] - 1, a[2])) / DAY_MS) + 1;
   if (day > 31) return null; // past the months the page carries
   return native(day) + " " + W.shamsiMonths[month[2] - 1] + " " + native(month[1]);
 }
 
-const fill = (urls, slot, value) => urls.map((url) => url.replace(slot, value));
+function fill(urls, slot, value) {
+  return urls.map(function (url) { return url.replace(slot, value); });
+}
 
-async function fetchFirst(urls) {
+function getJson(url) {
+  // One answer by XMLHttpRequest (fetch is Chromium 42): its body, and whether a service worker's copy said so.
+  return new Promise(function (resolve, reject) {
+    var request = new XMLHttpRequest();
+    request.open("GET", url);
+    request.setRequestHeader("Cache-Control", "no-cache"); // revalidate: an announced month start, new rules
+    request.onload = function () {
+      if (request.status < 200 || request.status > 299) { reject(new Error("HTTP " + request.status + " " + url)); return; }
+      try {
+        resolve({ body: JSON.parse(request.responseText), offline: request.getResponseHeader("x-screen-offline") === "1",
+                  date: request.getResponseHeader("date") });
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.onerror = function () { reject(new Error("network " + url)); };
+    request.send();
+  });
+}
+
+function fetchFirst(urls) {
   // The static path URL first, then the query URL; a service worker's copy says so in a header.
-  let failure = new Error("no address");
-  for (const url of urls) {
-    try {
-      const response = await fetch(url, { cache: "no-cache", credentials: "omit" });
-      if (!response.ok) { failure = new Error("HTTP " + response.status + " " + url); continue; }
-      const body = await response.json();
-      if (response.headers.get("x-screen-offline") !== "1") data.freshAt = Date.now();
-      else if (!data.freshAt) data.freshAt = Date.parse(response.headers.get("date") || "") || 0;
-      return body;
-    } catch (error) {
-      failure = error;
-    }
+  var i = 0;
+  function next(failure) {
+    if (i >= urls.length) return Promise.reject(failure || new Error("no address"));
+    return getJson(urls[i++]).then(function (answer) {
+      if (!answer.offline) data.freshAt = Date.now();
+      else if (!data.freshAt) data.freshAt = Date.parse(answer.date || "") || 0;
+      return answer.body;
+    }, next);
   }
-  throw failure;
+  return next(null);
 }
 
-async function loadYear(year, again) {
-  if (years[year] && !again) return;
-  const answer = await fetchFirst(fill(config.prayerTimes, "year=YEAR", "year=" + year));
-  const byDate = {};
-  for (const day of answer.days) {
-    byDate[day.date] = day;
-    if (day.jamaat) data.jamaat = true;
-  }
-  years[year] = byDate;
+function loadYear(year, again) {
+  if (years[year] && !again) return Promise.resolve();
+  return fetchFirst(fill(config.prayerTimes, "year=YEAR", "year=" + year)).then(function (answer) {
+    var byDate = {};
+    each(answer.days, function (day) {
+      byDate[day.date] = day;
+      if (day.jamaat) data.jamaat = true;
+    });
+    years[year] = byDate;
+  });
 }
 
-async function loadStatus(iso, again) {
-  if (statuses[iso] && !again) return;
-  statuses[iso] = await fetchFirst(fill(config.dayStatus, "date=DATE", "date=" + iso));
+function loadStatus(iso, again) {
+  if (statuses[iso] && !again) return Promise.resolve();
+  return fetchFirst(fill(config.dayStatus, "date=DATE", "date=" + iso)).then(function (answer) { statuses[iso] = answer; });
 }
 
-async function settle(promises) {
+function settle(promises) {
   // Wait for every load; one that fails (offline, no copy) leaves what was there.
-  await Promise.all(promises.map((p) => p.catch(() => null)));
+  return Promise.all(promises.map(function (p) { return p.then(null, function () { return null; }); }));
 }
 
 function dayOf(iso) {
-  const year = years[iso.slice(0, 4)];
-  return year ? year[iso] || null : null;
+  var year = years[iso.slice(0, 4)];
+  return year ? year[iso] || null : seeded[iso] || null;
 }
 
-const at = (instant) => (typeof instant === "string" ? Date.parse(instant) : null);
+function at(instant) {
+  return typeof instant === "string" ? Date.parse(instant) : null;
+}
+
+function isRamadan(iso) {
+  // Ramadan under the page's reckoning, as the day's status says (the API's Hijri date).
+  var status = statuses[iso];
+  return Boolean(status && status.hijri && status.hijri.hm === 9);
+}
+
+function slotList(day, name) {
+  var list = day && day.jamaat ? day.jamaat[name] : null;
+  return Array.isArray(list) ? list : [];
+}
 
 function moments(iso) {
-  // A day's adhans and jamaats in time order; prayers sharing one jamaat (asr:dhuhr) are one moment.
-  const day = dayOf(iso);
+  // A day's moments in time order: in Ramadan imsak, the adhans (maghrib's is iftar in Ramadan), the jamaats
+  // (prayers sharing one jamaat are one moment), each Jumu'ah slot and each Eid prayer slot.  A jamaat at the
+  // instant of a Jumu'ah slot is that slot (on Fridays the API gives dhuhr's jamaat as the first slot).
+  var day = dayOf(iso);
   if (!day) return [];
-  const out = [];
-  for (const p of PRAYERS) {
-    const adhan = at(day[p]);
-    if (adhan !== null) out.push({ at: adhan, kind: "adhan", prayers: [p], iso });
-  }
-  const jamaats = new Map();
-  for (const p of PRAYERS) {
-    const jamaat = day.jamaat ? at(day.jamaat[p]) : null;
-    if (jamaat === null) continue;
-    if (!jamaats.has(jamaat)) jamaats.set(jamaat, []);
-    jamaats.get(jamaat).push(p);
-  }
-  for (const [instant, prayers] of jamaats) out.push({ at: instant, kind: "jamaat", prayers, iso });
-  out.sort((a, b) => a.at - b.at || (a.kind === "adhan" ? -1 : 1));
+  var ramadan = isRamadan(iso);
+  var out = [];
+  if (ramadan && at(day.imsak) !== null) out.push({ at: at(day.imsak), kind: "imsak", prayers: [], iso: iso });
+  each(PRAYERS, function (p) {
+    if (at(day[p]) !== null) out.push({ at: at(day[p]), kind: ramadan && p === "maghrib" ? "iftar" : "adhan", prayers: [p], iso: iso });
+  });
+  var slotAt = {};
+  each(SLOTS, function (name) {
+    var locals = day.jamaatLocal && Array.isArray(day.jamaatLocal[name]) ? day.jamaatLocal[name] : [];
+    each(slotList(day, name), function (instant, i) {
+      var ms = at(instant);
+      if (ms === null) return;
+      slotAt[ms] = true;
+      out.push({ at: ms, kind: name, prayers: [], slot: i, local: locals[i] || localOf(ms), iso: iso });
+    });
+  });
+  var groups = [];
+  var byInstant = {};
+  each(PRAYERS, function (p) {
+    var ms = day.jamaat ? at(day.jamaat[p]) : null;
+    if (ms === null || slotAt[ms]) return;
+    if (!byInstant[ms]) { byInstant[ms] = { at: ms, kind: "jamaat", prayers: [], iso: iso }; groups.push(byInstant[ms]); }
+    byInstant[ms].prayers.push(p);
+  });
+  out = out.concat(groups);
+  out.sort(function (a, b) { return a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]; });
   return out;
 }
 
 function currentPrayer(nowMs, today, yesterday) {
   // The prayer whose time it is: fajr until sunrise, dhuhr until asr, asr until maghrib, maghrib
   // until isha, isha until the API's midnight (which may fall after 00:00).
-  const inside = (day, from, to) => day && at(day[from]) !== null && at(day[to]) !== null
-    && nowMs >= at(day[from]) && nowMs < at(day[to]);
+  function inside(day, from, to) {
+    return Boolean(day) && at(day[from]) !== null && at(day[to]) !== null && nowMs >= at(day[from]) && nowMs < at(day[to]);
+  }
   if (inside(yesterday, "isha", "midnight")) return "isha";
-  const spans = [["fajr", "sunrise"], ["dhuhr", "asr"], ["asr", "maghrib"], ["maghrib", "isha"], ["isha", "midnight"]];
-  for (const [from, to] of spans) if (inside(today, from, to)) return from;
+  var spans = [["fajr", "sunrise"], ["dhuhr", "asr"], ["asr", "maghrib"], ["maghrib", "isha"], ["isha", "midnight"]];
+  for (var i = 0; i < spans.length; i++) if (inside(today, spans[i][0], spans[i][1])) return spans[i][0];
+  return null;
+}
+
+function firstAfter(list, nowMs, kinds) {
+  for (var i = 0; i < list.length; i++) if (list[i].at > nowMs && (!kinds || kinds[list[i].kind])) return list[i];
   return null;
 }
 
 function dayState(nowMs) {
-  const clock = placeClock(nowMs);
-  const today = clock.iso;
-  const yesterday = isoAdd(today, -1);
-  const tomorrow = isoAdd(today, 1);
-  const all = [...moments(yesterday), ...moments(today), ...moments(tomorrow)];
-  const next = all.find((moment) => moment.at > nowMs) || null;
-  const nextAdhan = all.find((moment) => moment.at > nowMs && moment.kind === "adhan") || null;
+  var clock = placeClock(nowMs);
+  var today = clock.iso;
+  var yesterday = isoAdd(today, -1);
+  var tomorrow = isoAdd(today, 1);
+  var all = moments(yesterday).concat(moments(today), moments(tomorrow));
   return {
-    nowMs, clock, today, tomorrow, next, nextAdhan, moments: all,
-    day: dayOf(today), tomorrowDay: dayOf(tomorrow),
-    current: currentPrayer(nowMs, dayOf(today), dayOf(yesterday)),
+    nowMs: nowMs, clock: clock, today: today, tomorrow: tomorrow, moments: all,
+    next: firstAfter(all, nowMs, null),
+    nextAdhan: firstAfter(all, nowMs, { adhan: true, iftar: true }),
+    day: dayOf(today), tomorrowDay: dayOf(tomorrow), ramadan: isRamadan(today),
+    current: currentPrayer(nowMs, dayOf(today), dayOf(yesterday))
   };
 }
 
 function jamaatLocal(day, name) {
   // A jamaat's local HH:mm ("jumuah" and "eid" are lists), as the API wrote it.
-  const local = day && day.jamaatLocal ? day.jamaatLocal[name] : null;
+  var local = day && day.jamaatLocal ? day.jamaatLocal[name] : null;
   if (local !== undefined && local !== null) return local;
-  const instant = day && day.jamaat ? day.jamaat[name] : null;
-  if (Array.isArray(instant)) return instant.map((i) => localOf(Date.parse(i)));
+  var instant = day && day.jamaat ? day.jamaat[name] : null;
+  if (Array.isArray(instant)) return instant.map(function (i) { return localOf(Date.parse(i)); });
   return typeof instant === "string" ? localOf(Date.parse(instant)) : null;
 }
 
 // The dates both pages show (Gregorian, the Solar Hijri on Persian pages, the Hijri of the day's
 // status, written into ``hijriElement``) and a prayer's adhan and jamaat cells; returns the status.
 function renderDates(today, hijriElement) {
-  const status = statuses[today];
+  var status = statuses[today];
   setText(document.querySelector(".gregorian"), gregorianText(today));
-  const shamsi = shamsiText(today);
+  var shamsi = shamsiText(today);
   setText(document.querySelector(".shamsi"), shamsi || "");
   show(document.querySelector(".shamsi"), Boolean(shamsi));
   setText(hijriElement, status ? hijriText(status) : "");
@@ -195,7 +280,7 @@ function renderDates(today, hijriElement) {
 
 function renderTimes(row, day, name) {
   setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
-  const jamaat = row.querySelector(".jamaat");
+  var jamaat = row.querySelector(".jamaat");
   if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
 }
 
@@ -207,18 +292,23 @@ function show(element, visible) {
   if (element && element.hidden === visible) element.hidden = !visible;
 }
 
+function toggleClass(element, name, on) {
+  if (element && element.classList.contains(name) !== on) element.classList.toggle(name);
+}
+
 function countdownText(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(seconds / 3600);
+  var seconds = Math.max(0, Math.ceil(ms / 1000));
+  var h = Math.floor(seconds / 3600);
   return native(h + ":" + pad2(Math.floor(seconds / 60) % 60) + ":" + pad2(seconds % 60));
 }
 
 function ensureData(iso, ahead) {
   // The answers the place's date iso needs: its year (and the next when ahead days reach into it),
-  // and the day-status of the day and the next.
-  const year = Number(iso.slice(0, 4));
-  const wanted = [loadYear(year)];
+  // and the day-status of the day before (its moments reach past midnight), the day and the next.
+  var year = Number(iso.slice(0, 4));
+  var wanted = [loadYear(year)];
   if (Number(isoAdd(iso, ahead).slice(0, 4)) !== year) wanted.push(loadYear(year + 1));
-  wanted.push(loadStatus(iso), loadStatus(isoAdd(iso, 1)));
+  if (Number(isoAdd(iso, -1).slice(0, 4)) !== year) wanted.push(loadYear(year - 1));
+  wanted.push(loadStatus(iso), loadStatus(isoAdd(iso, 1)), loadStatus(isoAdd(iso, -1)));
   return settle(wanted);
 }

@@ -2,41 +2,47 @@
 // fetched from the network first and kept; without network the kept copy answers, marked with the
 // header x-screen-offline: 1 (the screen then says how old its times are once they pass a day).
 // Only this origin's GET requests under /screen/, /v1/ and /today/v1/ are touched; nothing else is kept.
+// ECMAScript 5.1 and promises, as the page's own script (docs/site.md, "Old TVs"): a TV whose engine has
+// service workers (Chromium 40 on) runs this too.
 "use strict";
-const CACHE = "screen-v1";
-const KEPT = ["/screen/", "/v1/", "/today/v1/"];
+var CACHE = "screen-v1";
+var KEPT = ["/screen/", "/v1/", "/today/v1/"];
 
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) if (name.startsWith("screen-") && name !== CACHE) await caches.delete(name);
-    await self.clients.claim();
-  })());
+self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.map(function (name) {
+      return name.indexOf("screen-") === 0 && name !== CACHE ? caches["delete"](name) : null;
+    }));
+  }).then(function () { return self.clients.claim(); }));
 });
 
-self.addEventListener("fetch", (event) => {
-  const request = event.request;
-  const url = new URL(request.url);
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (!KEPT.some((prefix) => url.pathname.startsWith(prefix))) return;
+  if (!KEPT.some(function (prefix) { return url.pathname.indexOf(prefix) === 0; })) return;
   event.respondWith(networkFirst(request));
 });
 
-async function networkFirst(request) {
-  const cache = await caches.open(CACHE);
-  let response = null;
-  try {
-    response = await fetch(request);
-    if (response.ok) {
-      await cache.put(request.url, response.clone());
-      return response;
-    }
-  } catch (error) {
-    response = null;
-  }
-  const kept = await cache.match(request.url, { ignoreVary: true });
-  if (!kept) return response || Response.error();
-  const headers = new Headers(kept.headers);
-  headers.set("x-screen-offline", "1");
-  return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
+function fromCache(cache, request, response) {
+  return cache.match(request.url, { ignoreVary: true }).then(function (kept) {
+    if (!kept) return response || Response.error();
+    var headers = new Headers(kept.headers);
+    headers.set("x-screen-offline", "1");
+    return kept.blob().then(function (body) { // a blob, not the body's stream: streams in a Response are Chromium 52
+      return new Response(body, { status: kept.status, statusText: kept.statusText, headers: headers });
+    });
+  });
+}
+
+function networkFirst(request) {
+  return caches.open(CACHE).then(function (cache) {
+    return fetch(request).then(function (response) {
+      if (!response.ok) return fromCache(cache, request, response);
+      return cache.put(request.url, response.clone()).then(function () { return response; });
+    }, function () {
+      return fromCache(cache, request, null);
+    });
+  });
 }

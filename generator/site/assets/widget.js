@@ -6,12 +6,15 @@
   "use strict";
   var script = document.currentScript;
   if (!script || !script.src) return;
-  var origin = new URL(script.src).origin;
-  var query = new URLSearchParams();
-  Object.keys(script.dataset).forEach(function (name) { query.append(name, script.dataset[name]); });
+  var link = document.createElement("a"); // the script's origin, read by a link (ES5: no URL objects)
+  link.href = script.src;
+  var origin = link.protocol + "//" + link.host;
+  var query = Object.keys(script.dataset).map(function (name) {
+    return encodeURIComponent(name) + "=" + encodeURIComponent(script.dataset[name]);
+  }).join("&");
   var titles = TITLES;
   var frame = document.createElement("iframe");
-  frame.src = origin + "/widget/?" + query.toString();
+  frame.src = origin + "/widget/?" + query;
   frame.title = titles[script.dataset.lang] || titles.en;
   frame.setAttribute("scrolling", "no");
   frame.style.width = "100%";

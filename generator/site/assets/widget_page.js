@@ -1,54 +1,83 @@
 // The widget: today's times (and jamaat), the next prayer, a link to the month; its height is told
 // to the page that embeds it (docs/site.md, "The widget").
-const ROWS = ["fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha"];
-const $ = (selector) => document.querySelector(selector);
-let shownDate = null;
+var NEXT_KINDS = { imsak: true, adhan: true, iftar: true, jumuah: true, eid: true }; // what "Next:" names
+var shownDate = null;
+
+function $(selector) {
+  return document.querySelector(selector);
+}
+
+function nextName(m) {
+  if (m.kind === "imsak") return W.times.imsak;
+  if (m.kind === "jumuah") return W.jumuah;
+  if (m.kind === "eid") return W.eid;
+  return W.prayers[m.prayers[0]];
+}
+
+function nextLocal(m) {
+  if (m.local) return m.local;
+  var day = dayOf(m.iso);
+  return day ? day.local[m.kind === "imsak" ? "imsak" : m.prayers[0]] : "";
+}
 
 function render() {
-  const st = dayState(Date.now());
-  const day = st.day;
+  var st = dayState(Date.now());
+  var day = st.day;
   renderDates(st.today, $(".hijri"));
-  for (const row of document.querySelectorAll("[data-time]")) {
-    renderTimes(row, day, row.dataset.time);
-    row.classList.toggle("current", row.dataset.time === st.current);
-  }
-  document.body.classList.toggle("no-jamaat", !data.jamaat);
-  const jumuah = jamaatLocal(day, "jumuah");
-  show($(".jumuah"), Array.isArray(jumuah) && jumuah.length > 0);
-  if (Array.isArray(jumuah)) setText($(".jumuah .slots"), joinList(jumuah.map((s) => clockText(s))));
-  const next = st.nextAdhan;
+  each(document.querySelectorAll("[data-time]"), function (row) {
+    var name = row.getAttribute("data-time");
+    renderTimes(row, day, name);
+    toggleClass(row, "current", name === st.current);
+  });
+  show($('tr[data-time="imsak"]'), st.ramadan);
+  toggleClass(document.body, "no-jamaat", !data.jamaat);
+  each(SLOTS, function (kind) {
+    var slots = jamaatLocal(day, kind);
+    var shown = Array.isArray(slots) && slots.length > 0;
+    show($("." + kind), shown);
+    setText($("." + kind + " .slots"), shown ? joinList(slots.map(function (s) { return clockText(s); })) : "");
+  });
+  var next = firstAfter(st.moments, st.nowMs, NEXT_KINDS);
   show($(".next"), next !== null);
   if (next) {
-    const minutes = Math.ceil((next.at - st.nowMs) / 60000);
-    const nextDay = dayOf(next.iso);
-    setText($(".next-name"), W.prayers[next.prayers[0]]);
-    setText($(".next-time"), nextDay ? clockText(nextDay.local[next.prayers[0]], true) : "");
+    var minutes = Math.ceil((next.at - st.nowMs) / 60000);
+    $(".next").setAttribute("data-kind", next.kind);
+    $(".next").setAttribute("data-at", String(next.at));
+    setText($(".next-name"), nextName(next));
+    setText($(".next-time"), clockText(nextLocal(next), true));
     setText($(".next-in"), "(" + W.next_in.replace("{hours}", native(Math.floor(minutes / 60)))
       .replace("{minutes}", native(pad2(minutes % 60))) + ")");
   }
   show($(".waiting"), day === null);
-  const month = $(".month");
+  var month = $(".month");
   if (config.monthLink) month.href = config.monthLink.replace("year=YEAR", "year=" + st.today.slice(0, 4))
     .replace("month=MONTH", "month=" + Number(st.today.slice(5, 7)));
   return st;
 }
 
+var toldHeight = -1;
 function tellHeight() {
   // The embedding page (widget.js) sets the frame's height from this message; nothing else is sent.
-  if (window.parent !== window) {
-    // The body's own height: the document's scroll height never falls below the frame it is in.
-    window.parent.postMessage({ source: "shia-times-widget", height: Math.ceil(document.body.getBoundingClientRect().height) }, "*");
-  }
+  if (window.parent === window) return;
+  // The body's own height: the document's scroll height never falls below the frame it is in.
+  var height = Math.ceil(document.body.getBoundingClientRect().height);
+  if (height === toldHeight) return;
+  toldHeight = height;
+  window.parent.postMessage({ source: "shia-times-widget", height: height }, "*");
 }
 
 function tick() {
-  const st = render();
+  var st = render();
+  tellHeight();
   if (st.today !== shownDate) {
     shownDate = st.today;
-    ensureData(st.today, 1).then(() => { render(); tellHeight(); });
+    ensureData(st.today, 1).then(function () { render(); tellHeight(); });
   }
   setTimeout(tick, 15000 - (Date.now() % 15000));
 }
 
+document.documentElement.className += " scripted";
 tick();
-new ResizeObserver(tellHeight).observe(document.body);
+// The frame's height follows its content: ResizeObserver where there is one (Chromium 64), else the window's size.
+if (typeof ResizeObserver === "function") new ResizeObserver(tellHeight).observe(document.body);
+else window.addEventListener("resize", tellHeight);
