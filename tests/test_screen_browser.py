@@ -543,7 +543,8 @@ YEAR_QUERY = {"city": "birmingham", "method": "ImamAliFoundation",
               "jamaat": "fajr:15,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatRound": "fajr:5",
               "jumuah": "13:15,14:00,14:45", "eid": "08:00,10:00",
               # In Ramadan a fajr jamaat 80 minutes after the adhan: on 26 February 2027 that is after sunrise (07:01),
-              # so the API moves it back to 07:00 and lists it in jamaatMovedEnd (the screen's moved line).
+              # so the API moves it back to 06:57 (fajr's two rak'as before sunrise) and lists it in jamaatMovedEnd
+              # (the screen's moved line).
               "jamaatRamadan": "fajr:80"}
 YEAR_TZ = "Europe/London"
 LONG_NAMES = {  # at most 60 characters (the screen's limit)
@@ -760,7 +761,8 @@ def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
     evening = [r for r in run["reads"] if r["now"] > _ms(day["maghrib"])]
     qadr = api.status(RAMADAN_FRIDAY.isoformat())["tonight"][0]["title"][lang]
     assert evening and all(r["night"] == _words(lang)["tonight"].replace("{events}", qadr) for r in evening)
-    assert day["jamaatMovedEnd"] == ["fajr"] and day["jamaatLocal"]["fajr"] == "07:00"  # before sunrise, 07:01
+    # moved to the last start leaving fajr's two rak'as (4 minutes) before sunrise, 07:01
+    assert day["jamaatMovedEnd"] == ["fajr"] and day["jamaatLocal"]["fajr"] == "06:57"
     # "changes tomorrow" at notice=1 (every change: the longest line, for the layout): Saturday's jamaatChanged as
     # the API gives it without a notice, the `maghrib:10` rule's daily minute included
     saturday = _get(f"{run_server(run)}/v1/prayer-times", **YEAR_QUERY,
@@ -771,7 +773,7 @@ def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
         assert r["changes"], r["now"]
         for name in saturday["jamaatChanged"]:
             assert _clock(saturday["jamaatLocal"][name], lang) in _digits(r["changes"])
-    assert all(r["moved"] and _clock("07:00", lang) in _digits(r["moved"]) for r in run["reads"])
+    assert all(r["moved"] and _clock("06:57", lang) in _digits(r["moved"]) for r in run["reads"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
