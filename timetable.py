@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import re
 import sys
 from datetime import date, datetime, timezone
@@ -39,7 +40,12 @@ from generator.methods import METHODS
 AFFECTED_ENDPOINTS = ("methods", "pages")  # the static answers that name a table; API answers of the bound
 # presets are not pre-rendered (a city's year is pre-rendered for the default method only)
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 MAX_DIFFERENCES_SHOWN = 20
+# A table is 367 lines of at most 8 cells (~16 kB); 1 MB is far above any real one and bounds what is read
+# from an endless or huge input (issue 29: /dev/zero ended in a MemoryError or the out-of-memory killer).
+MAX_FILE_BYTES = 1_000_000
+BYTE_ORDER_MARK = "\ufeff"  # what spreadsheets put before a CSV saved as "UTF-8"
 
 
 def entry_for(args: argparse.Namespace, existing: dict[str, str] | None) -> dict[str, str]:
@@ -76,19 +82,34 @@ def entry_for(args: argparse.Namespace, existing: dict[str, str] | None) -> dict
             raise Refused(f"{name.replace('_', '-')}: required for a new table (docs/decisions.md 'Printed timetables')")
         years[name] = value
     presets = " ".join(args.presets) if args.presets else old.get("presets", args.authority)
+    read_on = args.read_on or datetime.now(timezone.utc).date().isoformat()
+    try:
+        _date_argument(read_on)
+    except argparse.ArgumentTypeError as error:
+        raise Refused(f"read-on: {error}") from None
     return {"table": f"{args.authority}/{args.place}", "authority": args.authority, "presets": presets,
             "place": args.place, "city": args.place if city is not None else "", "lat": lat, "lng": lng,
             "coordinates": source, "tz": tz, **years, "source_url": args.source,
             "copied_from": args.copied_from if args.copied_from is not None else old.get("copied_from", ""),
-            "read_on": args.read_on or datetime.now(timezone.utc).date().isoformat()}
+            "read_on": read_on}
 
 
 def read_file(path: Path) -> tuple[list[dict[str, str]], list[str]]:
+    """The rows and header of the table file: at most `MAX_FILE_BYTES` are read (an endless input is
+    refused, not exhausted), UTF-8 with or without a byte-order mark."""
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle)
-            return list(reader), list(reader.fieldnames or ())
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise Refused(f"FILE: cannot read {path} ({error.strerror or error})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise Refused(f"FILE: {path} holds more than {MAX_FILE_BYTES:,} bytes; a table is 367 lines of a few "
+                      f"times each")
+    try:
+        text = data.decode("utf-8").removeprefix(BYTE_ORDER_MARK)  # a spreadsheet's "CSV UTF-8" starts with one
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        return list(reader), list(reader.fieldnames or ())
+    except (UnicodeDecodeError, csv.Error) as error:
         raise Refused(f"FILE: cannot read {path} as UTF-8 CSV ({error})") from None
 
 
@@ -185,9 +206,19 @@ def add(args: argparse.Namespace) -> int:
         print("not the served data (--data): nothing re-rendered")
         return 0
     timetables.reload()
-    today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
+    today = args.today or datetime.now(timezone.utc).date()
     render(table.city, args.out, args.jobs, today)
     return 0
+
+
+def _date_argument(text: str) -> date:
+    """A YYYY-MM-DD option (a usage error otherwise, exit 2)."""
+    try:
+        if _ISO_DATE.fullmatch(text):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a date YYYY-MM-DD")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                    "another folder is checked and written, and nothing is re-rendered)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(static_paths.STATIC_ROOT))
-    p.add_argument("--today", help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
+    p.add_argument("--today", type=_date_argument, help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
     args = parser.parse_args(argv)
     return add(args)
 

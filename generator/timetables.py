@@ -279,6 +279,11 @@ def build_table(entry: Mapping[str, str], rows: Sequence[Mapping[str, str]], hea
     unknown = [p for p in (authority, *presets) if p not in METHODS]
     if unknown:
         raise TableError(f"{table_id}: unknown preset {unknown[0]!r}")
+    foreign = [p for p in presets if p != authority and authority not in METHODS[p].prints_tables_of]
+    if foreign:  # issue 29: --presets Tehran rebound Leeds' table to the API's default method
+        raise TableError(f"{table_id}: presets: {foreign[0]} is not {authority} and does not print its tables "
+                         f"(a table binds its authority's preset and those whose prints_tables_of names it, "
+                         f"data/methods.json)")
     if table_id != f"{authority}/{entry['place']}":
         raise TableError(f"{table_id}: a table id is <authority>/<place>")
     try:
