@@ -20,7 +20,8 @@ the format, every day present once, the times of each day in order, the clock of
 computed time, the place within reach of no other catalogue city; then the command prints
 where the new cells differ from the table already recorded.  Then it writes
 data/timetables/<authority>/<place>.csv and the index row, and re-renders the static answers
-that name tables (``methods``, and the pages of the city) with build.py.  ``--dry-run``
+that name tables (``methods``, and the pages of the city) with build.py; running app processes
+reload the tables within a second (runtime/app.py ``follow_files``).  ``--dry-run``
 checks and prints, and writes nothing.  Exit status: 0 done, 2 refused (nothing written).
 """
 from __future__ import annotations

@@ -361,11 +361,18 @@ BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
 
 
 def reload() -> None:
-    """Read and check the tables again (after timetable.py wrote one)."""
+    """Read and check the tables of `TABLES_DIR` again (after timetable.py wrote one; a running app
+    calls this when `files` changed).  On a `TableError` the tables in use stay."""
     global TABLES, BOUND_PRESETS
-    TABLES = load()
-    BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
+    tables = load(TABLES_DIR)
+    TABLES, BOUND_PRESETS = tables, frozenset(p for table in tables for p in table.presets)
     _places.cache_clear()
+
+
+def files() -> tuple[Path, ...]:
+    """The files the tables in use were read from: the index and each table's file (what a running
+    process watches to follow timetable.py)."""
+    return (TABLES_DIR / "index.csv", *(TABLES_DIR / f"{table.id}.csv" for table in TABLES))
 
 
 @functools.cache

@@ -7,8 +7,8 @@ exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py: one client at most half of it), which counts against the client's rate
 limit by its CPU time (the expected cost before it runs, settled to the real cost after).
 A file is served only when its bytes match the build's manifest (runtime/manifest.py),
-else the answer is rendered; a changed manifest or Hijri data file (an announcement) is
-followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
+else the answer is rendered; a changed manifest, Hijri data file (an announcement) or printed
+timetable (timetable.py) is followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
 (it only asks whether the canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
@@ -43,7 +43,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import hijri, site, static_paths
+from generator import hijri, site, static_paths, timetables
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
@@ -75,7 +75,8 @@ log = logging.getLogger("runtime")
 cache = ResponseCache()
 manifest = Manifest()
 hijri_watch = FileWatch()
-data_generation = 0  # bumped when the Hijri data is reloaded (`follow_files`)
+tables_watch = FileWatch()
+data_generation = 0  # bumped when the Hijri data or the printed timetables are reloaded (`follow_files`)
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -147,6 +148,7 @@ def _hijri_files() -> tuple[Path, ...]:
 
 def follow_files(root: Path) -> None:
     """Follow what changed on disk (in a worker thread, at most once a second; `answer` asks).
+    The printed timetables (timetable.py) the same way as the Hijri data.
 
     The Hijri data (an announcement, issue 22: a running app kept the old month table, so
     day-status and hijri answered different dates in one process): reload the table in this
@@ -163,6 +165,19 @@ def follow_files(root: Path) -> None:
         data_generation += 1
         cache.clear()
         log.warning("Hijri data changed on disk: reloaded")
+    if tables_watch.due() and tables_watch.changed(timetables.files()):
+        # Issue 29: after timetable.py, a running app kept the old table in its API answers while its
+        # pages (files timetable.py re-rendered) showed the new one.
+        try:
+            timetables.reload()
+        except (timetables.TableError, OSError) as error:  # a half-written or bad table: keep the old ones
+            log.error("printed timetables changed on disk but do not load; serving the old ones: %s", error)
+        else:
+            tables_watch.changed(timetables.files())  # the new set of files is the baseline
+            responses._body.cache_clear()
+            data_generation += 1
+            cache.clear()
+            log.warning("printed timetables changed on disk: reloaded")
     if manifest.due(root) and manifest.refresh(root):
         cache.clear()  # a build finished: answers read from files are read again
 
@@ -220,7 +235,7 @@ async def answer(request: Request, key: tuple, relative_path: str | None, render
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave.
     ``relative_path`` None: an answer that is never a file (a page shown from its query)."""
-    if hijri_watch.due() or manifest.due(static_root):
+    if hijri_watch.due() or tables_watch.due() or manifest.due(static_root):
         await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
     if hit is None:
@@ -423,6 +438,7 @@ def warm_up() -> None:
     for calendar in hijri.CALENDARS:
         hijri.to_hijri(0, calendar)
     hijri_watch.changed(_hijri_files())  # the baseline `follow_files` compares with
+    tables_watch.changed(timetables.files())
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
