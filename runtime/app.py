@@ -136,6 +136,35 @@ def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
     return body, f'"{digest}"'
 
 
+VOUCH_PATH = "/_vouch"  # deploy/nginx.conf's auth_request: may nginx send this file?
+
+
+async def vouch(request: Request) -> Response:
+    """Whether nginx may send the pre-rendered file ``X-Static-File`` names (its path under static_out/):
+    204 when its bytes and its ``.gz``/``.br`` siblings are those the build's manifest names, or when
+    there is no such file (nginx then asks the app for the answer anyway); 403 when it holds other
+    bytes (truncated, garbled, an old sibling, a file the manifest does not name) or no file is named, and nginx sends
+    the request to the app, which renders the answer (runtime/manifest.py).  Three ``stat`` on the
+    event loop; a file not seen in this state is read and hashed in a worker thread."""
+    if manifest.due(static_root):
+        await run_in_threadpool(follow_files, static_root)
+    relative = request.headers.get("x-static-file", "").lstrip("/")
+    if not relative or "/." in "/" + relative:  # no file named, or a dot-file: never sent
+        return error_response(403, "X-Static-File: the path of a pre-rendered file under static_out/")
+    if static_file(relative) is None:  # gone since nginx looked: it asks the app for the answer
+        return Response(status_code=204, headers={"Cache-Control": "no-store"})
+    signatures = manifest.signatures(static_root, relative)
+    verdict = manifest.known_verdict(relative, signatures)
+    if verdict is None:
+        verdict = await run_in_threadpool(manifest.check_file, static_root, relative, signatures)
+        if not verdict:
+            log.warning("nginx may not send %s: its bytes or its siblings' are not the ones the build's manifest "
+                        "names", relative)
+    if not verdict:
+        return error_response(403, "X-Static-File: its bytes are not the ones the build's manifest names")
+    return Response(status_code=204, headers={"Cache-Control": "no-store"})
+
+
 def _client(request: Request) -> str:
     return client_ip(request.client.host if request.client else None,
                      request.headers.get("x-forwarded-for"), trusted_proxies)
@@ -454,7 +483,7 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = [  # the API first: most requests are API requests, and routes are matched in order
+routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + [  # the API first: most requests are API requests
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()
