@@ -154,8 +154,9 @@ def _years_argument(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def _date_argument(text: str) -> date:
-    """``--today YYYY-MM-DD`` (a usage error otherwise)."""
+def date_argument(text: str) -> date:
+    """A ``YYYY-MM-DD`` option (``--today``; timetable.py's too): an argparse type, so anything else is a
+    usage error (exit 2)."""
     try:
         if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text, re.ASCII):
             return date.fromisoformat(text)
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cities", help="comma-separated catalogue ids: only their per-city answers and pages "
                                          "(default: every city)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--today", type=_date_argument, help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
+    parser.add_argument("--today", type=date_argument, help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
     parser.add_argument("--if-missing", action="store_true",

@@ -34,6 +34,7 @@ import sys
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import build
 from announce import Refused, check_source
 from generator import cities, static_paths, timetables
 from generator.methods import METHODS
@@ -41,7 +42,6 @@ from generator.methods import METHODS
 AFFECTED_ENDPOINTS = ("methods", "pages")  # the static answers that name a table; API answers of the bound
 # presets are not pre-rendered (a city's year is pre-rendered for the default method only)
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 MAX_DIFFERENCES_SHOWN = 20
 # A table is 367 lines of at most 8 cells (~16 kB); 1 MB is far above any real one and bounds what is read
 # from an endless or huge input (issue 29: /dev/zero ended in a MemoryError or the out-of-memory killer).
@@ -85,7 +85,7 @@ def entry_for(args: argparse.Namespace, existing: dict[str, str] | None) -> dict
     presets = " ".join(args.presets) if args.presets else old.get("presets", args.authority)
     read_on = args.read_on or datetime.now(timezone.utc).date().isoformat()
     try:
-        _date_argument(read_on)
+        build.date_argument(read_on)
     except argparse.ArgumentTypeError as error:
         raise Refused(f"read-on: {error}") from None
     return {"table": f"{args.authority}/{args.place}", "authority": args.authority, "presets": presets,
@@ -161,7 +161,6 @@ def write(entry: dict[str, str], table: timetables.Table, directory: Path = time
 
 def render(city: str | None, out: str, jobs: int, today: date) -> None:
     """Re-render the static answers that name tables (build.py, incremental: unchanged files stay)."""
-    import build
     from generator.site import responses
 
     responses._body.cache_clear()  # page answers cached in this process
@@ -212,16 +211,6 @@ def add(args: argparse.Namespace) -> int:
     return 0
 
 
-def _date_argument(text: str) -> date:
-    """A YYYY-MM-DD option (a usage error otherwise, exit 2)."""
-    try:
-        if _ISO_DATE.fullmatch(text):
-            return date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a date YYYY-MM-DD")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -246,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
                    "another folder is checked and written, and nothing is re-rendered)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(static_paths.STATIC_ROOT))
-    p.add_argument("--today", type=_date_argument, help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
+    p.add_argument("--today", type=build.date_argument, help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
     args = parser.parse_args(argv)
     return add(args)
 
