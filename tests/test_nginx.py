@@ -377,7 +377,13 @@ def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b'{"planted":1}')
             path.chmod(0o644)
-        time.sleep(VOUCH_S)
+        damaged_at = time.monotonic()
+        while time.monotonic() - damaged_at < VOUCH_S:  # asked all along: a verdict nginx keeps must still expire
+            try:  # within the window nginx may still send the file (its open-file cache: the old length)
+                _get(base + url)
+            except (http.client.IncompleteRead, OSError):
+                pass
+            time.sleep(0.05)
         for encoding in ("identity", "gzip", "br"):
             status, headers, body = _from("127.0.0.12", base + url, {"Accept-Encoding": encoding})
             if headers.get("content-encoding") == "gzip":
