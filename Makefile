@@ -72,12 +72,13 @@ build: setup
 # no complete build is there yet.  Proxy headers off: the app alone decides whose
 # X-Forwarded-For to believe (TRUSTED_PROXIES).  `make serve ACCESS_LOG=` logs every request.
 # The pre-render runs in a subshell that exits at once, so it is reparented to init (which reaps
-# it) rather than left a zombie child of the exec'd server for the server's life.
+# it) rather than left a zombie child of the exec'd server for the server's life.  A failed pre-render
+# says so in the server's output (issue 29: it died silently while the server ran on).
 ACCESS_LOG ?= --no-access-log
 PRERENDER  ?= --if-missing --jobs 1
 serve: setup
 	$(BIN)/python build.py --tables-only
-	( nice -n 10 $(BIN)/python build.py $(PRERENDER) & ) ; \
+	( nice -n 10 $(BIN)/python build.py $(PRERENDER) || echo "make serve: the pre-render failed (exit $$?): the server renders every answer itself" >&2 & ) ; \
 	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http runtime.http_protocol:BoundedHttpToolsProtocol \
 	  --no-proxy-headers $(ACCESS_LOG)
 

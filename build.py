@@ -145,14 +145,34 @@ def build_tables() -> None:
     coastline.polygons()  # the crescent maps' coastlines (data/tables/coastline.json)
 
 
+def _years_argument(text: str) -> tuple[int, int]:
+    """``--years A-B`` within 1900-2100 (a usage error otherwise, exit 2: issue 29 found ``--years 2026``
+    ending in a ValueError traceback, after the tables were built)."""
+    match = re.fullmatch(r"([0-9]{4})-([0-9]{4})", text, re.ASCII)
+    if not match or not 1900 <= int(match[1]) <= int(match[2]) <= 2100:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: years A-B within 1900-2100, e.g. 2026-2026 for one year")
+    return int(match[1]), int(match[2])
+
+
+def date_argument(text: str) -> date:
+    """A ``YYYY-MM-DD`` option (``--today``; timetable.py's too): an argparse type, so anything else is a
+    usage error (exit 2)."""
+    try:
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text, re.ASCII):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a date YYYY-MM-DD")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--years", help="Gregorian years A-B (default: this year ±1)")
+    parser.add_argument("--years", type=_years_argument, help="Gregorian years A-B (default: this year ±1)")
     parser.add_argument("--only", help="comma-separated endpoint names, or pages for the site (default: all)")
     parser.add_argument("--cities", help="comma-separated catalogue ids: only their per-city answers and pages "
                                          "(default: every city)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--today", help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
+    parser.add_argument("--today", type=date_argument, help="YYYY-MM-DD to build 'today' answers for (default: today, UTC)")
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
     parser.add_argument("--tables-only", action="store_true", help="build the generated tables and stop")
     parser.add_argument("--if-missing", action="store_true",
@@ -170,12 +190,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.if_missing and complete.is_file() and manifest_path.is_file():
         finish_pending(Path(args.out), args.jobs)
         return
-    today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
-    first_year, last_year = default_years(today)
-    if args.years:
-        first_year, last_year = (int(y) for y in args.years.split("-"))
-        if not 1900 <= first_year <= last_year <= 2100:
-            parser.error("--years must be A-B within 1900-2100")
+    today = args.today or datetime.now(timezone.utc).date()
+    first_year, last_year = args.years or default_years(today)
     cities = None
     if args.cities:
         cities = tuple(sorted(set(args.cities.split(","))))

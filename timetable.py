@@ -20,18 +20,21 @@ the format, every day present once, the times of each day in order, the clock of
 computed time, the place within reach of no other catalogue city; then the command prints
 where the new cells differ from the table already recorded.  Then it writes
 data/timetables/<authority>/<place>.csv and the index row, and re-renders the static answers
-that name tables (``methods``, and the pages of the city) with build.py.  ``--dry-run``
+that name tables (``methods``, and the pages of the city) with build.py; running app processes
+reload the tables within a second (runtime/app.py ``follow_files``).  ``--dry-run``
 checks and prints, and writes nothing.  Exit status: 0 done, 2 refused (nothing written).
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import re
 import sys
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import build
 from announce import Refused, check_source
 from generator import cities, static_paths, timetables
 from generator.methods import METHODS
@@ -40,6 +43,10 @@ AFFECTED_ENDPOINTS = ("methods", "pages")  # the static answers that name a tabl
 # presets are not pre-rendered (a city's year is pre-rendered for the default method only)
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
 MAX_DIFFERENCES_SHOWN = 20
+# A table is 367 lines of at most 8 cells (~16 kB); 1 MB is far above any real one and bounds what is read
+# from an endless or huge input (issue 29: /dev/zero ended in a MemoryError or the out-of-memory killer).
+MAX_FILE_BYTES = 1_000_000
+BYTE_ORDER_MARK = "\ufeff"  # what spreadsheets put before a CSV saved as "UTF-8"
 
 
 def entry_for(args: argparse.Namespace, existing: dict[str, str] | None) -> dict[str, str]:
@@ -76,19 +83,34 @@ def entry_for(args: argparse.Namespace, existing: dict[str, str] | None) -> dict
             raise Refused(f"{name.replace('_', '-')}: required for a new table (docs/decisions.md 'Printed timetables')")
         years[name] = value
     presets = " ".join(args.presets) if args.presets else old.get("presets", args.authority)
+    read_on = args.read_on or datetime.now(timezone.utc).date().isoformat()
+    try:
+        build.date_argument(read_on)
+    except argparse.ArgumentTypeError as error:
+        raise Refused(f"read-on: {error}") from None
     return {"table": f"{args.authority}/{args.place}", "authority": args.authority, "presets": presets,
             "place": args.place, "city": args.place if city is not None else "", "lat": lat, "lng": lng,
             "coordinates": source, "tz": tz, **years, "source_url": args.source,
             "copied_from": args.copied_from if args.copied_from is not None else old.get("copied_from", ""),
-            "read_on": args.read_on or datetime.now(timezone.utc).date().isoformat()}
+            "read_on": read_on}
 
 
 def read_file(path: Path) -> tuple[list[dict[str, str]], list[str]]:
+    """The rows and header of the table file: at most `MAX_FILE_BYTES` are read (an endless input is
+    refused, not exhausted), UTF-8 with or without a byte-order mark."""
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle)
-            return list(reader), list(reader.fieldnames or ())
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise Refused(f"FILE: cannot read {path} ({error.strerror or error})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise Refused(f"FILE: {path} holds more than {MAX_FILE_BYTES:,} bytes; a table is 367 lines of a few "
+                      f"times each")
+    try:
+        text = data.decode("utf-8").removeprefix(BYTE_ORDER_MARK)  # a spreadsheet's "CSV UTF-8" starts with one
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        return list(reader), list(reader.fieldnames or ())
+    except (UnicodeDecodeError, csv.Error) as error:
         raise Refused(f"FILE: cannot read {path} as UTF-8 CSV ({error})") from None
 
 
@@ -139,7 +161,6 @@ def write(entry: dict[str, str], table: timetables.Table, directory: Path = time
 
 def render(city: str | None, out: str, jobs: int, today: date) -> None:
     """Re-render the static answers that name tables (build.py, incremental: unchanged files stay)."""
-    import build
     from generator.site import responses
 
     responses._body.cache_clear()  # page answers cached in this process
@@ -185,7 +206,7 @@ def add(args: argparse.Namespace) -> int:
         print("not the served data (--data): nothing re-rendered")
         return 0
     timetables.reload()
-    today = date.fromisoformat(args.today) if args.today else datetime.now(timezone.utc).date()
+    today = args.today or datetime.now(timezone.utc).date()
     render(table.city, args.out, args.jobs, today)
     return 0
 
@@ -214,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
                    "another folder is checked and written, and nothing is re-rendered)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(static_paths.STATIC_ROOT))
-    p.add_argument("--today", help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
+    p.add_argument("--today", type=build.date_argument, help="YYYY-MM-DD for the re-rendered pages (default: today, UTC)")
     args = parser.parse_args(argv)
     return add(args)
 

@@ -40,13 +40,14 @@ UVICORN_FLAGS = ("--loop", "uvloop", "--http", "runtime.http_protocol:BoundedHtt
 
 
 def start_app(static_root: Path, port: int, *, workers: int = 1, rate_limit_per_minute: int = 0,
-              trusted_proxies: str = "127.0.0.1", extra_env: dict | None = None) -> subprocess.Popen:
+              trusted_proxies: str = "127.0.0.1", extra_env: dict | None = None,
+              app: str = "runtime.app:app") -> subprocess.Popen:
     """Start uvicorn on 127.0.0.1:port serving ``static_root`` as deploy/README.md runs it (proxy
     headers off: the app alone decides whom to believe, by TRUSTED_PROXIES).  Behind nginx the
     app's own limit is off (nginx's limit_req is the server's); `make serve` keeps it on."""
     env = {**os.environ, "STATIC_ROOT": str(static_root), "RATE_LIMIT_PER_MINUTE": str(rate_limit_per_minute),
            "TRUSTED_PROXIES": trusted_proxies, **(extra_env or {})}
-    command = [sys.executable, "-m", "uvicorn", "runtime.app:app", "--host", "127.0.0.1", "--port", str(port),
+    command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
                "--workers", str(workers), "--log-level", "warning", *UVICORN_FLAGS]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 

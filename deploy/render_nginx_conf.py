@@ -11,6 +11,7 @@ The access log is off unless ``--access-log`` names a file.
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf"
@@ -24,11 +25,21 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
            rate_per_minute: int = RATE_PER_MINUTE, feed_rate_per_minute: int = FEED_RATE_PER_MINUTE) -> Path:
     """Write ``prefix/nginx.conf`` (and its include) and return its path."""
     prefix.mkdir(parents=True, exist_ok=True)
+    # nginx's workers (another user when the master runs as root) must reach the cache of the app's verdicts
+    # on files (`proxy_cache_path`, deploy/nginx.conf; nginx creates the folder for them): under the prefix
+    # when every folder above it lets others through, else in a folder of its own under the system's
+    # temporary folder (a test's prefix under a private pytest folder).
+    prefix.chmod(prefix.stat().st_mode | 0o111)
+    vouch = prefix / "vouch"
+    if not all(folder.stat().st_mode & 0o001 for folder in prefix.resolve().parents):
+        vouch = Path(tempfile.mkdtemp(prefix="nginx-vouch-"))
+        vouch.chmod(0o711)
     brotli = next((m for m in BROTLI_MODULES if Path(m).is_file()), None)
     (prefix / "brotli.conf").write_text("brotli_static on;\n" if brotli else "")
     servers = "\n        ".join(f"server {address.strip()};" for address in app.split(",") if address.strip())
     text = (
         TEMPLATE.read_text()
+        .replace("@VOUCH_CACHE@", str(vouch))
         .replace("@PREFIX@", str(prefix))
         .replace("@LISTEN@", listen)
         .replace("@STATIC_ROOT@", str(static_root))

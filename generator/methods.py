@@ -99,6 +99,9 @@ class Method:
     imsak_before_fajr_min: float = DEFAULT_IMSAK_BEFORE_FAJR_MIN  # the method's own, when the request names none
     summer: tuple[Summer, ...] = ()  # other maghrib and imsak intervals in the northern summer
     extension: bool = False  # beyond the SPEC's sixteen: asked for by name, not part of method=all
+    # the authorities (preset ids) whose printed tables this preset reprints and so may be bound to
+    # (generator.timetables): a table binds its authority's own preset and these only
+    prints_tables_of: tuple[str, ...] = ()
     label: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
     source: str = ""
@@ -119,6 +122,7 @@ class Method:
         object.__setattr__(self, "shafaq", Shafaq(self.shafaq))
         object.__setattr__(self, "midnight", Midnight(self.midnight))
         object.__setattr__(self, "fajr_angle_declination_terms", tuple(self.fajr_angle_declination_terms))
+        object.__setattr__(self, "prints_tables_of", tuple(self.prints_tables_of))
         object.__setattr__(self, "summer", tuple(s if isinstance(s, Summer) else Summer(**s) for s in self.summer))
         if self.summer and self.maghrib_interval_min is None:
             raise ValueError(f"{self.id}: summer intervals need a maghrib interval")

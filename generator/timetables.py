@@ -279,6 +279,11 @@ def build_table(entry: Mapping[str, str], rows: Sequence[Mapping[str, str]], hea
     unknown = [p for p in (authority, *presets) if p not in METHODS]
     if unknown:
         raise TableError(f"{table_id}: unknown preset {unknown[0]!r}")
+    foreign = [p for p in presets if p != authority and authority not in METHODS[p].prints_tables_of]
+    if foreign:  # issue 29: --presets Tehran rebound Leeds' table to the API's default method
+        raise TableError(f"{table_id}: presets: {foreign[0]} is not {authority} and does not print its tables "
+                         f"(a table binds its authority's preset and those whose prints_tables_of names it, "
+                         f"data/methods.json)")
     if table_id != f"{authority}/{entry['place']}":
         raise TableError(f"{table_id}: a table id is <authority>/<place>")
     try:
@@ -356,11 +361,18 @@ BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
 
 
 def reload() -> None:
-    """Read and check the tables again (after timetable.py wrote one)."""
+    """Read and check the tables of `TABLES_DIR` again (after timetable.py wrote one; a running app
+    calls this when `files` changed).  On a `TableError` the tables in use stay."""
     global TABLES, BOUND_PRESETS
-    TABLES = load()
-    BOUND_PRESETS = frozenset(p for table in TABLES for p in table.presets)
+    tables = load(TABLES_DIR)
+    TABLES, BOUND_PRESETS = tables, frozenset(p for table in tables for p in table.presets)
     _places.cache_clear()
+
+
+def files() -> tuple[Path, ...]:
+    """The files the tables in use were read from: the index and each table's file (what a running
+    process watches to follow timetable.py)."""
+    return (TABLES_DIR / "index.csv", *(TABLES_DIR / f"{table.id}.csv" for table in TABLES))
 
 
 @functools.cache

@@ -7,8 +7,8 @@ exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py: one client at most half of it), which counts against the client's rate
 limit by its CPU time (the expected cost before it runs, settled to the real cost after).
 A file is served only when its bytes match the build's manifest (runtime/manifest.py),
-else the answer is rendered; a changed manifest or Hijri data file (an announcement) is
-followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
+else the answer is rendered; a changed manifest, Hijri data file (an announcement) or printed
+timetable (timetable.py) is followed within a second (`follow_files`).  The event loop itself never renders and never reads a file
 (it only asks whether the canonical file exists), so cached answers keep flowing while renders queue.  Every API error is JSON: 400 bad input (naming the
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
@@ -43,7 +43,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import hijri, site, static_paths
+from generator import hijri, site, static_paths, timetables
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
@@ -75,7 +75,8 @@ log = logging.getLogger("runtime")
 cache = ResponseCache()
 manifest = Manifest()
 hijri_watch = FileWatch()
-data_generation = 0  # bumped when the Hijri data is reloaded (`follow_files`)
+tables_watch = FileWatch()
+data_generation = 0  # bumped when the Hijri data or the printed timetables are reloaded (`follow_files`)
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -135,6 +136,35 @@ def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
     return body, f'"{digest}"'
 
 
+VOUCH_PATH = "/_vouch"  # deploy/nginx.conf's auth_request: may nginx send this file?
+
+
+async def vouch(request: Request) -> Response:
+    """Whether nginx may send the pre-rendered file ``X-Static-File`` names (its path under static_out/):
+    204 when its bytes and its ``.gz``/``.br`` siblings are those the build's manifest names, or when
+    there is no such file (nginx then asks the app for the answer anyway); 403 when it holds other
+    bytes (truncated, garbled, an old sibling, a file the manifest does not name) or no file is named, and nginx sends
+    the request to the app, which renders the answer (runtime/manifest.py).  Three ``stat`` on the
+    event loop; a file not seen in this state is read and hashed in a worker thread."""
+    if manifest.due(static_root):
+        await run_in_threadpool(follow_files, static_root)
+    relative = request.headers.get("x-static-file", "").lstrip("/")
+    if not relative or "/." in "/" + relative:  # no file named, or a dot-file: never sent
+        return error_response(403, "X-Static-File: the path of a pre-rendered file under static_out/")
+    if static_file(relative) is None:  # gone since nginx looked: it asks the app for the answer
+        return Response(status_code=204, headers={"Cache-Control": "no-store"})
+    signatures = manifest.signatures(static_root, relative)
+    verdict = manifest.known_verdict(relative, signatures)
+    if verdict is None:
+        verdict = await run_in_threadpool(manifest.check_file, static_root, relative, signatures)
+        if not verdict:
+            log.warning("nginx may not send %s: its bytes or its siblings' are not the ones the build's manifest "
+                        "names", relative)
+    if not verdict:
+        return error_response(403, "X-Static-File: its bytes are not the ones the build's manifest names")
+    return Response(status_code=204, headers={"Cache-Control": "no-store"})
+
+
 def _client(request: Request) -> str:
     return client_ip(request.client.host if request.client else None,
                      request.headers.get("x-forwarded-for"), trusted_proxies)
@@ -147,6 +177,7 @@ def _hijri_files() -> tuple[Path, ...]:
 
 def follow_files(root: Path) -> None:
     """Follow what changed on disk (in a worker thread, at most once a second; `answer` asks).
+    The printed timetables (timetable.py) the same way as the Hijri data.
 
     The Hijri data (an announcement, issue 22: a running app kept the old month table, so
     day-status and hijri answered different dates in one process): reload the table in this
@@ -163,6 +194,19 @@ def follow_files(root: Path) -> None:
         data_generation += 1
         cache.clear()
         log.warning("Hijri data changed on disk: reloaded")
+    if tables_watch.due() and tables_watch.changed(timetables.files()):
+        # Issue 29: after timetable.py, a running app kept the old table in its API answers while its
+        # pages (files timetable.py re-rendered) showed the new one.
+        try:
+            timetables.reload()
+        except (timetables.TableError, OSError) as error:  # a half-written or bad table: keep the old ones
+            log.error("printed timetables changed on disk but do not load; serving the old ones: %s", error)
+        else:
+            tables_watch.changed(timetables.files())  # the new set of files is the baseline
+            responses._body.cache_clear()
+            data_generation += 1
+            cache.clear()
+            log.warning("printed timetables changed on disk: reloaded")
     if manifest.due(root) and manifest.refresh(root):
         cache.clear()  # a build finished: answers read from files are read again
 
@@ -220,7 +264,7 @@ async def answer(request: Request, key: tuple, relative_path: str | None, render
     runs on the event loop itself while no other render is running: a thread hand-over each way
     would cost more than it, and with the pool idle there is nothing for the loop to interleave.
     ``relative_path`` None: an answer that is never a file (a page shown from its query)."""
-    if hijri_watch.due() or manifest.due(static_root):
+    if hijri_watch.due() or tables_watch.due() or manifest.due(static_root):
         await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
     if hit is None:
@@ -423,6 +467,7 @@ def warm_up() -> None:
     for calendar in hijri.CALENDARS:
         hijri.to_hijri(0, calendar)
     hijri_watch.changed(_hijri_files())  # the baseline `follow_files` compares with
+    tables_watch.changed(timetables.files())
     cities.by_id()
     events.catalogue()
     ummalqura.is_ramadan(0)
@@ -438,7 +483,7 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = [  # the API first: most requests are API requests, and routes are matched in order
+routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + [  # the API first: most requests are API requests
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()

@@ -4,8 +4,8 @@ A client may spend ``per_minute`` cost units a minute, refilled continuously (so
 up to ``per_minute`` is allowed, then ``per_minute``/60 a second).  A render costs one unit
 per started 10 ms of CPU time (`units_of`): a qibla or a day of prayer times 1, a year of
 prayer times about 3, a 90-day prayer feed about 12 on this machine.  Its *expected* cost is
-charged before it runs (`CostModel`: days × methods times what such a render of that endpoint
-has cost so far), and a render is admitted only while the bucket holds that much (at most a
+charged before it runs (`CostModel`: days × methods times what a render of that endpoint with the
+same options has cost so far), and a render is admitted only while the bucket holds that much (at most a
 whole minute's worth); when it is done the charge is settled to its real cost.  So one client's
 concurrent renders are bounded by its limit before they run (issue 22: charging one unit up
 front let 100 concurrent 90-day feeds in at once).  Cached and pre-rendered answers cost
@@ -22,6 +22,7 @@ import ipaddress
 import math
 import threading
 import time
+from collections import OrderedDict
 
 COST_UNIT_CPU_S = 0.010  # one cost unit per started 10 ms of render CPU time
 POLICY_NAME = "renders"
@@ -133,20 +134,33 @@ class CostModel:
 
     The work of a render is its days × methods, read from the canonical parameters by their
     shared names (``days``; ``year`` with or without ``month``; else one day; ``method`` a
-    comma-separated list): a 90-day feed is 90, a year of prayer times 365, a qibla 1.  Renders
-    of one endpoint with the same kind of span (days, month, year, one) cost about the same per
-    unit of work, so the model keeps, per (endpoint, span), the CPU seconds per unit of work of
-    the renders so far (the first measurement, then a moving average), and expects a new
-    render to cost its work times that.  Before any render of a kind it assumes
-    `PRIOR_CPU_S_PER_WORK` (2 ms a day-method: more than any endpoint takes, so the first burst
-    after a start is over-charged and settled down, never let through).
+    comma-separated list): a 90-day feed is 90, a year of prayer times 365, a qibla 1.  The cost
+    per unit of work depends on the other options too (issue 29: a 90-day feed with jamaat,
+    Jumu'ah, Eid, Ramadan, alarms and all eight times took ~160 ms of CPU, a plain one ~60 ms, and
+    one address spent 2.4 s of CPU in one burst against a budget of 1 s a minute, each admitted at
+    the plain feed's learned cost).  So a *kind* of render is its endpoint, its kind of span (days,
+    month, year, one) and every canonical parameter but those that only choose the place, the
+    days and the labels (`WORK_FREE`): the option values themselves, so a kind learned from cheap
+    values is never used for dearer ones.  The model keeps, per kind, the CPU seconds per unit of
+    work of its renders so far (the first measurement, then a moving average), and expects a new
+    render to cost its work times that.  A kind not seen yet is expected to cost as much per unit
+    of work as the dearest kind of its endpoint and span seen so far, and at least
+    `PRIOR_CPU_S_PER_WORK` (3 ms a day-method: above every feed measured, the dearest 1.7-2.2 ms), so
+    a burst of a new kind is over-charged and settled down, never let through.  At most
+    `MAX_KINDS` kinds are remembered (least recently used forgotten: a forgotten kind is new again).
     """
 
-    PRIOR_CPU_S_PER_WORK = 0.002
+    PRIOR_CPU_S_PER_WORK = 0.003
     SMOOTHING = 0.3  # weight of the newest render in the average
+    MAX_KINDS = 4096
+    # Parameters that choose where, which days and which words: they change a render's work by its
+    # days (counted in `work`) or hardly at all, so renders differing only in them are one kind.
+    WORK_FREE = frozenset({"city", "lat", "lng", "tz", "date", "today", "days", "year", "month", "lang", "name"})
 
     def __init__(self):
-        self._cpu_s_per_work: dict[tuple[str, str], float] = {}  # bounded: endpoints × 4 spans
+        self._cpu_s_per_work: OrderedDict[tuple, float] = OrderedDict()  # kind -> CPU s per work (LRU)
+        self._dearest: dict[tuple[str, str], float] = {}  # (endpoint, span) -> the dearest kind's (bounded)
+        self._lock = threading.Lock()
 
     @staticmethod
     def work(params) -> tuple[str, int]:
@@ -159,12 +173,30 @@ class CostModel:
             span, n_days = "one", 1
         return span, n_days * len(str(params.get("method", "")).split(","))
 
+    @classmethod
+    def kind(cls, name: str, params) -> tuple[tuple, int]:
+        """Return (the kind of render, its work) of canonical parameters."""
+        span, work = cls.work(params)
+        options = tuple(sorted((key, str(value)) for key, value in params.items() if key not in cls.WORK_FREE))
+        return (name, span, options), work
+
     def expected_units(self, name: str, params) -> int:
-        span, work = self.work(params)
-        return units_of(work * self._cpu_s_per_work.get((name, span), self.PRIOR_CPU_S_PER_WORK))
+        kind, work = self.kind(name, params)
+        with self._lock:
+            per_work = self._cpu_s_per_work.get(kind)
+            if per_work is None:
+                per_work = max(self.PRIOR_CPU_S_PER_WORK, self._dearest.get(kind[:2], 0.0))
+            else:
+                self._cpu_s_per_work.move_to_end(kind)
+        return units_of(work * per_work)
 
     def learn(self, name: str, params, cpu_s: float) -> None:
-        span, work = self.work(params)
+        kind, work = self.kind(name, params)
         per_work = cpu_s / work
-        old = self._cpu_s_per_work.get((name, span))
-        self._cpu_s_per_work[(name, span)] = per_work if old is None else old + self.SMOOTHING * (per_work - old)
+        with self._lock:
+            old = self._cpu_s_per_work.pop(kind, None)
+            average = per_work if old is None else old + self.SMOOTHING * (per_work - old)
+            self._cpu_s_per_work[kind] = average
+            if len(self._cpu_s_per_work) > self.MAX_KINDS:
+                self._cpu_s_per_work.popitem(last=False)
+            self._dearest[kind[:2]] = max(self._dearest.get(kind[:2], 0.0), average)

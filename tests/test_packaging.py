@@ -281,3 +281,41 @@ def test_make_serve_leaves_no_zombie_pre_render(tmp_path):
             os.killpg(make.pid, signal.SIGKILL)
             make.wait()
         log.close()
+
+
+@pytest.mark.skipif(MAKE is None, reason="make is not installed")
+def test_a_failed_pre_render_is_reported_and_a_bad_years_is_a_usage_error(tmp_path):
+    """Issue 29: `build.py --years 2026` ended in a ValueError traceback (after building the tables), and
+    through `make serve`'s PRERENDER the pre-render then died without a word while the server ran on.
+    Now it is a usage error (exit 2, before any work) and `make serve` reports the failed pre-render."""
+    for bad in ("2026", "2027-2026", "1800-2026", "20x6-2027"):
+        run = subprocess.run([sys.executable, "build.py", "--years", bad, "--out", str(tmp_path / "out")], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "usage:" in run.stderr and "--years" in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr and "tables ready" not in run.stdout
+    run = subprocess.run([sys.executable, "build.py", "--today", "2026-02-30"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2 and "is not a date" in run.stderr and "Traceback" not in run.stderr
+    port = _free_port()
+    log = (tmp_path / "serve.log").open("w")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
+    env["STATIC_ROOT"] = str(tmp_path)
+    make = subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
+                             f"PRERENDER=--years 2026 --out {tmp_path / 'out'}"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while "the pre-render failed (exit 2)" not in (tmp_path / "serve.log").read_text():
+            assert make.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(0.5)
+        text = (tmp_path / "serve.log").read_text()
+        assert "Traceback" not in text and "argument --years" in text
+    finally:
+        os.killpg(make.pid, signal.SIGTERM)
+        try:
+            make.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(make.pid, signal.SIGKILL)
+            make.wait()
+        log.close()

@@ -386,3 +386,86 @@ def test_timetable_py_writes_a_table_and_its_index_row(tmp_path, capsys):
     entry = next(e for e in timetables.read_index(copy / "index.csv") if e["table"] == "ImamAliFoundation/leeds")
     assert entry["read_on"] == "2026-11-23" and entry["first_year"] == "1949"
     assert len(timetables.load(copy)) == len(timetables.TABLES)
+
+
+# --- issue 29: what timetable.py add accepts --------------------------------------------------------
+
+
+def _leeds_args(path: Path, copy: Path, *extra: str) -> list[str]:
+    return ["add", str(path), "--authority", "ImamAliFoundation", "--place", "leeds", "--source",
+            "https://najaf.org/english/prayer/leeds", "--read-on", "2026-11-23", "--data", str(copy), *extra]
+
+
+@pytest.fixture
+def leeds_copy(tmp_path) -> tuple[Path, Path]:
+    """A copy of data/timetables and Leeds' own file as a table to add."""
+    copy = tmp_path / "timetables"
+    shutil.copytree(timetables.TABLES_DIR, copy)
+    return copy, copy / "ImamAliFoundation" / "leeds.csv"
+
+
+def test_a_table_binds_only_presets_of_its_own_authority(leeds_copy, capsys):
+    """Issue 29: `--presets Tehran` was accepted and rebound Leeds' table to the API's default method
+    (Tehran's fajr at Leeds moved from 05:48 to 06:27).  A preset may be bound to a table only when it
+    is the table's authority or reprints that authority's tables (the Centre's London and Cardiff pages
+    are the Foundation's tables: docs/decisions.md 'Printed timetables')."""
+    copy, leeds = leeds_copy
+    before = _tree_hash(copy)
+    assert command.main(_leeds_args(leeds, copy, "--presets", "Tehran")) == 2
+    err = capsys.readouterr().err
+    assert "presets: Tehran is not ImamAliFoundation" in err
+    assert command.main(_leeds_args(leeds, copy, "--presets", "ImamAliFoundation", "Jafari")) == 2
+    assert "presets: Jafari" in capsys.readouterr().err
+    assert _tree_hash(copy) == before
+    # the loader refuses such an index row too (a hand edit)
+    index = (copy / "index.csv").read_text(encoding="utf-8")
+    (copy / "index.csv").write_text(index.replace("ImamAliFoundation/leeds,ImamAliFoundation,ImamAliFoundation,",
+                                                  "ImamAliFoundation/leeds,ImamAliFoundation,ImamAliFoundation Tehran,"),
+                                    encoding="utf-8")
+    with pytest.raises(timetables.TableError, match="presets: Tehran"):
+        timetables.load(copy)
+    # the Centre reprints the Foundation's tables: binding it stays allowed (London, Cardiff)
+    (copy / "index.csv").write_text(index, encoding="utf-8")
+    assert command.main(_leeds_args(leeds, copy, "--presets", "ImamAliFoundation", "IslamicCentreOfEngland",
+                                    "--dry-run")) == 0
+    assert {t.id: t.presets for t in timetables.TABLES}["ImamAliFoundation/london"] == \
+        ("ImamAliFoundation", "IslamicCentreOfEngland")
+
+
+def test_an_endless_input_is_refused_after_a_bounded_read(leeds_copy, capsys):
+    """Issue 29: /dev/zero (any endless input) ended in a MemoryError or the out-of-memory killer."""
+    copy, _ = leeds_copy
+    before = _tree_hash(copy)
+    assert command.main(_leeds_args(Path("/dev/zero"), copy)) == 2
+    assert f"more than {command.MAX_FILE_BYTES:,} bytes" in capsys.readouterr().err
+    assert _tree_hash(copy) == before
+
+
+def test_a_csv_with_a_byte_order_mark_is_accepted(leeds_copy, tmp_path, capsys):
+    """A spreadsheet's "CSV UTF-8" starts with U+FEFF (bytes EF BB BF): it was refused with a message about
+    the header that did not mention it.  The same cells with the mark are the same table."""
+    copy, leeds = leeds_copy
+    marked = tmp_path / "leeds-bom.csv"
+    marked.write_bytes(b"\xef\xbb\xbf" + leeds.read_bytes())
+    assert command.main(_leeds_args(marked, copy, "--dry-run")) == 0
+    assert "0 cells differ from the recorded table" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", ["yesterday", "2026-13-01", "2026-02-30", "20261123", "2026-11-23; rm"])
+def test_read_on_must_be_a_date(leeds_copy, text, capsys):
+    """`--read-on` took any text into index.csv."""
+    copy, leeds = leeds_copy
+    before = _tree_hash(copy)
+    args = _leeds_args(leeds, copy)
+    args[args.index("--read-on") + 1] = text
+    assert command.main(args) == 2
+    assert "read-on:" in capsys.readouterr().err
+    assert _tree_hash(copy) == before
+
+
+def test_today_must_be_a_date(leeds_copy, capsys):
+    """`--today` was read after the table was written, so a bad date was a ValueError traceback."""
+    copy, leeds = leeds_copy
+    with pytest.raises(SystemExit) as exit_:
+        command.main(_leeds_args(leeds, copy, "--today", "2026-11-31"))
+    assert exit_.value.code == 2 and "is not a date YYYY-MM-DD" in capsys.readouterr().err

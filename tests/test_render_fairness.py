@@ -90,11 +90,11 @@ def test_cost_model_learns_per_day_and_method():
     assert CostModel.work({"year": 2026, "month": 3, "method": "Jafari,Tehran"}) == ("month", 60)
     assert CostModel.work({"year": 2026, "method": "Jafari"}) == ("year", 365)
     assert CostModel.work({"lat": 1, "lng": 2}) == ("one", 1)
-    assert model.expected_units("prayer-times.ics", feed) == units_of(90 * CostModel.PRIOR_CPU_S_PER_WORK) == 18
+    assert model.expected_units("prayer-times.ics", feed) == units_of(90 * CostModel.PRIOR_CPU_S_PER_WORK) == 27
     model.learn("prayer-times.ics", {**feed, "days": 60}, 0.080)  # 80 ms for 60 days
     assert model.expected_units("prayer-times.ics", feed) == 12  # 90 days: 120 ms
     assert model.expected_units("prayer-times.ics", {**feed, "days": 7}) == 1
-    assert model.expected_units("night.ics", feed) == 18  # another endpoint: still the prior
+    assert model.expected_units("night.ics", feed) == 27  # another endpoint: still the prior
 
 
 def test_pool_hands_threads_to_clients_in_turn_and_caps_each_client():
@@ -127,3 +127,84 @@ def test_pool_hands_threads_to_clients_in_turn_and_caps_each_client():
     results = asyncio.run(scenario())
     assert sorted(results) == ["a0", "a1", "a2", "a3", "a4", "b0"]
     assert order[:2] == ["a0", "b0"], order
+
+
+EXPENSIVE_OPTIONS = ("jamaat=fajr:20,dhuhr:10,asr:15,maghrib:5,isha:15&jamaatWeekly=fri&jamaatRound=15"
+                     "&jumuah=13:15,14:00&eid=07:30,09:00&ramadan=1&alarm=10&duration=fajr:20,maghrib:30"
+                     "&prayers=imsak,fajr,sunrise,dhuhr,asr,maghrib,isha,midnight")
+BURST = 30
+
+
+def _cpu_units_of_one(query: str) -> int:
+    """The reference: the real cost of one such render, measured here with the same render() and
+    the same unit (started 10 ms of the render thread's CPU), median of three warm renders."""
+    from urllib.parse import parse_qsl
+
+    from generator.api import BY_NAME
+    from generator.query import Query
+
+    endpoint = BY_NAME["prayer-times.ics"]
+    params = endpoint.parse(Query(parse_qsl(query)), time.time()).params
+    endpoint.render(params)
+    samples = []
+    for _ in range(3):
+        started = time.thread_time()
+        endpoint.render(params)
+        samples.append(time.thread_time() - started)
+    return units_of(sorted(samples)[1])
+
+
+def test_a_burst_of_expensive_feeds_is_charged_what_its_options_cost(tmp_path):
+    """Issue 29: the limiter charged a feed by days × methods only, at what plain feeds had cost: after a
+    few plain 90-day feeds, a burst of 90-day feeds with jamaat, Jumu'ah, Eid, Ramadan, alarms and all
+    eight times (~2.5× a plain one's CPU) was admitted at the plain cost, and one address spent 2.4 s of
+    CPU in one burst against 1 s a minute.  Here a client primes the model with three plain feeds, then
+    another client sends BURST such feeds at once (distinct cities: nothing cached): the CPU of those
+    admitted must stay within the minute's budget (100 units), plus the refill meanwhile and one feed."""
+    from generator import cities
+
+    ids = sorted(c["id"] for c in cities.by_id().values() if abs(c["lat"]) < 50)[:BURST + 3]
+    with serving(tmp_path, rate_limit_per_minute=100) as base:
+        for city in ids[:3]:
+            assert get(base, f"/v1/prayer-times.ics?city={city}&days=90", source="127.0.0.5", timeout=60)[0] == 200
+        statuses: list[int] = []
+        started = time.monotonic()
+        threads = [threading.Thread(target=lambda city=city: statuses.append(get(
+            base, f"/v1/prayer-times.ics?city={city}&days=90&{EXPENSIVE_OPTIONS}", source="127.0.0.6",
+            timeout=60)[0])) for city in ids[3:]]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        seconds = time.monotonic() - started
+    one = _cpu_units_of_one(f"city={ids[3]}&days=90&{EXPENSIVE_OPTIONS}")
+    admitted = statuses.count(200)
+    print(f"burst: {admitted} x 200, {statuses.count(429)} x 429, {statuses.count(503)} x 503 in {seconds:.1f} s; "
+          f"one feed {one} units: {admitted * one} units spent")
+    assert len(statuses) == BURST and set(statuses) <= {200, 429, 503}
+    assert admitted >= 1
+    assert admitted * one <= 100 + seconds * 100 / 60 + one, (admitted, one, statuses)
+
+
+def test_cost_model_keeps_kinds_apart_by_their_options():
+    """Issue 29: a kind learned from cheap option values is never used for dearer ones; a new kind is
+    expected to cost what the dearest kind of its endpoint and span has (at least the prior)."""
+    model = CostModel()
+    plain = {"city": "leeds", "days": 90, "method": "Tehran", "date": "2026-01-01"}
+    dear = {**plain, "prayers": "imsak,fajr,sunrise,dhuhr,asr,maghrib,isha,midnight", "alarm": 10}
+    model.learn("prayer-times.ics", plain, 0.060)  # 60 ms: 0.67 ms a day
+    assert model.expected_units("prayer-times.ics", {**plain, "city": "york", "date": "2026-02-01"}) == 6  # one kind
+    assert model.expected_units("prayer-times.ics", dear) == units_of(90 * CostModel.PRIOR_CPU_S_PER_WORK)
+    model.learn("prayer-times.ics", {**dear, "prayers": "fajr"}, 0.050)  # cheap values of the same options
+    assert model.expected_units("prayer-times.ics", dear) == 27  # still unseen: the prior, not 5
+    model.learn("prayer-times.ics", dear, 0.450)  # 5 ms a day: the dearest kind now
+    assert model.expected_units("prayer-times.ics", {**dear, "alarm": 20}) == 45  # a new kind: the dearest's cost
+    assert model.expected_units("night.ics", plain) == 27  # another endpoint: its own prior
+
+
+def test_cost_model_memory_is_bounded(monkeypatch):
+    monkeypatch.setattr(CostModel, "MAX_KINDS", 10)
+    model = CostModel()
+    for minutes in range(50):
+        model.learn("prayer-times.ics", {"days": 7, "alarm": minutes}, 0.001)
+    assert len(model._cpu_s_per_work) == 10

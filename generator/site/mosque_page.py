@@ -8,11 +8,20 @@ tomorrow" when they do), the month's table (each prayer's adhan, and its jamaat 
 has a rule), the Jumu'ah and Eid slots on their days, the announcement as text, and the links to
 subscribe (the mosque's feeds, in the page's language), to its CSV and to its wall screen.
 
-"Today" is the mosque's own date (its zone), as on the city pages.
+"Today" is the mosque's own date (its zone), as on the city pages.  Rendered on request it is the
+date at the request's clock; a pre-rendered file is built for a UTC day, and nginx and the app
+serve it all that day (from ``_today/<UTC date>/``), while the mosque's date differs from it for
+hours (Toronto: 00:00-05:00 UTC is the day before, issue 29).  So the page carries the card of
+every day it can need (its month, and the days either side of its date when they are another
+month's: `card_days`) and a script (assets/mosque.js) shows the card and marks the row of the
+mosque's date from the reader's clock, as city.js does on the city pages.
 """
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
+
+import orjson
+from markupsafe import Markup
 
 from generator import feed_words, hijri_names, mosques
 from generator import page_words as words
@@ -75,6 +84,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     ruled = [prayer for prayer in PRAYERS if any(prayer in row["jamaat"] for row in month["days"])]
     has_slots = any(row["slots"] for row in month["days"])
     today_row = next((row for row in month["days"] if row["today"]), None)
+    cards = card_days(today, local_today, m, lang, month, ruled)
     place = w["place"].format(lat=words.coordinate(m["place"]["lat"], "lat", lang),
                               lng=words.coordinate(m["place"]["lng"], "lng", lang),
                               zone=zone_text(today, m, lang), qibla=words.number(month["qibla"], lang))
@@ -101,6 +111,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         jamaat_word=w["screen.jamaat"], adhan_word=w["screen.adhan"], slots_word=w["mosque.slots"],
         has_slots=has_slots, no_jamaat=None if has_jamaat else w["mosque.no_jamaat"],
         month=month, today_row=today_row, changes=changes_tomorrow(month["days"], local_today, lang),
+        card_days=Markup(orjson.dumps({"tz": tz, "days": cards}).decode().replace("<", "\\u003c")),
         feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang})}
                for feed in FEEDS],
         api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
@@ -157,13 +168,37 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             else None}
 
 
-def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:
-    """Return "Jamaat times change tomorrow: …" when tomorrow's row (in this month) lists changes."""
-    tomorrow = next((r for r in rows if date.fromisoformat(r["iso"]).toordinal() == local_today.toordinal() + 1), None)
+def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, ruled: list[str]) -> dict:
+    """The card of each day the page may have to show (mosque.js picks the mosque's date): every day of
+    the month, and the days before and after ``local_today`` when they are in another month (a file
+    built for a UTC day is served while the mosque's date is the day before or after)."""
+    rows = list(month["days"])
+    for other in (local_today - timedelta(days=1), local_today + timedelta(days=1)):
+        if other.month != local_today.month:
+            rows += [row for row in month_rows(today, other, m, lang)["days"] if row["iso"] == other.isoformat()]
+    by_iso = {row["iso"]: row for row in rows}
+    out = {}
+    for iso in sorted(by_iso):
+        row = by_iso[iso]
+        after = by_iso.get((date.fromisoformat(iso) + timedelta(days=1)).isoformat())
+        out[iso] = {"label": row["label"], "times": row["times"],
+                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"],
+                    "changes": changes_of(after, lang) if after is not None else None}
+    return out
+
+
+def changes_of(tomorrow: dict | None, lang: str) -> str | None:
+    """"Jamaat times change tomorrow: …" for tomorrow's row when it lists changes."""
     if tomorrow is None or not tomorrow["changed"]:
         return None
     names = [feed_words.PRAYER_NAMES[lang].get(n) or words.WORDS[lang]["screen.jumuah"] for n in tomorrow["changed"]]
     return words.WORDS[lang]["screen.changes_tomorrow"].format(prayers=feed_words.join_list(names, lang))
+
+
+def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:
+    """Return "Jamaat times change tomorrow: …" when tomorrow's row (in this month) lists changes."""
+    tomorrow = next((r for r in rows if date.fromisoformat(r["iso"]).toordinal() == local_today.toordinal() + 1), None)
+    return changes_of(tomorrow, lang)
 
 
 def screen_location(mosque: str) -> str | None:

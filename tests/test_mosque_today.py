@@ -1,0 +1,82 @@
+"""A mosque page shows the mosque's own date as "today" whichever path serves it (issue 29, fault 2).
+
+The pre-rendered /mosque/<id>/ file is built for a UTC day, and nginx and the app serve it that whole
+day (from ``_today/<UTC date>/``), while Toronto's date is the day before from 00:00 to 05:00 UTC (04:00
+in summer): the page showed tomorrow as "today".  Here the bytes build.py writes for a day are opened
+in Debian's headless Chromium at a fake clock (tests/peers/page_clock.js); the reference date is the
+mosque's zone (data/mosques/jaffari-toronto.json: America/Toronto) applied to that instant by
+zoneinfo, and the card's times are /v1/prayer-times?mosque=…&date=… of that date (``local``), in the
+page's clock (English and Persian: 24-hour; Arabic: 12-hour, its digits read back).  The page rendered
+on request (the app's path without a file) takes the request's clock.
+"""
+from __future__ import annotations
+
+import shutil
+from datetime import date, datetime, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import orjson
+import pytest
+
+from conftest import call, run_node_peer
+from generator import site
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+MOSQUE, ZONE = "jaffari-toronto", ZoneInfo("America/Toronto")
+NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+# (UTC day the file is built for, the reader's clock): inside the file's month, before Toronto's
+# midnight; the same day after it; the first of a month while Toronto is on the last of the one before
+# (a day the month's table does not hold); a page left open past the last of its month.
+CASES = [("2026-11-26", "2026-11-26T02:00:00Z"), ("2026-11-26", "2026-11-26T15:00:00Z"),
+         ("2026-12-01", "2026-12-01T03:00:00Z"), ("2026-11-30", "2026-12-01T05:30:00Z"),
+         ("2026-07-01", "2026-07-01T03:59:00Z")]
+
+
+def _twelve_hour(hhmm: str) -> str:
+    return datetime.strptime(hhmm, "%H:%M").strftime("%I:%M").lstrip("0")
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _api_local(day: str) -> dict[str, str]:
+    answer = orjson.loads(call("prayer-times", 0.0, mosque=MOSQUE, date=day))
+    return answer["days"][0]["local"]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (make system-packages)")
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_pre_rendered_mosque_page_shows_the_mosques_date(tmp_path, lang):
+    route = "/mosque/{mosque}/" if lang == "en" else "/mosque/{mosque}/{lang}/"
+    page = {p.route: p for p in site.pages()}[route]
+    runs = []
+    for built, clock in CASES:
+        file = tmp_path / f"{built}-{lang}.html"
+        parameters = {"mosque": MOSQUE} if lang == "en" else {"mosque": MOSQUE, "lang": lang}
+        file.write_bytes(page.render(today=date.fromisoformat(built), **parameters))  # what build.py writes
+        runs.append({"name": f"{built} at {clock}", "file": str(file), "at": int(_instant(clock).timestamp() * 1000)})
+    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": runs})["runs"]
+    for (built, clock), shown in zip(CASES, seen):
+        local = _instant(clock).astimezone(ZONE).date().isoformat()
+        assert shown["errors"] == [], shown
+        card = shown["card"]
+        assert not card["hidden"] and card["date"] == local, (built, clock, shown)
+        in_month = local[:7] == built[:7]
+        assert shown["marked"] == ([local] if in_month else []), (built, clock, shown)
+        api = _api_local(local)
+        expected = {name: api[name] if lang == "en" else _twelve_hour(api[name]) for name in card["times"]}
+        assert {name: text.translate(NATIVE_DIGITS) for name, text in card["times"].items()} == expected, (built, clock)
+        assert str(int(local[8:])) in card["label"].translate(NATIVE_DIGITS)
+
+
+def test_the_page_rendered_on_request_takes_the_requests_clock():
+    """The app's path without a file: the page rendered at 02:00 UTC on 26 November marks Toronto's 25th."""
+    page = {p.route: p for p in site.pages()}["/mosque/{mosque}/"]
+    html = page.render(today=date(2026, 11, 26), mosque=MOSQUE,
+                       now_s=datetime(2026, 11, 26, 2, tzinfo=timezone.utc).timestamp()).decode()
+    assert 'data-date="2026-11-25" class="today" aria-current="date"' in html
+    assert 'class="today-card" aria-labelledby="h-today" data-date="2026-11-25"' in html
