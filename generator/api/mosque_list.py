@@ -31,6 +31,15 @@ def _parse(endpoint: Endpoint, mosque_id: str, **extra: str) -> dict:
 def check() -> None:
     """Raise `mosques.ProfileError` for the first served profile an endpoint would refuse (file and field named)."""
     for mosque in mosques.by_id().values():
+        check_one(mosque)
+
+
+def check_one(mosque: mosques.Mosque) -> None:
+    """Raise `mosques.ProfileError` (its field named) if an endpoint that takes ``mosque`` would refuse the profile.
+
+    The profile need not be served yet: while it is read it is the answer of ``mosques.find`` for its id (a
+    hosted profile is checked so before it is saved, never half-applied)."""
+    with mosques.checking(mosque):
         for endpoint in ENDPOINTS_READ:
             try:
                 _parse(endpoint, mosque.id)
@@ -90,7 +99,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
 
 
 def build(params: Params) -> dict:
-    return {"mosques": [listing(mosque) for mosque in mosques.by_id().values()]}
+    return {"mosques": [listing(mosque) for mosque in mosques.listed()]}
 
 
 def plan(window: Window):
