@@ -152,12 +152,12 @@ def forget(mosque_id: str) -> None:
 
 
 def variant(mosque_id: str | None) -> tuple | None:
-    """What an answer about ``mosque_id`` must be keyed by besides its query: ("hosted", id, version) for a hosted
+    """What an answer about ``mosque_id`` must be keyed by besides its query: ("hosted", id, version, listed) for a hosted
     profile, None otherwise (a file profile, or none)."""
     if not mosque_id:
         return None
     mosque = mosques.find(mosque_id)
-    return ("hosted", mosque.id, mosque.version) if mosque is not None and mosque.hosted else None
+    return ("hosted", mosque.id, mosque.version, mosque.listed) if mosque is not None and mosque.hosted else None
 
 
 def query_variant(items: Iterable[tuple[str, str]]) -> tuple | None:
@@ -210,7 +210,7 @@ edits = HourlyBucket(EDITS_PER_HOUR)
 
 def _error(status: int, message: str, field: str | None = None, headers: dict | None = None,
            **extra) -> Response:
-    body = {"error": f"{field}: {message}" if field else message, **({"field": field} if field else {}), **extra}
+    body = {"error": f"{field}: {message}" if field else message, **extra}  # the API's 400: the field first
     return Response(dumps(body), status_code=status, media_type="application/json; charset=utf-8",
                     headers={"Cache-Control": "no-store", **(headers or {})})
 
@@ -220,9 +220,11 @@ def _json(status: int, body: dict, headers: dict | None = None) -> Response:
                     headers={"Cache-Control": "no-store", **(headers or {})})
 
 
+_client_of = None  # the app's client identity (runtime/ratelimit.py client_ip under TRUSTED_PROXIES): `routes`
+
+
 def _client(request: Request) -> str:
-    from runtime import app  # the app's client identity (TRUSTED_PROXIES), read when a request comes
-    return app._client(request)
+    return _client_of(request) if _client_of is not None else (request.client.host if request.client else "unknown")
 
 
 class _Refused(Exception):
@@ -489,8 +491,11 @@ async def salahapi_csv(request: Request) -> Response:
                              "Cache-Control": CACHE_CONTROL if mosque.hosted else "public, max-age=3600"})
 
 
-def routes() -> list[Route]:
-    """The hosted profiles' routes (before the app's: ``/v1/{base}/{file}`` would take ``/v1/mosques/<id>``)."""
+def routes(client_of=None) -> list[Route]:
+    """The hosted profiles' routes (before the app's: ``/v1/{base}/{file}`` would take ``/v1/mosques/<id>``);
+    ``client_of(request)``: the client a request counts against (the app's rate-limit identity)."""
+    global _client_of
+    _client_of = client_of
     base = "/v1/mosques"
     return [Route(base, create, methods=["POST"]),
             Route(base + "/{id}/salahapi.json", salahapi_document, methods=["GET", "HEAD"]),

@@ -114,6 +114,8 @@ class Store(abc.ABC):
     # -- connection: one per thread (the app calls from its worker threads) --
     def __init__(self):
         self._local = threading.local()
+        self._opened: list = []  # every thread's connection, closed by `close`
+        self._opened_lock = threading.Lock()
 
     @abc.abstractmethod
     def _connect(self): ...
@@ -125,16 +127,25 @@ class Store(abc.ABC):
         connection = getattr(self._local, "connection", None)
         if connection is None:
             connection = self._local.connection = self._connect()
+            with self._opened_lock:
+                self._opened.append(connection)
         return connection
 
     def _drop_connection(self) -> None:
         connection = getattr(self._local, "connection", None)
         self._local.connection = None
         if connection is not None:
-            try:
-                connection.close()
-            except Exception:  # a broken connection may fail to close: it is dropped either way
-                pass
+            with self._opened_lock:
+                if connection in self._opened:
+                    self._opened.remove(connection)
+            self._close(connection)
+
+    @staticmethod
+    def _close(connection) -> None:
+        try:
+            connection.close()
+        except Exception:  # a broken connection may fail to close: it is dropped either way
+            pass
 
     def _sql(self, text: str) -> str:
         return text.replace("?", self.placeholder)
@@ -175,7 +186,7 @@ class Store(abc.ABC):
             cursor.execute(self._sql(
                 "SELECT m.id, m.current, v.body, v.saved FROM mosques m JOIN versions v ON v.id = m.id "
                 "AND v.version = m.current WHERE m.listed = 1 AND v.body IS NOT NULL ORDER BY m.id"))
-            return [Record(r[0], int(r[1]), r[2], True, r[3]) for r in cursor.fetchall()]
+            return sorted((Record(r[0], int(r[1]), r[2], True, r[3]) for r in cursor.fetchall()), key=lambda r: r.id)
         return self._run(work)
 
     def ids(self) -> list[tuple[str, int, bool, bool]]:
@@ -183,7 +194,7 @@ class Store(abc.ABC):
         def work(cursor):
             cursor.execute("SELECT m.id, m.current, m.listed, v.body IS NULL FROM mosques m JOIN versions v "
                            "ON v.id = m.id AND v.version = m.current ORDER BY m.id")
-            return [(r[0], int(r[1]), bool(r[2]), bool(r[3])) for r in cursor.fetchall()]
+            return sorted((r[0], int(r[1]), bool(r[2]), bool(r[3])) for r in cursor.fetchall())
         return self._run(work)
 
     def _authorised(self, cursor, mosque_id: str, secret: str) -> int:
@@ -283,6 +294,7 @@ class Store(abc.ABC):
             cursor.execute("SELECT id, version, saved, body FROM versions ORDER BY id, version")
             return profiles, cursor.fetchall()
         profiles, versions = self._run(work)
+        profiles.sort(key=lambda row: row[0])  # by code point: a database's collation may sort '-' otherwise
         by_id: dict[str, list] = {}
         for row in versions:
             by_id.setdefault(row[0], []).append({"version": int(row[1]), "saved": row[2], "body": row[3]})
@@ -309,7 +321,12 @@ class Store(abc.ABC):
         return self._run(work, write=True)
 
     def close(self) -> None:
-        self._drop_connection()
+        """Close every thread's connection (the store opens new ones if used again)."""
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            self._close(connection)
+        self._local = threading.local()
 
 
 class _SqliteTransaction:
