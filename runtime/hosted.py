@@ -48,7 +48,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from generator import mosques
-from generator.api import mosque_list
+from generator.api import mosque_edits, mosque_list
 from generator.api.endpoint import dumps
 from generator.static_paths import content_hash
 from generator.api import salahapi
@@ -58,7 +58,7 @@ from runtime.mosque_store import Forbidden, Stale
 
 log = logging.getLogger("runtime.hosted")
 
-MAX_BODY_BYTES = 64 * 1024  # a profile with a year of jamaatTable (32,000 characters) fits twice
+MAX_BODY_BYTES = mosque_edits.MAX_BODY_BYTES  # 64 KiB: a profile with a year of jamaatTable (32,000 characters) fits
 PROFILE_TTL_S = 10.0  # how long this process trusts its copy of a hosted profile (other nodes' edits)
 CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit reaches browsers within 30 s more
 CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
