@@ -424,6 +424,39 @@ def test_over_http_a_second_node_and_a_restarted_app_follow_an_edit_within_a_min
         local_stack.stop(*apps)
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(local_stack.nginx_binary() is None, reason="nginx is not installed (make system-packages)")
+def test_behind_nginx_publish_edit_and_pages_reach_the_app(tmp_path):
+    """deploy/nginx.conf passes POST/PUT/DELETE of /v1/mosques… to the app (every other path is GET/HEAD only)."""
+    static = tmp_path / "static"
+    static.mkdir()
+    app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
+    extra = {"MOSQUE_DB_PATH": str(tmp_path / "m.sqlite3"), "MOSQUE_DB_URL": "",
+             "PYTHONPATH": os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
+    app = local_stack.start_app(static, app_port, extra_env=extra)
+    nginx = local_stack.start_nginx(tmp_path / "nginx", static, nginx_port, app_port)
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods", seconds=120)
+        local_stack.wait_until_up(f"http://127.0.0.1:{nginx_port}/v1/methods")
+        status, _, body = _http(nginx_port, "POST", "/v1/mosques", json.dumps(profile()).encode())
+        assert status == 201, body
+        created = json.loads(body)
+        mosque_id, secret = created["id"], created["edit"]
+        status, headers, _ = _http(nginx_port, "GET", f"/v1/mosques/{mosque_id}")
+        assert status == 200 and headers["etag"] == '"1"'
+        status, _, _ = _http(nginx_port, "PUT", f"/v1/mosques/{mosque_id}", json.dumps(profile()).encode(),
+                             {"Authorization": f"Bearer {secret}", "If-Match": '"1"'})
+        assert status == 200
+        assert _http(nginx_port, "GET", f"/mosque/{mosque_id}/")[0] == 200
+        assert _http(nginx_port, "GET", f"/v1/mosques/{mosque_id}/salahapi.json")[0] == 200
+        assert _http(nginx_port, "POST", "/v1/mosques", b" " * (65 * 1024))[0] == 413
+        assert _http(nginx_port, "PATCH", f"/v1/mosques/{mosque_id}", b"{}")[0] == 405
+        assert _http(nginx_port, "DELETE", f"/v1/mosques/{mosque_id}", None,
+                     {"Authorization": f"Bearer {secret}", "If-Match": '"2"'})[0] == 200
+    finally:
+        local_stack.stop(nginx, app)
+
+
 # ------------------------------------------------------------------ hostile input: 4xx, never 5xx
 
 HOSTILE_BODIES = [b"", b"null", b"[]", b"\"text\"", b"{", b"{\"names\": {\"en\": \"x\"}}", b"\xff\xfe", b"1e999999",
