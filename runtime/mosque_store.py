@@ -151,16 +151,26 @@ class Store(abc.ABC):
         return text.replace("?", self.placeholder)
 
     def _run(self, work, write: bool = False):
-        """Run ``work(cursor)`` in one transaction (committed when it returns, rolled back if it raises)."""
-        connection = self._connection()
-        try:
-            with self._transaction(connection, write) as cursor:
-                return work(cursor)
-        except (Stale, Forbidden, KeyError, ValueError):
-            raise
-        except Exception:
-            self._drop_connection()  # a broken connection is not kept for the next request
-            raise
+        """Run ``work(cursor)`` in one transaction (committed when it returns, rolled back if it raises).
+
+        A connection the database dropped (a restart, a fail-over) is replaced and the work run once more: the
+        failed transaction was rolled back, so running it again is safe (a save that did commit before the
+        connection broke is then refused as `Stale`, never written twice)."""
+        for attempt in (1, 2):
+            connection = self._connection()
+            try:
+                with self._transaction(connection, write) as cursor:
+                    return work(cursor)
+            except (Stale, Forbidden, KeyError, ValueError):
+                raise
+            except Exception as error:
+                self._drop_connection()  # a broken connection is not kept for the next request
+                if attempt == 2 or not self._lost(error):
+                    raise
+
+    def _lost(self, error: Exception) -> bool:
+        """Whether ``error`` says the connection is gone (worth one more try on a new one)."""
+        return False
 
     def _one(self, cursor, sql: str, *args):
         cursor.execute(self._sql(sql), args)
@@ -396,6 +406,9 @@ class PostgresStore(Store):
 
     def _connect(self):
         return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+    def _lost(self, error: Exception) -> bool:
+        return isinstance(error, self._psycopg.OperationalError)
 
     def _transaction(self, connection, write: bool = False):
         return _PostgresTransaction(connection, write)

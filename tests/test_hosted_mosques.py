@@ -268,6 +268,24 @@ def test_secrets_are_random_and_stored_only_as_salted_hashes(db):
     assert len({row["salt"] for row in rows}) == 5
 
 
+def test_postgresql_connection_dropped_by_the_server_is_replaced(cluster):
+    """A fail-over or restart ends the app's connections (pg_terminate_backend does the same): the next call works."""
+    import psycopg
+
+    url = cluster.create("r" + uuid.uuid4().hex[:12])
+    store = mosque_store.open_store(url)
+    try:
+        mosque_id, secret, _ = store.create(json.dumps(profile()))
+        with psycopg.connect(url, autocommit=True) as admin:
+            ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+        assert ended >= 1
+        assert store.get(mosque_id).version == 1
+        assert store.save(mosque_id, secret, 1, json.dumps(profile())) == 2
+    finally:
+        store.close()
+
+
 # ------------------------------------------------------------------ durability: kill -9, restart, export/import
 
 WRITER = r"""
@@ -540,6 +558,8 @@ def test_unlisted_until_listed_noindex_and_text_only(api):
     page = client.get(f"/mosque/{mosque_id}/")
     assert '<meta name="robots" content="noindex">' in page.text
     assert "<script>alert(1)</script>" not in page.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    screen = client.get("/screen/", params={"mosque": mosque_id, "lang": "en"}).text
+    assert "<script>alert(1)</script>" not in screen and "alert(1)" in screen
     store.set_listed(mosque_id, True)
     hosted.forget(mosque_id)  # what PROFILE_TTL_S does by itself
     assert mosque_id in [m["id"] for m in client.get("/v1/mosques").json()["mosques"]]
