@@ -449,7 +449,7 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = hosted.routes(_client) + [  # the API first: most requests are API requests, and routes are matched in order
+routes = hosted.routes(_client, answer) + [  # the API first: most requests are API requests, and routes are matched in order
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()

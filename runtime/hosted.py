@@ -220,6 +220,7 @@ def _json(status: int, body: dict, headers: dict | None = None) -> Response:
                     headers={"Cache-Control": "no-store", **(headers or {})})
 
 
+_answer = None  # the app's answer(): cache, render pool, cost limit (`routes`)
 _client_of = None  # the app's client identity (runtime/ratelimit.py client_ip under TRUSTED_PROXIES): `routes`
 
 
@@ -480,22 +481,25 @@ async def salahapi_document(request: Request) -> Response:
 
 @_handled
 async def salahapi_csv(request: Request) -> Response:
+    """Rendered like an API answer (`_answer`, the app's): cached, in the render pool, charged to the client."""
     mosque = await _profile_for_salahapi(request.path_params["id"])
     try:
-        body = await run_in_threadpool(salahapi.csv, mosque, request.query_params.get("fromDate"),
+        plan = await run_in_threadpool(salahapi.plan_csv, mosque, request.query_params.get("fromDate"),
                                        request.query_params.get("toDate"), time.time())
     except salahapi.BadRange as error:
         return _error(400, error.message, error.field)
-    return Response(body, media_type="text/csv; charset=utf-8",
-                    headers={"ETag": f'"{content_hash(body)}"',
-                             "Cache-Control": CACHE_CONTROL if mosque.hosted else "public, max-age=3600"})
+    key = ("salahapi.csv", plan, variant(mosque.id))
+    cost = ("prayer-times", dict(plan.years[0]))  # about a year of one method's times (runtime/ratelimit.py)
+    return await _answer(request, key, None, lambda: salahapi.csv(plan), "text/csv; charset=utf-8",
+                         CACHE_CONTROL if mosque.hosted else "public, max-age=3600", cost)
 
 
-def routes(client_of=None) -> list[Route]:
+def routes(client_of, answer) -> list[Route]:
     """The hosted profiles' routes (before the app's: ``/v1/{base}/{file}`` would take ``/v1/mosques/<id>``);
-    ``client_of(request)``: the client a request counts against (the app's rate-limit identity)."""
-    global _client_of
-    _client_of = client_of
+    ``client_of(request)``: the client a request counts against (the app's rate-limit identity); ``answer``: the
+    app's cache → render pool path (runtime/app.py `answer`)."""
+    global _client_of, _answer
+    _client_of, _answer = client_of, answer
     base = "/v1/mosques"
     return [Route(base, create, methods=["POST"]),
             Route(base + "/{id}/salahapi.json", salahapi_document, methods=["GET", "HEAD"]),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv as csv_module
 import functools
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -192,8 +193,17 @@ def _date(text: str | None, field: str, default: date) -> date:
         raise BadRange(field, "a date, YYYY-MM-DD") from None
 
 
-def csv(mosque: mosques.Mosque, from_text: str | None, to_text: str | None, now_s: float) -> bytes:
-    """SalahAPI's CSV of ``mosque`` from ``fromDate`` to ``toDate`` (default: this UTC year), at most a year."""
+@dataclass(frozen=True)
+class CsvPlan:
+    """A checked CSV request: its first and last day, and the canonical /v1/prayer-times query of each year."""
+
+    first: date
+    last: date
+    years: tuple[tuple[tuple[str, object], ...], ...]
+
+
+def plan_csv(mosque: mosques.Mosque, from_text: str | None, to_text: str | None, now_s: float) -> CsvPlan:
+    """Check ``fromDate``/``toDate`` (default: this UTC year; at most `MAX_CSV_DAYS`); `BadRange` names the field."""
     today = datetime.fromtimestamp(now_s, timezone.utc).date()
     first = _date(from_text, "fromDate", date(today.year, 1, 1))
     last = _date(to_text, "toDate", max(first, date(today.year, 12, 31)) if from_text is None
@@ -202,15 +212,23 @@ def csv(mosque: mosques.Mosque, from_text: str | None, to_text: str | None, now_
         raise BadRange("toDate", "on or after fromDate")
     if (last - first).days >= MAX_CSV_DAYS:
         raise BadRange("toDate", f"at most {MAX_CSV_DAYS} days after fromDate")
-    rows = [",".join(CSV_COLUMNS)]
-    endpoint = prayer_times.ENDPOINT
+    years = []
     for year in range(first.year, last.year + 1):
         try:
-            canonical = endpoint.parse(Query.of({"mosque": mosque.id, "year": str(year)}), now_s)
+            canonical = prayer_times.ENDPOINT.parse(Query.of({"mosque": mosque.id, "year": str(year)}), now_s)
         except QueryError as error:  # a year out of the API's range
             raise BadRange("fromDate" if year == first.year else "toDate", str(error)) from None
-        for day in orjson.loads(endpoint.render(canonical.params))["days"]:
-            if not first.isoformat() <= day["date"] <= last.isoformat():
+        years.append(tuple(canonical.params.items()))
+    return CsvPlan(first, last, tuple(years))
+
+
+def csv(plan: CsvPlan) -> bytes:
+    """SalahAPI's CSV of a checked request: one row per day, local HH:mm, empty where there is no jamaat."""
+    rows = [",".join(CSV_COLUMNS)]
+    first, last = plan.first.isoformat(), plan.last.isoformat()
+    for params in plan.years:
+        for day in orjson.loads(prayer_times.ENDPOINT.render(dict(params)))["days"]:
+            if not first <= day["date"] <= last:
                 continue
             local, jamaat = day.get("local", {}), day.get("jamaatLocal", {})
             cells = [day["date"]]
