@@ -59,7 +59,7 @@ from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
 ALLOWED = "GET, HEAD"
-PREFLIGHT_METHODS = "GET, HEAD, POST, PUT, DELETE"  # the hosted mosque profiles' methods too (runtime/hosted.py)
+PREFLIGHT_METHODS = "GET, HEAD, POST, PUT, DELETE"  # under /v1/mosques: the hosted profiles' (runtime/hosted.py)
 CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone offset is whole quarters)
 PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
@@ -330,7 +330,8 @@ def redirect_handler(target):
         location = target(**params) if all(_PAGE_PART.fullmatch(v) for v in params.values()) else None
         if location is None:
             return html_error(request, 404)
-        return Response(status_code=302, headers={"Location": location, "Cache-Control": CACHE_PAGE})
+        cache_control = hosted.CACHE_CONTROL if hosted.variant(params.get("mosque")) else CACHE_PAGE
+        return Response(status_code=302, headers={"Location": location, "Cache-Control": cache_control})
 
     return respond
 
@@ -412,11 +413,11 @@ class Cors:
     async def _preflight(scope: Scope, send: Send) -> None:
         asked = next((value for name, value in scope["headers"] if name == b"access-control-request-headers"), b"")
         asked_text = asked.decode("latin-1").strip()
-        headers = [(b"access-control-allow-origin", b"*"),
-                   (b"access-control-allow-methods", PREFLIGHT_METHODS.encode()),
+        methods = PREFLIGHT_METHODS if scope["path"].startswith(hosted.PATH_PREFIX) else ALLOWED  # writes: only there
+        headers = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", methods.encode()),
                    (b"access-control-max-age", str(PREFLIGHT_MAX_AGE_S).encode()),
                    (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
-                   (b"allow", (PREFLIGHT_METHODS + ", OPTIONS").encode()), (b"vary", b"Access-Control-Request-Headers"),
+                   (b"allow", (methods + ", OPTIONS").encode()), (b"vary", b"Access-Control-Request-Headers"),
                    (b"cache-control", b"no-store")]
         if len(asked_text) <= 1000 and _HEADER_LIST.fullmatch(asked_text):  # echo only a plain list of names
             headers.append((b"access-control-allow-headers", asked_text.encode()))

@@ -63,10 +63,11 @@ PROFILE_TTL_S = 10.0  # how long this process trusts its copy of a hosted profil
 CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit reaches browsers within 30 s more
 CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
 EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))
+PATH_PREFIX = "/v1/mosques"  # every route here (a browser's preflight there may ask for POST, PUT, DELETE)
 MAX_KNOWN = 10_000  # profiles (and unknown ids) remembered in this process
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})", re.ASCII)
 _VERSION_TAG = re.compile(r'(?:W/)?"([0-9]{1,9})"|([0-9]{1,9})', re.ASCII)
-_JSON_TYPES = ("application/json", "application/merge-patch+json")
+_JSON_TYPES = ("application/json",)
 
 _store: mosque_store.Store | None = None
 _known: dict[str, tuple[float, mosques.Mosque | None]] = {}
@@ -500,7 +501,7 @@ def routes(client_of, answer) -> list[Route]:
     app's cache → render pool path (runtime/app.py `answer`)."""
     global _client_of, _answer
     _client_of, _answer = client_of, answer
-    base = "/v1/mosques"
+    base = PATH_PREFIX
     return [Route(base, create, methods=["POST"]),
             Route(base + "/{id}/salahapi.json", salahapi_document, methods=["GET", "HEAD"]),
             Route(base + "/{id}/salahapi.csv", salahapi_csv, methods=["GET", "HEAD"]),

@@ -565,8 +565,9 @@ def test_unlisted_until_listed_noindex_and_text_only(api):
     hosted.forget(mosque_id)  # what PROFILE_TTL_S does by itself
     assert mosque_id in [m["id"] for m in client.get("/v1/mosques").json()["mosques"]]
     assert 'content="noindex"' not in client.get(f"/mosque/{mosque_id}/").text
-    assert client.get(f"/mosque/{mosque_id}/screen/", follow_redirects=False).headers["location"] == \
-        f"/screen/?mosque={mosque_id}&lang=ur"
+    redirect = client.get(f"/mosque/{mosque_id}/screen/", follow_redirects=False)
+    assert redirect.headers["location"] == f"/screen/?mosque={mosque_id}&lang=ur"  # its first language
+    assert redirect.headers["cache-control"] == "public, max-age=30"
 
 
 # ------------------------------------------------------------------ SalahAPI 1.0
@@ -612,3 +613,16 @@ def test_salahapi_document_is_valid_and_its_csv_is_the_apis_times(api, which):
     _bad(client.get(f"/v1/mosques/{mosque_id}/salahapi.csv", params={"fromDate": "2026-01-01",
                                                                      "toDate": "2027-06-01"}), "toDate")
     assert client.get("/v1/mosques/nosuchmosque/salahapi.json").status_code == 404
+
+
+def test_a_browser_may_edit_from_another_origin_and_only_there(api):
+    """Fetch standard: the preflight of a PUT with Authorization and If-Match is allowed under /v1/mosques only."""
+    client, _ = api
+    asked = {"Origin": "https://mosque.example", "Access-Control-Request-Method": "PUT",
+             "Access-Control-Request-Headers": "authorization, if-match, content-type"}
+    there = client.options("/v1/mosques/abcdefghijklm", headers=asked)
+    assert there.status_code == 204 and there.headers["access-control-allow-origin"] == "*"
+    assert "PUT" in there.headers["access-control-allow-methods"].split(", ")
+    assert there.headers["access-control-allow-headers"] == "authorization, if-match, content-type"
+    elsewhere = client.options("/v1/methods", headers=asked)
+    assert elsewhere.headers["access-control-allow-methods"] == "GET, HEAD"

@@ -42,7 +42,8 @@ PROFILE = {
 }
 _ID = {"name": "id", "in": "path", "required": True,
        "schema": {"type": "string", "maxLength": mosques.MAX_ID_CHARS, "pattern": f"^{mosques.ID.pattern}$"},
-       "description": "The mosque's id (a hosted profile's, or a file profile's for reading)"}
+       "description": "The mosque's id (a hosted profile's, or a file profile's for reading)",
+       "example": "jaffari-toronto"}
 _VERSION_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
               "description": "A version number of /v1/mosques/{id}/versions"}
 _IF_MATCH = {"name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
