@@ -227,8 +227,9 @@ def parse(data: Any, mosque_id: str, path: Path | str, version: int | None = Non
     if "method" not in times:
         raise ProfileError(path, "times.method", "required")
     languages = data["languages"]
-    if (not isinstance(languages, list) or not languages or len(set(languages)) != len(languages)
-            or not all(isinstance(lang, str) and lang in LANGUAGES for lang in languages)):
+    if (not isinstance(languages, list) or not languages   # the strings first: a list inside has no set
+            or not all(isinstance(lang, str) and lang in LANGUAGES for lang in languages)
+            or len(set(languages)) != len(languages)):
         raise ProfileError(path, "languages", f"a non-empty list of distinct languages of {', '.join(LANGUAGES)}")
     if not isinstance(data["reckoning"], str) or data["reckoning"] not in RECKONINGS:
         raise ProfileError(path, "reckoning", f"one of {', '.join(RECKONINGS)}")

@@ -31,6 +31,8 @@ from zoneinfo import ZoneInfo
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from deploy import local_stack
@@ -240,6 +242,7 @@ def test_a_refused_edit_changes_nothing_and_names_the_field(api):
                           (lambda p: p.update(colour="green"), "colour"),
                           (lambda p: p["names"].update(en=5), "names.en"),
                           (lambda p: p.update(languages="en"), "languages"),
+                          (lambda p: p.update(languages=[["en"]]), "languages"),  # was a TypeError (hypothesis)
                           (lambda p: p["place"].update(city=["london"]), "place.city"),
                           (lambda p: p["announcement"].update(en="line\nbreak"), "announcement.en")):
         body = profile()
@@ -626,3 +629,27 @@ def test_a_browser_may_edit_from_another_origin_and_only_there(api):
     assert there.headers["access-control-allow-headers"] == "authorization, if-match, content-type"
     elsewhere = client.options("/v1/methods", headers=asked)
     assert elsewhere.headers["access-control-allow-methods"] == "GET, HEAD"
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=80),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
+                                                                                      max_size=4),
+                           max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], database=None)
+@given(field=st.sampled_from(["names", "place", "times", "jamaat", "reckoning", "languages", "announcement",
+                              "website", "address", "sources", "extra"]),
+       inner=st.one_of(st.none(), st.text(max_size=20)), value=JSON_VALUES)
+def test_any_value_in_any_field_is_a_201_or_a_4xx_never_a_5xx(api, field, inner, value):
+    """Property (hypothesis): the example profile with one field (or one key inside it) replaced by any JSON value."""
+    client, _ = api
+    body = profile()
+    if inner is not None and isinstance(body.get(field), dict):
+        body[field] = {**body[field], inner: value}
+    else:
+        body[field] = value
+    response = client.post("/v1/mosques", content=json.dumps(body, allow_nan=True).encode(),
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 201 or 400 <= response.status_code < 500, (response.status_code, response.text)
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
