@@ -282,14 +282,14 @@ def listed() -> list[Mosque]:
 
 
 def find(mosque_id: str) -> Mosque | None:
-    """The profile of ``mosque_id``: a file of data/mosques first (their ids are reserved), then the profile
-    being checked (`checking`), then a hosted one; None when there is none."""
+    """The profile of ``mosque_id``: the profile being checked in this thread (`checking`), else a file of
+    data/mosques (their ids are reserved), else a hosted one; None when there is none."""
+    candidate = _checking.get()  # first: the profile being checked is the one asked about, whatever its id
+    if candidate is not None and candidate.id == mosque_id:
+        return candidate
     found = by_id().get(mosque_id)
     if found is not None:
         return found
-    candidate = _checking.get()
-    if candidate is not None and candidate.id == mosque_id:
-        return candidate
     return None if _hosted is None else _hosted(mosque_id)
 
 

@@ -344,10 +344,7 @@ async def create(request: Request) -> Response:
     _limit(creations, request, "new profiles")
     mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
     text = await _checked(request, mosque_id)
-    mosque_id, secret, version = await run_in_threadpool(store.create, text)
-    while mosque_id in mosques.by_id():  # a file's id is reserved (64 random bits: never in practice)
-        await run_in_threadpool(store.purge, mosque_id)
-        mosque_id, secret, version = await run_in_threadpool(store.create, text)
+    mosque_id, secret, version = await run_in_threadpool(store.create, text, mosques.by_id().__contains__)
     return _json(201, {"id": mosque_id, "version": version, "edit": secret, "listed": False,
                        "links": links(mosque_id)},
                  {"ETag": f'"{version}"', "Location": f"/v1/mosques/{mosque_id}"})
@@ -400,7 +397,8 @@ async def update(request: Request) -> Response:
     _limit(edits, request, "edits")
     if mosque_id in mosques.by_id():
         raise Forbidden()
-    _secret(request), _if_match(request)  # refused before the body is read
+    _secret(request)  # both headers are checked before the body is read
+    _if_match(request)
     return await _save(request, mosque_id, await _checked(request, mosque_id))
 
 

@@ -237,11 +237,14 @@ class Store(abc.ABC):
         return self._run(work)
 
     # -- writing: each one transaction --
-    def create(self, body: str) -> tuple[str, str, int]:
-        """Store a new profile (``body``: already checked) as version 1; return (id, secret, version)."""
+    def create(self, body: str, reserved=lambda mosque_id: False) -> tuple[str, str, int]:
+        """Store a new profile (``body``: already checked) as version 1; return (id, secret, version).  An id is
+        drawn again while ``reserved(id)`` (a data/mosques file's) or taken (64 random bits: never in practice)."""
         secret, salt = new_secret(), secrets.token_hex(SALT_BYTES)
         while True:
             mosque_id = new_id()
+            if reserved(mosque_id):
+                continue
 
             def work(cursor):
                 if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is not None:

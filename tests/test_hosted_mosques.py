@@ -653,3 +653,12 @@ def test_any_value_in_any_field_is_a_201_or_a_4xx_never_a_5xx(api, field, inner,
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 201 or 400 <= response.status_code < 500, (response.status_code, response.text)
     assert response.headers["content-type"] == "application/json; charset=utf-8"
+
+
+def test_a_file_profiles_id_is_never_given_to_a_hosted_one(api, monkeypatch):
+    client, _ = api
+    drawn = iter(["provisional00", "jaffari-toronto", "abcdefghijklm"])  # the check's id, then the store's draws
+    monkeypatch.setattr(mosque_store, "new_id", lambda: next(drawn))
+    created = _create(client)
+    assert created["id"] == "abcdefghijklm"
+    assert client.get("/v1/mosques/jaffari-toronto").json()["names"]["en"] == "Jaffari Community Centre"
