@@ -1,4 +1,6 @@
-"""GET /v1/mosques: the mosque profiles served, and the start-up check of every profile.
+"""GET /v1/mosques: the mosque profiles served (data/mosques files, then the hosted profiles a maintainer
+listed: `generator.mosques.listed`), and the check of a profile (every file at start-up, a hosted one before
+it is saved).
 
 `check` reads each profile through the endpoints that take ``mosque`` (their own parse, as a
 request would), so a profile whose parameters would be refused stops the service at start-up
@@ -106,7 +108,8 @@ def plan(window: Window):
     return [{}]
 
 
-ENDPOINT = Endpoint("mosques", "The mosque profiles served: their place, method, jamaat rules, reckoning and sources",
+ENDPOINT = Endpoint("mosques", "The mosque profiles served (files and listed hosted profiles): their place, method, "
+                    "jamaat rules, reckoning and sources",
                     (), canonical, build, schemas.json_response(schemas.MOSQUES), plan=plan)
 
 check()
