@@ -36,13 +36,15 @@ checked by the API layer with the endpoints' own readers (`generator.api.mosques
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import json
 import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from generator.locale import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -94,6 +96,12 @@ class Mosque:
     website: str | None
     address: str | None
     sources: tuple[Mapping[str, str], ...]
+    version: int | None = None  # a hosted profile's version (runtime/mosque_store.py); None: a file of data/mosques
+    listed: bool = True  # a hosted profile is unlisted (no /v1/mosques, noindex) until a maintainer lists it
+
+    @property
+    def hosted(self) -> bool:
+        return self.version is not None
 
     def name(self, lang: str) -> str:
         """The name in ``lang``, else the English one."""
@@ -203,6 +211,11 @@ def read(path: Path) -> Mosque:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ProfileError(path, "file", f"not readable UTF-8 JSON ({error})") from None
+    return parse(data, path.stem, str(path))
+
+
+def parse(data: Any, mosque_id: str, path: Path | str, version: int | None = None) -> Mosque:
+    """Check one profile's parsed JSON (a file's, or a hosted profile's body); ``path`` names it in errors."""
     data = _object(data, path, "file")
     for key in data:
         if key not in KEYS:
@@ -214,13 +227,14 @@ def read(path: Path) -> Mosque:
     if "method" not in times:
         raise ProfileError(path, "times.method", "required")
     languages = data["languages"]
-    if (not isinstance(languages, list) or not languages or len(set(languages)) != len(languages)
-            or not all(lang in LANGUAGES for lang in languages)):
+    if (not isinstance(languages, list) or not languages   # the strings first: a list inside has no set
+            or not all(isinstance(lang, str) and lang in LANGUAGES for lang in languages)
+            or len(set(languages)) != len(languages)):
         raise ProfileError(path, "languages", f"a non-empty list of distinct languages of {', '.join(LANGUAGES)}")
-    if data["reckoning"] not in RECKONINGS:
+    if not isinstance(data["reckoning"], str) or data["reckoning"] not in RECKONINGS:
         raise ProfileError(path, "reckoning", f"one of {', '.join(RECKONINGS)}")
     return Mosque(
-        id=path.stem, path=str(path),
+        id=mosque_id, path=str(path),
         names=_by_language(data["names"], path, "names", MAX_NAME_CHARS, required=(DEFAULT_LANGUAGE,)),
         place=_place(data["place"], path), times=times,
         jamaat=_parameters(data.get("jamaat", {}), path, "jamaat", JAMAAT_KEYS),
@@ -228,7 +242,7 @@ def read(path: Path) -> Mosque:
         announcement=_by_language(data.get("announcement", {}), path, "announcement", MAX_ANNOUNCEMENT_CHARS),
         website=_url(data["website"], path, "website") if "website" in data else None,
         address=_text(data["address"], path, "address", MAX_ADDRESS_CHARS) if "address" in data else None,
-        sources=_sources(data["sources"], path))
+        sources=_sources(data["sources"], path), version=version)
 
 
 def load(directory: Path | None = None) -> dict[str, Mosque]:
@@ -241,5 +255,50 @@ def load(directory: Path | None = None) -> dict[str, Mosque]:
 
 @functools.cache
 def by_id() -> dict[str, Mosque]:
-    """The served profiles (data/mosques/), read once."""
+    """The profiles of data/mosques/, read once (curated, listed, pre-rendered)."""
     return load()
+
+
+# Hosted profiles (issue 27): the runtime's store answers `find` for ids no file has.  The store lives
+# above this layer (runtime/mosque_store.py); it registers its reader here (`set_hosted`), so that every
+# reader of ``mosque=<id>`` (the endpoints, the screen, the pages) asks one function.
+_hosted: Callable[[str], Mosque | None] | None = None
+_hosted_listed: Callable[[], list[Mosque]] | None = None
+_checking: contextvars.ContextVar[Mosque | None] = contextvars.ContextVar("mosque_checking", default=None)
+
+
+def set_hosted(reader: Callable[[str], Mosque | None] | None,
+               listed: Callable[[], list[Mosque]] | None = None) -> None:
+    """Register the reader of hosted profiles and of those a maintainer listed (None: files only, as in
+    build.py and most tests)."""
+    global _hosted, _hosted_listed
+    _hosted, _hosted_listed = reader, listed
+
+
+def listed() -> list[Mosque]:
+    """The profiles /v1/mosques lists: every file, then the hosted profiles a maintainer listed (by id)."""
+    hosted = [] if _hosted_listed is None else _hosted_listed()
+    return [*by_id().values(), *sorted((m for m in hosted if m.id not in by_id()), key=lambda m: m.id)]
+
+
+def find(mosque_id: str) -> Mosque | None:
+    """The profile of ``mosque_id``: the profile being checked in this thread (`checking`), else a file of
+    data/mosques (their ids are reserved), else a hosted one; None when there is none."""
+    candidate = _checking.get()  # first: the profile being checked is the one asked about, whatever its id
+    if candidate is not None and candidate.id == mosque_id:
+        return candidate
+    found = by_id().get(mosque_id)
+    if found is not None:
+        return found
+    return None if _hosted is None else _hosted(mosque_id)
+
+
+@contextlib.contextmanager
+def checking(mosque: Mosque) -> Iterator[None]:
+    """While the block runs (in this thread), ``find(mosque.id)`` is ``mosque``: a profile about to be saved is
+    read by the endpoints' own parse before anything is stored."""
+    token = _checking.set(mosque)
+    try:
+        yield
+    finally:
+        _checking.reset(token)

@@ -50,6 +50,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
+from runtime import hosted
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
@@ -58,6 +59,7 @@ from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
 ALLOWED = "GET, HEAD"
+PREFLIGHT_METHODS = "GET, HEAD, POST, PUT, DELETE"  # under /v1/mosques: the hosted profiles' (runtime/hosted.py)
 CLOCK_STEP_S = 900  # a city's date turns on a quarter hour of UTC (every zone offset is whole quarters)
 PREFLIGHT_MAX_AGE_S = 86400  # browsers may reuse a preflight answer for a day
 _PAGE_PART = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # ids, languages, methods, numbers: never a path
@@ -298,11 +300,14 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
         canonical: Canonical = endpoint.parse(Query(items), time.time())
     except QueryError as error:
         return error_response(400, str(error))
-    return await answer(request, (endpoint.name, tuple(canonical.params.items())),
+    # A hosted mosque's answer (issue 27): keyed by its version, never a pre-rendered file, a short Cache-Control.
+    variant = hosted.listing_variant() if endpoint.name == "mosques" else hosted.query_variant(items)
+    return await answer(request, (endpoint.name, tuple(canonical.params.items()), *((variant,) if variant else ())),
+                        None if variant else
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
                         lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
-                        CACHE_TODAY if canonical.today_dependent else CACHE_STABLE, (endpoint.name, canonical.params),
-                        quick=endpoint.quick)
+                        hosted.CACHE_CONTROL if variant else CACHE_TODAY if canonical.today_dependent else CACHE_STABLE,
+                        (endpoint.name, canonical.params), quick=endpoint.quick)
 
 
 def handler(endpoint: Endpoint):
@@ -346,14 +351,15 @@ def page_handler(page: site.Page):
         now_s = time.time()
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         clock = {"now_s": now_s} if page.clock_dependent else {}  # a city's date, read at the request
+        variant = hosted.variant(params.get("mosque"))  # a hosted mosque's page: keyed by its version
         key = ("page", page.route, tuple(sorted(params.items())), today if page.today_dependent else None,
-               int(now_s // CLOCK_STEP_S) if page.clock_dependent else None)
-        relative = static_paths.page_path(site.file_path(page.route, params),
-                                          today.isoformat() if page.today_dependent else None)
+               int(now_s // CLOCK_STEP_S) if page.clock_dependent else None, variant)
+        relative = None if variant else static_paths.page_path(site.file_path(page.route, params),
+                                                               today.isoformat() if page.today_dependent else None)
         try:
             return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
-                                media_type, CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params),
-                                html=True)
+                                media_type, hosted.CACHE_CONTROL if variant else
+                                CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params), html=True)
         except site.PageNotFound:
             return html_error(request, 404)
 
@@ -368,7 +374,8 @@ def redirect_handler(target):
         location = target(**params) if all(_PAGE_PART.fullmatch(v) for v in params.values()) else None
         if location is None:
             return html_error(request, 404)
-        return Response(status_code=302, headers={"Location": location, "Cache-Control": CACHE_PAGE})
+        cache_control = hosted.CACHE_CONTROL if hosted.variant(params.get("mosque")) else CACHE_PAGE
+        return Response(status_code=302, headers={"Location": location, "Cache-Control": cache_control})
 
     return respond
 
@@ -385,9 +392,11 @@ def query_page_handler(page: site.QueryPage):
         except site.BadPageQuery as error:
             return html_error(request, 400, lang=error.lang, detail=str(error))
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
-        return await answer(request, ("page", page.route, query, today), None, lambda: page.render(query, today),
-                            media_type, CACHE_TODAY, (page.route, dict(query.prayer)), html=True,
-                            headers=dict(page.headers))
+        variant = hosted.variant(getattr(query, "mosque", None))  # a hosted mosque's name and announcement
+        return await answer(request, ("page", page.route, query, today, variant), None,
+                            lambda: page.render(query, today), media_type,
+                            hosted.CACHE_CONTROL if variant else CACHE_TODAY, (page.route, dict(query.prayer)),
+                            html=True, headers=dict(page.headers))
 
     return respond
 
@@ -448,10 +457,11 @@ class Cors:
     async def _preflight(scope: Scope, send: Send) -> None:
         asked = next((value for name, value in scope["headers"] if name == b"access-control-request-headers"), b"")
         asked_text = asked.decode("latin-1").strip()
-        headers = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", ALLOWED.encode()),
+        methods = PREFLIGHT_METHODS if scope["path"].startswith(hosted.PATH_PREFIX) else ALLOWED  # writes: only there
+        headers = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", methods.encode()),
                    (b"access-control-max-age", str(PREFLIGHT_MAX_AGE_S).encode()),
                    (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
-                   (b"allow", b"GET, HEAD, OPTIONS"), (b"vary", b"Access-Control-Request-Headers"),
+                   (b"allow", (methods + ", OPTIONS").encode()), (b"vary", b"Access-Control-Request-Headers"),
                    (b"cache-control", b"no-store")]
         if len(asked_text) <= 1000 and _HEADER_LIST.fullmatch(asked_text):  # echo only a plain list of names
             headers.append((b"access-control-allow-headers", asked_text.encode()))
@@ -479,11 +489,13 @@ def warm_up() -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app):
     warm_up()
+    hosted.open_store()  # the hosted mosque profiles (var/mosques.sqlite3, created here; or MOSQUE_DB_URL)
     yield
+    hosted.close_store()
     renders.shutdown()
 
 
-routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + [  # the API first: most requests are API requests
+routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + hosted.routes(_client, answer) + [  # the API first
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()

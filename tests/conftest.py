@@ -18,6 +18,8 @@ os.environ.setdefault("RATE_LIMIT_PER_MINUTE", "0")  # the limit has its own tes
 # compares pre-rendered files with the code on purpose, on a build of its own).
 EMPTY_STATIC_ROOT = tempfile.mkdtemp(prefix="empty-static-")
 os.environ["STATIC_ROOT"] = EMPTY_STATIC_ROOT
+# Hosted mosque profiles (runtime/hosted.py): the app's store in a temp file, never var/ of the checkout.
+os.environ["MOSQUE_DB_PATH"] = os.path.join(tempfile.mkdtemp(prefix="mosque-db-"), "mosques.sqlite3")
 
 PEERS = Path(__file__).resolve().parent / "peers"
 _real_connect = socket.socket.connect

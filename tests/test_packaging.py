@@ -45,7 +45,7 @@ MAKE = shutil.which("make")
 # The tools the issue names; none may reach the server's venv, nor may anything only they need.
 TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "schemathesis", "openapi-spec-validator",
               "astronomy-engine", "ical", "httpx2")
-SERVER_CODE = ("runtime", "generator", "build.py", "announce.py")
+SERVER_CODE = ("runtime", "generator", "build.py", "announce.py", "mosque.py")
 VENV_TOOLS = {"pip", "setuptools"}  # what `python -m venv` itself puts in (setuptools up to 3.11)
 
 

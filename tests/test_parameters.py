@@ -74,7 +74,10 @@ SKIP = {("hijri", "hd", 30)}  # a month of 29 days refuses hd=30: tests/test_hij
 
 
 def _operations(document: dict):
+    names = {e.name for e in ENDPOINTS}  # the endpoints' GETs (the hosted profiles' writes: test_hosted_mosques)
     for path, item in document["paths"].items():
+        if path[1:] not in names:
+            continue
         for parameter in item["get"]["parameters"]:
             yield path[1:], parameter
 
@@ -97,8 +100,13 @@ def _number(x) -> str:
 
 
 def test_every_endpoint_is_documented_with_the_declared_parameters(client):
+    from generator.api import mosque_edits
+
     document = client.get("/v1/openapi.json").json()
-    assert [path[1:] for path in document["paths"]] == [e.name for e in ENDPOINTS]
+    names = [e.name for e in ENDPOINTS]
+    assert [path[1:] for path in document["paths"] if path[1:] in names] == names
+    # Besides the endpoints: the hosted mosque profiles' operations (issue 27), and nothing else.
+    assert {path for path in document["paths"] if path[1:] not in names} == set(mosque_edits.PATHS) - {"/mosques"}
     for endpoint in ENDPOINTS:
         documented = [p["name"] for p in document["paths"][f"/{endpoint.name}"]["get"]["parameters"]]
         assert documented == [p.name for p in endpoint.parameters], endpoint.name

@@ -396,6 +396,8 @@ def test_index_lists_every_openapi_path_with_a_working_example(client):
     html = index.render(TODAY).decode()
     document = api("openapi.json")
     for path, item in document["paths"].items():
+        if "get" not in item or "security" in item["get"]:  # writes and what needs an edit secret (issue 27)
+            continue
         assert f"<code>GET /v1{path}</code>" in html, path
         example = index.operation(path, item["get"])["example"]
         assert f'href="{example.replace("&", "&amp;")}"' in html

@@ -1,4 +1,6 @@
-"""GET /v1/mosques: the mosque profiles served, and the start-up check of every profile.
+"""GET /v1/mosques: the mosque profiles served (data/mosques files, then the hosted profiles a maintainer
+listed: `generator.mosques.listed`), and the check of a profile (every file at start-up, a hosted one before
+it is saved).
 
 `check` reads each profile through the endpoints that take ``mosque`` (their own parse, as a
 request would), so a profile whose parameters would be refused stops the service at start-up
@@ -31,6 +33,15 @@ def _parse(endpoint: Endpoint, mosque_id: str, **extra: str) -> dict:
 def check() -> None:
     """Raise `mosques.ProfileError` for the first served profile an endpoint would refuse (file and field named)."""
     for mosque in mosques.by_id().values():
+        check_one(mosque)
+
+
+def check_one(mosque: mosques.Mosque) -> None:
+    """Raise `mosques.ProfileError` (its field named) if an endpoint that takes ``mosque`` would refuse the profile.
+
+    The profile need not be served yet: while it is read it is the answer of ``mosques.find`` for its id (a
+    hosted profile is checked so before it is saved, never half-applied)."""
+    with mosques.checking(mosque):
         for endpoint in ENDPOINTS_READ:
             try:
                 _parse(endpoint, mosque.id)
@@ -90,14 +101,15 @@ def canonical(values, now_unix_s: float) -> Canonical:
 
 
 def build(params: Params) -> dict:
-    return {"mosques": [listing(mosque) for mosque in mosques.by_id().values()]}
+    return {"mosques": [listing(mosque) for mosque in mosques.listed()]}
 
 
 def plan(window: Window):
     return [{}]
 
 
-ENDPOINT = Endpoint("mosques", "The mosque profiles served: their place, method, jamaat rules, reckoning and sources",
+ENDPOINT = Endpoint("mosques", "The mosque profiles served (files and listed hosted profiles): their place, method, "
+                    "jamaat rules, reckoning and sources",
                     (), canonical, build, schemas.json_response(schemas.MOSQUES), plan=plan)
 
 check()

@@ -32,9 +32,8 @@ def _read_id(query: Query, name: str) -> str | None:
     value = query.string(name, max_chars=mosques.MAX_ID_CHARS)
     if value is None:
         return None
-    known = mosques.by_id()
-    if value not in known:
-        listed = ", ".join(list(known)[:20])
+    if mosques.find(value) is None:
+        listed = ", ".join(list(mosques.by_id())[:20])
         raise QueryError(name, f"unknown mosque id; one of {listed} (/v1/mosques lists them)" if listed
                          else "unknown mosque id (/v1/mosques lists them)")
     return value
@@ -60,7 +59,9 @@ def fill(values: P.Values, parameters: Sequence[P.Param]) -> P.Values:
     for name in sorted(values.given & OWNED):
         raise QueryError(name, f"set by the profile of mosque={mosque_id} (see /v1/mosques); leave {name} out, "
                                f"or ask without mosque to choose it")
-    profile = mosques.by_id()[mosque_id]
+    profile = mosques.find(mosque_id)
+    if profile is None:  # a hosted profile deleted since its id was read
+        raise QueryError(MOSQUE.name, "unknown mosque id (/v1/mosques lists them)")
     declared = {p.name: p for p in parameters}
     items = {name: value for name, value in profile.parameters.items() if name in declared}
     if "name" in declared and "name" not in values.given:  # the feed's title: the mosque's name in its language

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from generator.api import schemas
+from generator.api import mosque_edits, schemas
 from generator.api.endpoint import Canonical, Endpoint, Params
 
 VERSION = "1.0.0"
@@ -30,7 +30,10 @@ def operation(endpoint: Endpoint) -> dict:
 
 
 def document(endpoints: Sequence[Endpoint]) -> dict:
-    """Return the OpenAPI 3.1 document of ``endpoints``."""
+    """Return the OpenAPI 3.1 document of ``endpoints`` and of the hosted mosque profiles' operations."""
+    paths = {f"/{endpoint.name}": operation(endpoint) for endpoint in endpoints}
+    for path, item in mosque_edits.PATHS.items():
+        paths[path] = {**paths.get(path, {}), **item}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -38,11 +41,13 @@ def document(endpoints: Sequence[Endpoint]) -> dict:
             "version": VERSION,
             "description": "Free, read-only. Prayer times by the Jafari approach and 15 other methods, qibla, "
                            "cities, Hijri conversion (moonsighting, iran), crescent visibility, events, eclipses, "
-                           "day status and calendar feeds. All operations are GET; errors are JSON {error}.",
+                           "day status and calendar feeds. Every operation is a GET but those that publish and edit "
+                           "a hosted mosque profile (/mosques/{id}: POST, PUT, DELETE with its edit secret); errors "
+                           "are JSON {error}.",
         },
         "servers": [{"url": "/v1"}],
-        "paths": {f"/{endpoint.name}": operation(endpoint) for endpoint in endpoints},
-        "components": {"schemas": {"Error": schemas.ERROR}},
+        "paths": paths,
+        "components": {"schemas": {"Error": schemas.ERROR}, "securitySchemes": mosque_edits.SECURITY_SCHEMES},
     }
 
 

@@ -53,7 +53,8 @@ EXAMPLE_CITIES = ("karbala", "najaf", "mashhad", "qom", "tehran", "london", "kar
 def render(today: date) -> bytes:
     """Return the HTML of the index page."""
     document = responses.api_json("openapi.json", {}, today)
-    operations = [operation(path, item["get"]) for path, item in document["paths"].items() if "get" in item]
+    operations = [operation(path, item["get"]) for path, item in document["paths"].items()
+                  if "get" in item and "security" not in item["get"]]  # what a reader can open: no edit secret
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
     by_id = {c["id"]: c for c in catalogue}
     now = responses.api_json("hijri", {"date": today.isoformat()}, today)["hijri"]
@@ -135,8 +136,13 @@ def operation(path: str, get: dict) -> dict:
                    "schema": schema_text(p.get("schema", {}))} for p in get.get("parameters", [])]
     query = EXAMPLES.get(path)
     if query is None:
-        query = {p["name"]: str(p["example"]) for p in get.get("parameters", []) if p.get("required") and "example" in p}
-    example = responses.api_url(path[1:], query)
+        query = {p["name"]: str(p["example"]) for p in get.get("parameters", [])
+                 if p.get("required") and "example" in p and p.get("in", "query") == "query"}
+    filled = path  # a path parameter (/mosques/{id}) takes its example
+    for p in get.get("parameters", []):
+        if p.get("in") == "path":
+            filled = filled.replace("{" + p["name"] + "}", str(p.get("example", p["name"])))
+    example = responses.api_url(filled[1:], query)
     return {"path": path, "summary": code_spans(get.get("summary", "")), "parameters": parameters,
             "example": example, "example_text": urllib.parse.unquote(example)}
 

@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from generator import feed_words, hijri_names, mosques
 from generator import page_words as words
+from generator.api import mosque_list
 from generator.site import head, responses, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
@@ -36,7 +37,11 @@ NOTICE_MIN = 5  # the page's "jamaat times change tomorrow": moves of 5 minutes 
 
 
 def profile(today: date, mosque_id: str) -> dict:
-    """Return the mosque as /v1/mosques lists it (`PageNotFound` for an unknown id)."""
+    """Return the mosque as /v1/mosques lists it (`PageNotFound` for an unknown id); a hosted profile (listed
+    or not) as it would be listed, read at this request (never from a day's cached answer)."""
+    hosted = mosques.find(mosque_id)
+    if hosted is not None and hosted.hosted:
+        return {**mosque_list.listing(hosted), "listed": hosted.listed}
     found = next((m for m in responses.api_json("mosques", {}, today)["mosques"] if m["id"] == mosque_id), None)
     if found is None:
         raise PageNotFound(f"no mosque {mosque_id[:60]!r}")
@@ -93,9 +98,11 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     description = w["description.mosque" if has_jamaat else "description.mosque_no_jamaat"].format(
         mosque=title_name, place=place_name(today, m, lang))
     query = {"mosque": mosque, "year": local_today.year, "month": local_today.month}
+    page_head = head.page_head(lang, title, description, lambda other: urls.mosque_url(mosque, other))
+    if not m.get("listed", True):  # a hosted profile no maintainer has listed: not for search results
+        page_head["head"]["robots"] = "noindex"
     return render_localised_page(
-        "mosque.html.j2", lang,
-        **head.page_head(lang, title, description, lambda other: urls.mosque_url(mosque, other)),
+        "mosque.html.j2", lang, **page_head,
         p=p, mosque_name=title_name, place=place, address=m.get("address"), website=m.get("website"),
         announcement=m["announcement"].get(lang) or next((m["announcement"][x] for x in m["languages"]
                                                            if x in m["announcement"]), None),
@@ -203,7 +210,7 @@ def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | No
 
 def screen_location(mosque: str) -> str | None:
     """Where ``/mosque/<id>/screen/`` leads: the screen in the mosque's first language (None: no such mosque)."""
-    found = mosques.by_id().get(mosque)
+    found = mosques.find(mosque)
     return None if found is None else urls.screen_url(found.id, found.languages[0])
 
 

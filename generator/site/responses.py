@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import orjson
 
-from generator import static_paths
+from generator import mosques, static_paths
 from generator.api import BY_NAME
 from generator.query import Query
 
@@ -26,8 +26,11 @@ def now_s(today: date) -> float:
 
 
 def api_body(name: str, query: Mapping[str, Any], today: date) -> bytes:
-    """Return the body /v1/<name>?<query> answers on ``today`` (QueryError for a bad query)."""
-    return _body(name, tuple(sorted((key, str(value)) for key, value in query.items())), today)
+    """Return the body /v1/<name>?<query> answers on ``today`` (QueryError for a bad query).  A hosted
+    mosque's answers are kept under its version: an edit is read at once (issue 27)."""
+    mosque = mosques.find(str(query["mosque"])) if "mosque" in query else None
+    version = None if mosque is None else mosque.version
+    return _body(name, tuple(sorted((key, str(value)) for key, value in query.items())), today, version)
 
 
 def api_json(name: str, query: Mapping[str, Any], today: date) -> Any:
@@ -46,6 +49,6 @@ def api_url(name: str, query: Mapping[str, Any]) -> str:
 
 
 @functools.lru_cache(maxsize=CACHED_ANSWERS)
-def _body(name: str, items: tuple[tuple[str, str], ...], today: date) -> bytes:
+def _body(name: str, items: tuple[tuple[str, str], ...], today: date, version: int | None = None) -> bytes:
     endpoint = BY_NAME[name]
     return endpoint.render(endpoint.parse(Query(items), now_s(today)).params)

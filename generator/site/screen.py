@@ -150,7 +150,7 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
         raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
     mosque_id = next((value for name, value in prayer_items if name == MOSQUE_NAME), None)
     if mosque_id is not None:  # the mosque's reckoning dates its Eid days and the screen's Hijri date alike
-        calendar = mosques.by_id()[mosque_id].reckoning
+        calendar = mosques.find(mosque_id).reckoning
         if page["calendar"] not in (None, calendar):
             raise QueryError("calendar", f"set by the profile of mosque={mosque_id} ({calendar}); leave calendar out")
     else:
@@ -210,7 +210,7 @@ def place_name(query: PageQuery, today: date) -> str:
     if query.name:
         return query.name
     if query.mosque is not None:
-        return mosques.by_id()[query.mosque].name(query.lang)
+        return mosques.find(query.mosque).name(query.lang)
     prayer = dict(query.prayer)
     if "city" in prayer:
         return responses.catalogue_city(prayer["city"], today)["names"][query.lang]
@@ -221,7 +221,7 @@ def shown_notes(query: PageQuery) -> tuple[str, ...]:
     """The announcement lines: the query's, else the mosque's announcement in the page's language (if any)."""
     if query.notes or query.mosque is None:
         return query.notes
-    announcement = mosques.by_id()[query.mosque].announcement_in(query.lang)
+    announcement = mosques.find(query.mosque).announcement_in(query.lang)
     return (announcement,) if announcement else ()
 
 

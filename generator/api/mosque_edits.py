@@ -1,0 +1,131 @@
+"""The OpenAPI description of the hosted mosque profiles' operations (issue 27; served by runtime/hosted.py).
+
+These operations write, so they are not `Endpoint`s (which are GET answers of a query, pre-rendered by
+build.py); their paths are added to /v1/openapi.json beside the endpoints' (`PATHS`).  The request body
+is a profile in the data/mosques format (`PROFILE`, docs/mosques.md), checked by generator.mosques and
+the endpoints' own parse before anything is stored.
+"""
+from __future__ import annotations
+
+from generator import mosques
+from generator.api import schemas
+from generator.locale import LANGUAGES
+
+MAX_BODY_BYTES = 64 * 1024  # runtime/hosted.py refuses larger bodies with 413
+
+_TEXT = {"type": "string", "minLength": 1}
+_BY_LANG = {"type": "object", "properties": {lang: _TEXT for lang in LANGUAGES}, "additionalProperties": False}
+_QUERY_VALUE = {"type": ["string", "number"]}
+PROFILE = {
+    "type": "object",
+    "description": "A mosque profile in the data/mosques format (docs/mosques.md); unknown fields are refused",
+    "required": list(mosques.REQUIRED),
+    "properties": {
+        "names": {**_BY_LANG, "required": ["en"]},
+        "place": {"type": "object", "properties": {k: _QUERY_VALUE for k in ("city", "lat", "lng", "tz")},
+                  "additionalProperties": False},
+        "times": {"type": "object", "required": ["method"], "properties": {k: _QUERY_VALUE for k in mosques.TIMES_KEYS},
+                  "additionalProperties": False},
+        "jamaat": {"type": "object", "properties": {k: _QUERY_VALUE for k in mosques.JAMAAT_KEYS},
+                   "additionalProperties": False},
+        "reckoning": {"type": "string", "enum": list(mosques.RECKONINGS)},
+        "languages": {"type": "array", "minItems": 1, "uniqueItems": True,
+                      "items": {"type": "string", "enum": list(LANGUAGES)}},
+        "announcement": _BY_LANG,
+        "website": {"type": "string", "pattern": "^https://"},
+        "address": _TEXT,
+        "sources": {"type": "array", "minItems": 1,
+                    "items": schemas.obj(["about", "read"], {"about": _TEXT, "url": {"type": "string"},
+                                                             "read": schemas.DATE}, additionalProperties=False)},
+    },
+    "additionalProperties": False,
+}
+_ID = {"name": "id", "in": "path", "required": True,
+       "schema": {"type": "string", "maxLength": mosques.MAX_ID_CHARS, "pattern": f"^{mosques.ID.pattern}$"},
+       "description": "The mosque's id (a hosted profile's, or a file profile's for reading)",
+       "example": "jaffari-toronto"}
+_VERSION_N = {"name": "n", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
+              "description": "A version number of /v1/mosques/{id}/versions"}
+_IF_MATCH = {"name": "If-Match", "in": "header", "required": True, "schema": {"type": "string"},
+             "description": 'The version the edit starts from, as GET /v1/mosques/{id} gave it in ETag: "3"'}
+_BODY = {"required": True, "content": {"application/json": {"schema": PROFILE}}}
+_SECURED = [{"editSecret": []}]
+_LINKS = {"type": "object", "additionalProperties": {"type": "string"}}
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_CONFLICT = schemas.obj(["error", "version"], {"error": {"type": "string"}, "version": {"type": "integer"}})
+SAVED = schemas.obj(["id", "version"], {"id": {"type": "string"}, "version": {"type": "integer"},
+                                        "links": _LINKS, "deleted": {"type": "boolean"}})
+_ERRORS = {
+    "400": "The profile (or a header) is refused; `error` names the field first, e.g. `jamaat.jamaat: …`",
+    "401": "No Authorization header: give Authorization: Bearer <edit secret>",
+    "403": "Not allowed (a wrong secret, or no such hosted profile: the two are not told apart)",
+    "404": "No such mosque or version",
+    "409": "The profile moved on since the version given in If-Match; `version` is the current one",
+    "413": f"A body larger than {MAX_BODY_BYTES} bytes",
+    "415": "A body that is not application/json",
+    "428": "No If-Match header",
+    "429": "More creations or edits an hour than one client may make (Retry-After says when to retry)",
+}
+
+
+def _responses(ok: dict, *codes: str) -> dict:
+    out = dict(ok)
+    for code in codes:
+        out[code] = schemas.json_response(_CONFLICT if code == "409" else _ERROR, _ERRORS[code])
+    return out
+
+
+_WRITE_ERRORS = ("400", "401", "403", "404", "409", "413", "415", "428", "429")
+PATHS = {
+    "/mosques": {"post": {
+        "summary": "Publish a mosque profile: answers its id, version, edit secret (shown once) and addresses",
+        "requestBody": _BODY,
+        "responses": _responses({"201": schemas.json_response(schemas.obj(
+            ["id", "version", "edit", "listed", "links"],
+            {"id": {"type": "string"}, "version": {"type": "integer"}, "listed": {"type": "boolean"},
+             "edit": {"type": "string", "description": "The edit secret: kept nowhere in clear, shown only here"},
+             "links": _LINKS}), "Created (unlisted until a maintainer lists it)")},
+            "400", "404", "413", "415", "429")}},
+    "/mosques/{id}": {
+        "get": {"summary": "A mosque's profile (data/mosques format); ETag: its version", "parameters": [_ID],
+                "responses": _responses({"200": schemas.json_response(PROFILE, "The profile")}, "404")},
+        "put": {"summary": "Replace a hosted profile with a new version (the old one is kept)",
+                "parameters": [_ID, _IF_MATCH], "security": _SECURED, "requestBody": _BODY,
+                "responses": _responses({"200": schemas.json_response(SAVED, "Saved: the new version")},
+                                        *_WRITE_ERRORS)},
+        "delete": {"summary": "Delete a hosted profile (a version too: the edit secret can restore an older one)",
+                   "parameters": [_ID, _IF_MATCH], "security": _SECURED,
+                   "responses": _responses({"200": schemas.json_response(SAVED, "Deleted")},
+                                           "400", "401", "403", "404", "409", "428", "429")}},
+    "/mosques/{id}/versions": {"get": {
+        "summary": "Every version of a hosted profile: number, when saved, whether a deletion",
+        "parameters": [_ID], "security": _SECURED,
+        "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "versions"], {
+            "id": {"type": "string"},
+            "versions": {"type": "array", "items": schemas.obj(["version", "saved"], {
+                "version": {"type": "integer"}, "saved": {"type": "string"}, "deleted": {"type": "boolean"}})}}))},
+            "401", "403", "404", "429")}},
+    "/mosques/{id}/versions/{n}": {"get": {
+        "summary": "One version of a hosted profile", "parameters": [_ID, _VERSION_N], "security": _SECURED,
+        "responses": _responses({"200": schemas.json_response({"type": "object"}, "The profile of that version")},
+                                "401", "403", "404", "429")}},
+    "/mosques/{id}/versions/{n}/restore": {"post": {
+        "summary": "Make version n the current one (as a new version)", "parameters": [_ID, _VERSION_N, _IF_MATCH],
+        "security": _SECURED,
+        "responses": _responses({"200": schemas.json_response(SAVED, "Restored: the new version")},
+                                "400", "401", "403", "404", "409", "428", "429")}},
+    "/mosques/{id}/salahapi.json": {"get": {
+        "summary": "The profile in the SalahAPI 1.0 format (what it cannot say: docs/mosques.md)",
+        "parameters": [_ID],
+        "responses": _responses({"200": schemas.json_response({"type": "object"}, "A SalahAPI 1.0 document")},
+                                "404")}},
+    "/mosques/{id}/salahapi.csv": {"get": {
+        "summary": "The profile's daily adhan and jamaat times in SalahAPI's CSV columns",
+        "parameters": [_ID] + [{"name": name, "in": "query", "required": False, "schema": {**schemas.DATE},
+                                "description": f"{name} (YYYY-MM-DD); at most 366 days; default: this year"}
+                               for name in ("fromDate", "toDate")],
+        "responses": _responses({"200": {"description": "CSV", "content": {"text/csv": {"schema": {"type": "string"}}}}},
+                                "400", "404")}},
+}
+SECURITY_SCHEMES = {"editSecret": {"type": "http", "scheme": "bearer",
+                                   "description": "The edit secret POST /v1/mosques answered"}}

@@ -1,0 +1,91 @@
+"""The maintainer's command for hosted mosque profiles (issue 27; runtime/mosque_store.py).
+
+Usage::
+
+    python mosque.py show                 every hosted profile: id, version, listed, deleted, English name
+    python mosque.py list <id>            list it: in /v1/mosques, its pages indexable (no noindex)
+    python mosque.py unlist <id>          back to unlisted
+    python mosque.py delete <id>          remove it and every version of it (its edit link then opens nothing)
+    python mosque.py export FILE          every profile with every version, as JSON lines ("-": stdout)
+    python mosque.py import FILE          add the profiles of an export (all or none; an id already there refuses)
+
+The database is the app's: MOSQUE_DB_URL (postgresql://…) if set, else the SQLite file
+MOSQUE_DB_PATH (default var/mosques.sqlite3).  An export holds the salted hashes of the edit
+secrets, never the secrets, so edit links keep working after an import; exporting the imported
+database gives the same bytes.  Running apps see a change within runtime/hosted.py's
+PROFILE_TTL_S (10 s).  Exit status: 0 done, 2 refused.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import orjson
+
+from runtime import mosque_store
+
+HEADER = {"format": mosque_store.EXPORT_FORMAT}
+
+
+def export_lines(store: mosque_store.Store) -> bytes:
+    """The export: a header line, then one line per profile (by id), each line compact JSON."""
+    lines = [orjson.dumps(HEADER)] + [orjson.dumps(row) for row in store.export_rows()]
+    return b"\n".join(lines) + b"\n"
+
+
+def read_export(data: bytes) -> list[dict]:
+    lines = data.splitlines()
+    if not lines or orjson.loads(lines[0]) != HEADER:
+        raise ValueError(f"not an export of this program (its first line is {orjson.dumps(HEADER).decode()})")
+    return [orjson.loads(line) for line in lines[1:] if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("show")
+    for name in ("list", "unlist", "delete"):
+        sub.add_parser(name).add_argument("id")
+    for name in ("export", "import"):
+        sub.add_parser(name).add_argument("file")
+    args = parser.parse_args(argv)
+    store = mosque_store.open_store()
+    try:
+        if args.command == "show":
+            for mosque_id, version, listed, deleted in store.ids():
+                record = store.get(mosque_id)
+                name = orjson.loads(record.body)["names"]["en"] if record.body else ""
+                print(f"{mosque_id}\tversion {version}\t{'listed' if listed else 'unlisted'}"
+                      f"{chr(9) + 'deleted' if deleted else ''}\t{name}")
+        elif args.command in ("list", "unlist"):
+            store.set_listed(args.id, args.command == "list")
+            print(f"{args.id}: {args.command}ed")
+        elif args.command == "delete":
+            store.purge(args.id)
+            print(f"{args.id}: deleted with every version")
+        elif args.command == "export":
+            data = export_lines(store)
+            if args.file == "-":
+                sys.stdout.buffer.write(data)
+            else:
+                with open(args.file, "wb") as file:
+                    file.write(data)
+                count = data.count(b"\n") - 1
+                print(f"exported {count} profiles to {args.file}", file=sys.stderr)
+        elif args.command == "import":
+            with open(args.file, "rb") as file:
+                count = store.import_rows(read_export(file.read()))
+            print(f"imported {count} profiles")
+    except KeyError as error:
+        print(f"refused: no hosted profile {error.args[0]!r}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        print(f"refused: {error}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

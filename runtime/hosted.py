@@ -1,0 +1,511 @@
+"""Hosted mosque profiles over HTTP (issue 27): publish, read, edit, delete, list and restore versions.
+
+The routes (`routes()`, mounted by runtime/app.py before its own):
+
+``POST /v1/mosques``                          a profile (data/mosques format, JSON) → 201 ``{id, version, edit,
+                                              links}``; ``edit`` is the secret, shown this once
+``GET /v1/mosques/<id>``                      the profile; its version is the ETag (a file profile: its bytes'
+                                              hash)
+``PUT /v1/mosques/<id>``                      a new version; ``Authorization: Bearer <secret>`` and
+``DELETE /v1/mosques/<id>``                   ``If-Match: "<version>"`` (missing: 428; another version: 409
+                                              with the current one; a wrong secret: 403 that says nothing)
+``GET /v1/mosques/<id>/versions``             the versions (with the secret), and one version's body:
+``GET /v1/mosques/<id>/versions/<n>``
+``POST /v1/mosques/<id>/versions/<n>/restore`` version n as a new version (with the secret and If-Match)
+``GET /v1/mosques/<id>/salahapi.json``        the profile in the SalahAPI 1.0 format (runtime/salahapi.py), and
+``GET /v1/mosques/<id>/salahapi.csv``         its daily times in SalahAPI's CSV columns (file profiles too)
+
+A body is checked by the reader of data/mosques files (`generator.mosques.parse`) and then by the
+endpoints' own parse (`generator.api.mosque_list.check_one`, as the start-up check does) before
+anything is stored: a refused profile is a 400 naming the field, never half-applied.  Bodies are
+bounded (`MAX_BODY_BYTES`, 413).  Creation and edits are limited per client (the render limiter's
+client identity, runtime/ratelimit.py `client_ip`): `CREATE_PER_HOUR` and `EDITS_PER_HOUR`
+(env HOSTED_CREATES_PER_HOUR, HOSTED_EDITS_PER_HOUR), each a bucket of that many refilled over
+an hour, answered 429 with Retry-After.
+
+How a hosted profile is served (`find`, registered as generator.mosques' hosted reader): read from
+the store and kept in this process at most `PROFILE_TTL_S` (an edit on this node forgets it at
+once; another node behind the same PostgreSQL reads it again within that).  Answers involving a
+hosted profile carry its version in their cache key (`variant`), are never read from the
+pre-rendered static files, and are sent with `CACHE_CONTROL` (30 s): an edit is visible to any
+client within PROFILE_TTL_S + 30 s, under a minute.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import os
+import re
+import threading
+import time
+from typing import Iterable
+
+import orjson
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from generator import mosques
+from generator.api import mosque_edits, mosque_list
+from generator.api.endpoint import dumps
+from generator.static_paths import content_hash
+from generator.api import salahapi
+from generator.site import urls
+from runtime import mosque_store
+from runtime.mosque_store import Forbidden, Stale
+
+log = logging.getLogger("runtime.hosted")
+
+MAX_BODY_BYTES = mosque_edits.MAX_BODY_BYTES  # 64 KiB: a profile with a year of jamaatTable (32,000 characters) fits
+PROFILE_TTL_S = 10.0  # how long this process trusts its copy of a hosted profile (other nodes' edits)
+CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit reaches browsers within 30 s more
+CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
+EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))
+PATH_PREFIX = "/v1/mosques"  # every route here (a browser's preflight there may ask for POST, PUT, DELETE)
+MAX_KNOWN = 10_000  # profiles (and unknown ids) remembered in this process
+_BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})", re.ASCII)
+_VERSION_TAG = re.compile(r'(?:W/)?"([0-9]{1,9})"|([0-9]{1,9})', re.ASCII)
+_JSON_TYPES = ("application/json",)
+
+_store: mosque_store.Store | None = None
+_known: dict[str, tuple[float, mosques.Mosque | None]] = {}
+_listed: tuple[float, list[mosques.Mosque]] | None = None
+_lock = threading.Lock()
+
+
+# ---------------------------------------------------------------- the store and the reader
+
+def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store:
+    """Open the store (MOSQUE_DB_URL, else the SQLite file) or use ``store``, and serve its profiles."""
+    global _store, _listed
+    _store = store if store is not None else mosque_store.open_store()
+    _known.clear()
+    _listed = None
+    mosques.set_hosted(find, listed)
+    log.info("hosted mosque profiles: %s", _store.describe())
+    return _store
+
+
+def close_store() -> None:
+    global _store
+    mosques.set_hosted(None)
+    if _store is not None:
+        _store.close()
+    _store = None
+
+
+def _to_mosque(record: mosque_store.Record) -> mosques.Mosque | None:
+    if record.body is None:
+        return None
+    try:
+        mosque = mosques.parse(orjson.loads(record.body), record.id, f"hosted {record.id}", record.version)
+        return dataclasses.replace(mosque, listed=record.listed)
+    except (mosques.ProfileError, orjson.JSONDecodeError) as error:  # a profile stored under older rules
+        log.warning("hosted profile %s version %d no longer reads: %s", record.id, record.version, error)
+        return None
+
+
+def find(mosque_id: str) -> mosques.Mosque | None:
+    """The hosted profile ``mosque_id`` as this process knows it (re-read after `PROFILE_TTL_S`)."""
+    if _store is None or not mosques.ID.fullmatch(mosque_id):
+        return None
+    now = time.monotonic()
+    known = _known.get(mosque_id)
+    if known is not None and known[0] > now:
+        return known[1]
+    try:
+        record = _store.get(mosque_id)
+    except Exception:  # the database is unreachable: keep serving what was known rather than fail every page
+        log.exception("hosted profile %s: the store did not answer", mosque_id)
+        return None if known is None else known[1]
+    mosque = None if record is None else _to_mosque(record)
+    with _lock:
+        if len(_known) >= MAX_KNOWN:
+            _known.clear()
+        _known[mosque_id] = (now + PROFILE_TTL_S, mosque)
+    return mosque
+
+
+def listed() -> list[mosques.Mosque]:
+    """The hosted profiles a maintainer listed (re-read after `PROFILE_TTL_S`)."""
+    global _listed
+    if _store is None:
+        return []
+    now = time.monotonic()
+    if _listed is not None and _listed[0] > now:
+        return _listed[1]
+    try:
+        found = [m for m in map(_to_mosque, _store.listed()) if m is not None]
+    except Exception:
+        log.exception("hosted profiles: the store did not answer")
+        return [] if _listed is None else _listed[1]
+    _listed = (now + PROFILE_TTL_S, found)
+    return found
+
+
+def forget(mosque_id: str) -> None:
+    """Drop this process's copy after a save here: the next request reads the new version."""
+    global _listed
+    _known.pop(mosque_id, None)
+    _listed = None
+
+
+def variant(mosque_id: str | None) -> tuple | None:
+    """What an answer about ``mosque_id`` must be keyed by besides its query: ("hosted", id, version, listed) for a hosted
+    profile, None otherwise (a file profile, or none)."""
+    if not mosque_id:
+        return None
+    mosque = mosques.find(mosque_id)
+    return ("hosted", mosque.id, mosque.version, mosque.listed) if mosque is not None and mosque.hosted else None
+
+
+def query_variant(items: Iterable[tuple[str, str]]) -> tuple | None:
+    """`variant` of a query's ``mosque`` parameter (the last one given, as the query reader keeps one)."""
+    mosque_id = None
+    for name, value in items:
+        if name == "mosque":
+            mosque_id = value
+    return variant(mosque_id)
+
+
+def listing_variant() -> tuple | None:
+    """/v1/mosques lists the listed hosted profiles too: its key carries their ids and versions."""
+    hosted = listed()
+    return ("listed", tuple((m.id, m.version) for m in hosted)) if hosted else None
+
+
+# ---------------------------------------------------------------- rate limits
+
+class HourlyBucket:
+    """``per_hour`` actions per client, refilled continuously over an hour (0: no limit)."""
+
+    def __init__(self, per_hour: int, max_clients: int = 100_000):
+        self.per_hour, self.max_clients = per_hour, max_clients
+        self._spent: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, client: str, now_s: float | None = None) -> int | None:
+        """Count one action; return the seconds to wait instead when the client has none left."""
+        if self.per_hour <= 0:
+            return None
+        now_s = time.time() if now_s is None else now_s
+        rate_per_s = self.per_hour / 3600.0
+        with self._lock:
+            spent, as_of = self._spent.get(client, (0.0, now_s))
+            level = max(0.0, spent - (now_s - as_of) * rate_per_s)
+            if level + 1 > self.per_hour:
+                return max(1, math.ceil((level + 1 - self.per_hour) / rate_per_s))
+            if client not in self._spent and len(self._spent) >= self.max_clients:
+                self._spent.clear()
+            self._spent[client] = (level + 1, now_s)
+            return None
+
+
+creations = HourlyBucket(CREATE_PER_HOUR)
+edits = HourlyBucket(EDITS_PER_HOUR)
+
+
+# ---------------------------------------------------------------- HTTP
+
+def _error(status: int, message: str, field: str | None = None, headers: dict | None = None,
+           **extra) -> Response:
+    body = {"error": f"{field}: {message}" if field else message, **extra}  # the API's 400: the field first
+    return Response(dumps(body), status_code=status, media_type="application/json; charset=utf-8",
+                    headers={"Cache-Control": "no-store", **(headers or {})})
+
+
+def _json(status: int, body: dict, headers: dict | None = None) -> Response:
+    return Response(dumps(body), status_code=status, media_type="application/json; charset=utf-8",
+                    headers={"Cache-Control": "no-store", **(headers or {})})
+
+
+_answer = None  # the app's answer(): cache, render pool, cost limit (`routes`)
+_client_of = None  # the app's client identity (runtime/ratelimit.py client_ip under TRUSTED_PROXIES): `routes`
+
+
+def _client(request: Request) -> str:
+    return _client_of(request) if _client_of is not None else (request.client.host if request.client else "unknown")
+
+
+class _Refused(Exception):
+    def __init__(self, response: Response):
+        self.response = response
+
+
+async def _body(request: Request) -> bytes:
+    """The request body, at most `MAX_BODY_BYTES` (413 beyond: Content-Length first, then as it arrives)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        raise _Refused(_error(413, f"a profile is at most {MAX_BODY_BYTES} bytes", "body")
+                       if length.isdigit() else _error(400, "not a number of bytes", "Content-Length"))
+    kind = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if kind not in _JSON_TYPES:
+        raise _Refused(_error(415, "send the profile as application/json", "Content-Type"))
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _Refused(_error(413, f"a profile is at most {MAX_BODY_BYTES} bytes", "body"))
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def check_profile(body: bytes, mosque_id: str) -> tuple[str, mosques.Mosque]:
+    """Read a body as a profile of ``mosque_id``: (its compact JSON text, the profile); `mosques.ProfileError`
+    (the field named) or ValueError (not JSON) when refused.  Runs in a worker thread."""
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        raise ValueError(f"not UTF-8 JSON ({str(error)[:120]})") from None
+    mosque = mosques.parse(data, mosque_id, "body")
+    mosque_list.check_one(mosque)
+    return orjson.dumps(data).decode("utf-8"), mosque
+
+
+async def _checked(request: Request, mosque_id: str) -> str:
+    body = await _body(request)
+    try:
+        text, _ = await run_in_threadpool(check_profile, body, mosque_id)
+    except mosques.ProfileError as error:
+        message = str(error).split(": ", 2)[-1]
+        raise _Refused(_error(400, message, error.field if error.field != "file" else "body")) from None
+    except ValueError as error:
+        raise _Refused(_error(400, str(error), "body")) from None
+    return text
+
+
+def _secret(request: Request) -> str:
+    header = request.headers.get("authorization")
+    if header is None:
+        raise _Refused(_error(401, "give the edit secret as Authorization: Bearer <secret>", "Authorization",
+                              {"WWW-Authenticate": 'Bearer realm="mosques"'}))
+    match = _BEARER.fullmatch(header.strip())
+    if match is None:
+        raise _Refused(_error(403, "not allowed", "Authorization"))  # says nothing about the profile
+    return match.group(1)
+
+
+def _if_match(request: Request) -> int:
+    header = request.headers.get("if-match")
+    if header is None:
+        raise _Refused(_error(428, 'give the version you read as If-Match: "<version>" (the ETag of '
+                                   'GET /v1/mosques/<id>)', "If-Match"))
+    match = _VERSION_TAG.fullmatch(header.strip())
+    if match is None:
+        raise _Refused(_error(400, 'one version, as its ETag: "<number>"', "If-Match"))
+    return int(match.group(1) or match.group(2))
+
+
+def _limit(bucket: HourlyBucket, request: Request, what: str) -> None:
+    wait_s = bucket.admit(_client(request))
+    if wait_s is not None:
+        raise _Refused(_error(429, f"more than {bucket.per_hour} {what} an hour from one client; retry in {wait_s} s",
+                              headers={"Retry-After": str(wait_s)}))
+
+
+def _id(request: Request) -> str:
+    mosque_id = request.path_params["id"]
+    if not mosques.ID.fullmatch(mosque_id):
+        raise _Refused(_error(404, "no such mosque"))
+    return mosque_id
+
+
+def _store_or_refuse() -> mosque_store.Store:
+    if _store is None:
+        raise _Refused(_error(404, "this deployment hosts no mosque profiles"))
+    return _store
+
+
+def links(mosque_id: str) -> dict:
+    own = f"mosque={mosque_id}"
+    return {"profile": f"/v1/mosques/{mosque_id}", "page": mosques.PAGE_PATH.format(id=mosque_id),
+            "screen": mosques.SCREEN_PATH.format(id=mosque_id), "widget": f"/widget/?{own}",
+            "prayerTimes": f"/v1/prayer-times?{own}", "csv": f"/v1/prayer-times.csv?{own}",
+            "ics": f"/v1/prayer-times.ics?{own}", "night": f"/v1/night.ics?{own}",
+            "versions": f"/v1/mosques/{mosque_id}/versions", "salahapi": f"/v1/mosques/{mosque_id}/salahapi.json"}
+
+
+def _handled(handler):
+    async def respond(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except _Refused as refused:
+            return refused.response
+        except Forbidden:
+            return _error(403, "not allowed")
+    return respond
+
+
+@_handled
+async def create(request: Request) -> Response:
+    store = _store_or_refuse()
+    _limit(creations, request, "new profiles")
+    mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
+    text = await _checked(request, mosque_id)
+    mosque_id, secret, version = await run_in_threadpool(store.create, text, mosques.by_id().__contains__)
+    return _json(201, {"id": mosque_id, "version": version, "edit": secret, "listed": False,
+                       "links": links(mosque_id)},
+                 {"ETag": f'"{version}"', "Location": f"/v1/mosques/{mosque_id}"})
+
+
+def _file_bytes(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
+@_handled
+async def read(request: Request) -> Response:
+    mosque_id = _id(request)
+    file_profile = mosques.by_id().get(mosque_id)
+    if file_profile is not None:  # read-only: its bytes, their hash as the ETag
+        body = await run_in_threadpool(_file_bytes, file_profile.path)
+        etag, cache = f'"{content_hash(body)}"', "no-cache"
+    else:
+        store = _store_or_refuse()
+        record = await run_in_threadpool(store.get, mosque_id)
+        if record is None or record.body is None:
+            return _error(404, "no such mosque")
+        body, etag, cache = record.body.encode("utf-8"), f'"{record.version}"', "no-cache"
+    headers = {"ETag": etag, "Cache-Control": cache}
+    tags = [t.strip() for t in request.headers.get("if-none-match", "").split(",")]
+    if etag in tags or "*" in tags:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json; charset=utf-8", headers=headers)
+
+
+async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
+    store = _store_or_refuse()
+    secret, expected = _secret(request), _if_match(request)
+    try:
+        version = await run_in_threadpool(store.save, mosque_id, secret, expected, text)
+    except Stale as stale:
+        return _error(409, f"the profile is at version {stale.current} now; read it again and repeat the edit "
+                           f"(If-Match: \"{stale.current}\")", "If-Match", {"ETag": f'"{stale.current}"'},
+                      version=stale.current)
+    except KeyError:
+        return _error(404, "no such mosque")
+    forget(mosque_id)
+    return _json(200, {"id": mosque_id, "version": version, **({"links": links(mosque_id)} if text else {}),
+                       **({"deleted": True} if text is None else {})}, {"ETag": f'"{version}"'})
+
+
+@_handled
+async def update(request: Request) -> Response:
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    if mosque_id in mosques.by_id():
+        raise Forbidden()
+    _secret(request)  # both headers are checked before the body is read
+    _if_match(request)
+    return await _save(request, mosque_id, await _checked(request, mosque_id))
+
+
+@_handled
+async def delete(request: Request) -> Response:
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    if mosque_id in mosques.by_id():
+        raise Forbidden()
+    return await _save(request, mosque_id, None)
+
+
+def _version_number(request: Request) -> int:
+    text = request.path_params["n"]
+    if not text.isdigit() or len(text) > 9:
+        raise _Refused(_error(404, "no such version"))
+    return int(text)
+
+
+@_handled
+async def versions(request: Request) -> Response:
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    found = await run_in_threadpool(store.versions, mosque_id, _secret(request))
+    return _json(200, {"id": mosque_id, "versions": found})
+
+
+@_handled
+async def version(request: Request) -> Response:
+    mosque_id, number = _id(request), _version_number(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    try:
+        body = await run_in_threadpool(store.version_body, mosque_id, _secret(request), number)
+    except KeyError:
+        return _error(404, "no such version")
+    if body is None:
+        return _json(200, {"id": mosque_id, "version": number, "deleted": True})
+    return Response(body.encode("utf-8"), media_type="application/json; charset=utf-8",
+                    headers={"Cache-Control": "no-store", "ETag": f'"{number}"'})
+
+
+@_handled
+async def restore(request: Request) -> Response:
+    mosque_id, number = _id(request), _version_number(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    secret, _ = _secret(request), _if_match(request)
+    try:
+        body = await run_in_threadpool(store.version_body, mosque_id, secret, number)
+    except KeyError:
+        return _error(404, "no such version")
+    if body is None:
+        return _error(400, f"version {number} is a deletion; restore a version with a profile", "version")
+    try:  # the rules may have moved since: a version is restored only if it reads today
+        text, _ = await run_in_threadpool(check_profile, body.encode("utf-8"), mosque_id)
+    except mosques.ProfileError as error:
+        return _error(400, f"version {number} no longer reads: {str(error).split(': ', 2)[-1]}", error.field)
+    return await _save(request, mosque_id, text)
+
+
+async def _profile_for_salahapi(mosque_id: str) -> mosques.Mosque:
+    mosque = await run_in_threadpool(mosques.find, mosque_id) if mosques.ID.fullmatch(mosque_id) else None
+    if mosque is None:
+        raise _Refused(_error(404, "no such mosque"))
+    return mosque
+
+
+@_handled
+async def salahapi_document(request: Request) -> Response:
+    mosque = await _profile_for_salahapi(request.path_params["id"])
+    label = str(mosque.version) if mosque.hosted else content_hash(await run_in_threadpool(_file_bytes, mosque.path))
+    body = await run_in_threadpool(salahapi.document, mosque, urls.absolute(""), label)
+    return Response(body, media_type="application/json; charset=utf-8",
+                    headers={"ETag": f'"{content_hash(body)}"',
+                             "Cache-Control": CACHE_CONTROL if mosque.hosted else "public, max-age=3600"})
+
+
+@_handled
+async def salahapi_csv(request: Request) -> Response:
+    """Rendered like an API answer (`_answer`, the app's): cached, in the render pool, charged to the client."""
+    mosque = await _profile_for_salahapi(request.path_params["id"])
+    try:
+        plan = await run_in_threadpool(salahapi.plan_csv, mosque, request.query_params.get("fromDate"),
+                                       request.query_params.get("toDate"), time.time())
+    except salahapi.BadRange as error:
+        return _error(400, error.message, error.field)
+    key = ("salahapi.csv", plan, variant(mosque.id))
+    cost = ("prayer-times", dict(plan.years[0]))  # about a year of one method's times (runtime/ratelimit.py)
+    return await _answer(request, key, None, lambda: salahapi.csv(plan), "text/csv; charset=utf-8",
+                         CACHE_CONTROL if mosque.hosted else "public, max-age=3600", cost)
+
+
+def routes(client_of, answer) -> list[Route]:
+    """The hosted profiles' routes (before the app's: ``/v1/{base}/{file}`` would take ``/v1/mosques/<id>``);
+    ``client_of(request)``: the client a request counts against (the app's rate-limit identity); ``answer``: the
+    app's cache → render pool path (runtime/app.py `answer`)."""
+    global _client_of, _answer
+    _client_of, _answer = client_of, answer
+    base = PATH_PREFIX
+    return [Route(base, create, methods=["POST"]),
+            Route(base + "/{id}/salahapi.json", salahapi_document, methods=["GET", "HEAD"]),
+            Route(base + "/{id}/salahapi.csv", salahapi_csv, methods=["GET", "HEAD"]),
+            Route(base + "/{id}/versions", versions, methods=["GET", "HEAD"]),
+            Route(base + "/{id}/versions/{n}", version, methods=["GET", "HEAD"]),
+            Route(base + "/{id}/versions/{n}/restore", restore, methods=["POST"]),
+            Route(base + "/{id}", read, methods=["GET", "HEAD"]),
+            Route(base + "/{id}", update, methods=["PUT"]),
+            Route(base + "/{id}", delete, methods=["DELETE"])]

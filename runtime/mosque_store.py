@@ -1,0 +1,431 @@
+"""Hosted mosque profiles (issue 27): one storage interface, SQLite by default, PostgreSQL when asked.
+
+A hosted profile is a profile in the data/mosques format (generator/mosques.py) that a mosque
+published through the API (runtime/hosted.py) rather than a file the maintainers added.  It is
+kept as a sequence of numbered versions; every save appends one (nothing is overwritten), so an
+edit link can list and restore them:
+
+``mosques``   one row per profile: ``id``, ``salt`` and ``secret_hash`` (SHA-256 of salt + edit
+              secret: the secret itself is never stored), ``current`` (its latest version number),
+              ``listed`` (0 until a maintainer lists it: ``python mosque.py list <id>``), ``created``.
+``versions``  one row per save: ``id``, ``version`` (1, 2, …), ``saved`` (UTC, ISO 8601 seconds) and
+              ``body``: the profile as compact JSON text, or NULL for a deletion (the profile is
+              gone while its latest version is one; restoring an older version brings it back).
+
+A save is one transaction: the new version row and the move of ``current`` commit together or not
+at all, and ``current`` moves only from the version the editor read (``If-Match``), so a kill
+leaves the old version or the new one, never a mix, and of two editors the second is told
+(`Stale`) instead of overwriting.
+
+Where: ``MOSQUE_DB_URL=postgresql://…`` (several app nodes behind a load balancer share it;
+psycopg 3), else the SQLite file ``MOSQUE_DB_PATH`` (default ``var/mosques.sqlite3`` beside the
+code, created with its directory on first use; WAL journal, so readers never wait for a writer).
+"""
+from __future__ import annotations
+
+import abc
+import hashlib
+import hmac
+import os
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SQLITE_PATH = ROOT / "var" / "mosques.sqlite3"
+SECRET_BYTES = 32  # 256 bits of `secrets.token_urlsafe` (the issue asks ≥ 128)
+SALT_BYTES = 16
+ID_BYTES = 8  # 64 random bits: an unlisted profile's address is not guessed
+EXPORT_FORMAT = "shia-times hosted mosques 1"
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS mosques (
+         id TEXT PRIMARY KEY,
+         salt TEXT NOT NULL,
+         secret_hash TEXT NOT NULL,
+         current INTEGER NOT NULL,
+         listed INTEGER NOT NULL DEFAULT 0,
+         created TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS versions (
+         id TEXT NOT NULL REFERENCES mosques(id) ON DELETE CASCADE,
+         version INTEGER NOT NULL,
+         saved TEXT NOT NULL,
+         body TEXT,
+         PRIMARY KEY (id, version))""",
+)
+
+
+class Stale(Exception):
+    """The profile moved on since the editor read it (or is gone): ``current`` is its version now."""
+
+    def __init__(self, current: int | None):
+        super().__init__(f"current version {current}")
+        self.current = current
+
+
+class Forbidden(Exception):
+    """No such profile, or the wrong secret (the two are not told apart)."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A profile's current state: ``body`` None when its latest version is a deletion."""
+
+    id: str
+    version: int
+    body: str | None
+    listed: bool
+    saved: str
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def new_id() -> str:
+    """A random id of ``[a-z0-9]`` (13 characters of base 32: 64 bits), within generator.mosques.ID."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+    number = int.from_bytes(secrets.token_bytes(ID_BYTES), "big")
+    return "".join(alphabet[(number >> (5 * k)) & 31] for k in range(13))
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def secret_hash(salt: str, secret: str) -> str:
+    return hashlib.sha256(bytes.fromhex(salt) + secret.encode("utf-8")).hexdigest()
+
+
+def secret_matches(salt: str, stored_hash: str, secret: str) -> bool:
+    """Constant time in the secret's content (`hmac.compare_digest` of the two hashes)."""
+    return hmac.compare_digest(secret_hash(salt, secret), stored_hash)
+
+
+class Store(abc.ABC):
+    """The storage interface; `SqliteStore` and `PostgresStore` differ only in how they connect and lock."""
+
+    placeholder = "?"
+
+    # -- connection: one per thread (the app calls from its worker threads) --
+    def __init__(self):
+        self._local = threading.local()
+        self._opened: list = []  # every thread's connection, closed by `close`
+        self._opened_lock = threading.Lock()
+
+    @abc.abstractmethod
+    def _connect(self): ...
+
+    @abc.abstractmethod
+    def _transaction(self, connection): ...
+
+    def _connection(self):
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = self._connect()
+            with self._opened_lock:
+                self._opened.append(connection)
+        return connection
+
+    def _drop_connection(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            with self._opened_lock:
+                if connection in self._opened:
+                    self._opened.remove(connection)
+            self._close(connection)
+
+    @staticmethod
+    def _close(connection) -> None:
+        try:
+            connection.close()
+        except Exception:  # a broken connection may fail to close: it is dropped either way
+            pass
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self.placeholder)
+
+    def _run(self, work, write: bool = False):
+        """Run ``work(cursor)`` in one transaction (committed when it returns, rolled back if it raises).
+
+        A connection the database dropped (a restart, a fail-over) is replaced and the work run once more: the
+        failed transaction was rolled back, so running it again is safe (a save that did commit before the
+        connection broke is then refused as `Stale`, never written twice)."""
+        for attempt in (1, 2):
+            connection = self._connection()
+            try:
+                with self._transaction(connection, write) as cursor:
+                    return work(cursor)
+            except (Stale, Forbidden, KeyError, ValueError):
+                raise
+            except Exception as error:
+                self._drop_connection()  # a broken connection is not kept for the next request
+                if attempt == 2 or not self._lost(error):
+                    raise
+
+    def _lost(self, error: Exception) -> bool:
+        """Whether ``error`` says the connection is gone (worth one more try on a new one)."""
+        return False
+
+    def _one(self, cursor, sql: str, *args):
+        cursor.execute(self._sql(sql), args)
+        return cursor.fetchone()
+
+    def create_schema(self) -> None:
+        def work(cursor):
+            for statement in SCHEMA:
+                cursor.execute(statement)
+        self._run(work, write=True)
+
+    # -- reading --
+    def get(self, mosque_id: str) -> Record | None:
+        """The profile's latest version (its body None if that is a deletion), or None if there is no such id."""
+        row = self._run(lambda c: self._one(
+            c, "SELECT m.current, v.body, m.listed, v.saved FROM mosques m JOIN versions v "
+               "ON v.id = m.id AND v.version = m.current WHERE m.id = ?", mosque_id))
+        return None if row is None else Record(mosque_id, int(row[0]), row[1], bool(row[2]), row[3])
+
+    def listed(self) -> list[Record]:
+        """The listed profiles that are not deleted, by id."""
+        def work(cursor):
+            cursor.execute(self._sql(
+                "SELECT m.id, m.current, v.body, v.saved FROM mosques m JOIN versions v ON v.id = m.id "
+                "AND v.version = m.current WHERE m.listed = 1 AND v.body IS NOT NULL ORDER BY m.id"))
+            return sorted((Record(r[0], int(r[1]), r[2], True, r[3]) for r in cursor.fetchall()), key=lambda r: r.id)
+        return self._run(work)
+
+    def ids(self) -> list[tuple[str, int, bool, bool]]:
+        """Every profile: (id, current version, listed, deleted), by id (for the maintainer's command)."""
+        def work(cursor):
+            cursor.execute("SELECT m.id, m.current, m.listed, v.body IS NULL FROM mosques m JOIN versions v "
+                           "ON v.id = m.id AND v.version = m.current ORDER BY m.id")
+            return sorted((r[0], int(r[1]), bool(r[2]), bool(r[3])) for r in cursor.fetchall())
+        return self._run(work)
+
+    def _authorised(self, cursor, mosque_id: str, secret: str) -> int:
+        row = self._one(cursor, "SELECT salt, secret_hash, current FROM mosques WHERE id = ?", mosque_id)
+        if row is None:
+            secret_matches("00" * SALT_BYTES, "0" * 64, secret)  # the same work as for a known id
+            raise Forbidden()
+        if not secret_matches(row[0], row[1], secret):
+            raise Forbidden()
+        return int(row[2])
+
+    def versions(self, mosque_id: str, secret: str) -> list[dict]:
+        """Every version: number, when it was saved, whether it is a deletion (`Forbidden` without the secret)."""
+        def work(cursor):
+            self._authorised(cursor, mosque_id, secret)
+            cursor.execute(self._sql("SELECT version, saved, body IS NULL FROM versions WHERE id = ? ORDER BY version"),
+                           (mosque_id,))
+            return [{"version": int(r[0]), "saved": r[1], **({"deleted": True} if r[2] else {})}
+                    for r in cursor.fetchall()]
+        return self._run(work)
+
+    def version_body(self, mosque_id: str, secret: str, version: int) -> str | None:
+        """The body of one version (None: a deletion); KeyError when there is no such version."""
+        def work(cursor):
+            self._authorised(cursor, mosque_id, secret)
+            row = self._one(cursor, "SELECT body FROM versions WHERE id = ? AND version = ?", mosque_id, version)
+            if row is None:
+                raise KeyError(version)
+            return row[0]
+        return self._run(work)
+
+    # -- writing: each one transaction --
+    def create(self, body: str, reserved=lambda mosque_id: False) -> tuple[str, str, int]:
+        """Store a new profile (``body``: already checked) as version 1; return (id, secret, version).  An id is
+        drawn again while ``reserved(id)`` (a data/mosques file's) or taken (64 random bits: never in practice)."""
+        secret, salt = new_secret(), secrets.token_hex(SALT_BYTES)
+        while True:
+            mosque_id = new_id()
+            if reserved(mosque_id):
+                continue
+
+            def work(cursor):
+                if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is not None:
+                    return False
+                saved = now_text()
+                cursor.execute(self._sql("INSERT INTO mosques (id, salt, secret_hash, current, listed, created) "
+                                         "VALUES (?, ?, ?, 1, 0, ?)"),
+                               (mosque_id, salt, secret_hash(salt, secret), saved))
+                cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, 1, ?, ?)"),
+                               (mosque_id, saved, body))
+                return True
+            if self._run(work, write=True):
+                return mosque_id, secret, 1
+
+    def save(self, mosque_id: str, secret: str, expected: int, body: str | None) -> int:
+        """Append a version (``body`` None: a deletion) if the current one is ``expected``; return its number.
+
+        `Forbidden` without the right secret; `Stale` (with the current version) when another save came first.
+        """
+        def work(cursor):
+            current = self._authorised(cursor, mosque_id, secret)
+            if current != expected:
+                raise Stale(current)
+            if body is None and self._one(cursor, "SELECT body IS NULL FROM versions WHERE id = ? AND version = ?",
+                                          mosque_id, current)[0]:
+                raise KeyError("deleted")  # deleting a deleted profile: nothing to do
+            # Moves only from the version read: of two transactions that both read ``expected``, one updates
+            # no row (the database's row lock orders them) and is told, never both write.
+            cursor.execute(self._sql("UPDATE mosques SET current = ? WHERE id = ? AND current = ?"),
+                           (expected + 1, mosque_id, expected))
+            if cursor.rowcount != 1:
+                raise Stale(self._one(cursor, "SELECT current FROM mosques WHERE id = ?", mosque_id)[0])
+            cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, ?, ?, ?)"),
+                           (mosque_id, expected + 1, now_text(), body))
+            return expected + 1
+        return self._run(work, write=True)
+
+    def set_listed(self, mosque_id: str, listed: bool) -> None:
+        def work(cursor):
+            cursor.execute(self._sql("UPDATE mosques SET listed = ? WHERE id = ?"), (int(listed), mosque_id))
+            if cursor.rowcount != 1:
+                raise KeyError(mosque_id)
+        self._run(work, write=True)
+
+    def purge(self, mosque_id: str) -> None:
+        """Remove a profile and every version of it (the maintainer's ``mosque.py delete``)."""
+        def work(cursor):
+            cursor.execute(self._sql("DELETE FROM versions WHERE id = ?"), (mosque_id,))
+            cursor.execute(self._sql("DELETE FROM mosques WHERE id = ?"), (mosque_id,))
+            if cursor.rowcount != 1:
+                raise KeyError(mosque_id)
+        self._run(work, write=True)
+
+    # -- moving between databases --
+    def export_rows(self) -> Iterator[dict]:
+        """Every profile with every version, by id then version (what ``mosque.py export`` writes)."""
+        def work(cursor):
+            cursor.execute("SELECT id, salt, secret_hash, current, listed, created FROM mosques ORDER BY id")
+            profiles = cursor.fetchall()
+            cursor.execute("SELECT id, version, saved, body FROM versions ORDER BY id, version")
+            return profiles, cursor.fetchall()
+        profiles, versions = self._run(work)
+        profiles.sort(key=lambda row: row[0])  # by code point: a database's collation may sort '-' otherwise
+        by_id: dict[str, list] = {}
+        for row in versions:
+            by_id.setdefault(row[0], []).append({"version": int(row[1]), "saved": row[2], "body": row[3]})
+        for row in profiles:
+            yield {"id": row[0], "salt": row[1], "secretHash": row[2], "current": int(row[3]),
+                   "listed": bool(row[4]), "created": row[5], "versions": by_id.get(row[0], [])}
+
+    def import_rows(self, rows: Iterable[dict]) -> int:
+        """Add exported profiles, all in one transaction (an id already here: ValueError, nothing added)."""
+        rows = list(rows)
+
+        def work(cursor):
+            for row in rows:
+                if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", row["id"]) is not None:
+                    raise ValueError(f"{row['id']}: already in this database")
+                cursor.execute(self._sql("INSERT INTO mosques (id, salt, secret_hash, current, listed, created) "
+                                         "VALUES (?, ?, ?, ?, ?, ?)"),
+                               (row["id"], row["salt"], row["secretHash"], row["current"], int(row["listed"]),
+                                row["created"]))
+                for version in row["versions"]:
+                    cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, ?, ?, ?)"),
+                                   (row["id"], version["version"], version["saved"], version["body"]))
+            return len(rows)
+        return self._run(work, write=True)
+
+    def close(self) -> None:
+        """Close every thread's connection (the store opens new ones if used again)."""
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            self._close(connection)
+        self._local = threading.local()
+
+
+class _SqliteTransaction:
+    def __init__(self, connection: sqlite3.Connection, write: bool):
+        self.connection, self.write = connection, write
+
+    def __enter__(self):
+        # IMMEDIATE: a writer takes the write lock before it reads, so its read of ``current`` is the one it moves.
+        self.connection.execute("BEGIN IMMEDIATE" if self.write else "BEGIN")
+        self.cursor = self.connection.cursor()
+        return self.cursor
+
+    def __exit__(self, kind, value, trace):
+        if kind is None:
+            self.connection.execute("COMMIT")
+        else:
+            self.connection.execute("ROLLBACK")
+        return False
+
+
+class SqliteStore(Store):
+    def __init__(self, path: Path | str):
+        super().__init__()
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.create_schema()
+
+    def _connect(self):
+        connection = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)  # transactions: ours
+        connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+        connection.execute("PRAGMA synchronous=FULL")  # a committed save survives a power cut, not only a kill
+        connection.execute("PRAGMA foreign_keys=ON")
+        return connection
+
+    def _transaction(self, connection, write: bool = False):
+        return _SqliteTransaction(connection, write)
+
+    def describe(self) -> str:
+        return f"SQLite {self.path}"
+
+
+class _PostgresTransaction:
+    def __init__(self, connection, write: bool):
+        self.connection = connection
+        self.inner = connection.transaction()
+
+    def __enter__(self):
+        self.inner.__enter__()
+        self.cursor = self.connection.cursor()
+        return self.cursor
+
+    def __exit__(self, kind, value, trace):
+        self.cursor.close()
+        return self.inner.__exit__(kind, value, trace)
+
+
+class PostgresStore(Store):
+    placeholder = "%s"
+
+    def __init__(self, url: str):
+        super().__init__()
+        import psycopg  # only a deployment that names a PostgreSQL database needs the driver loaded
+
+        self._psycopg = psycopg
+        self.url = url
+        self.create_schema()
+
+    def _connect(self):
+        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+    def _lost(self, error: Exception) -> bool:
+        return isinstance(error, self._psycopg.OperationalError)
+
+    def _transaction(self, connection, write: bool = False):
+        return _PostgresTransaction(connection, write)
+
+    def describe(self) -> str:
+        return "PostgreSQL " + self.url.split("@")[-1]  # never the password of the URL
+
+
+def open_store(url: str | None = None, path: str | Path | None = None) -> Store:
+    """The store named by ``url`` (else env MOSQUE_DB_URL: postgresql://…) or the SQLite file ``path`` (else env
+    MOSQUE_DB_PATH, else var/mosques.sqlite3)."""
+    url = url if url is not None else os.environ.get("MOSQUE_DB_URL", "")
+    if url:
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise ValueError("MOSQUE_DB_URL: a postgresql:// connection URL")
+        return PostgresStore(url)
+    return SqliteStore(path if path is not None else os.environ.get("MOSQUE_DB_PATH") or DEFAULT_SQLITE_PATH)

@@ -1,0 +1,78 @@
+"""A throw-away PostgreSQL cluster for tests (issue 27's hosted profiles): initdb into a temp directory, pg_ctl on a free
+loopback port, trust authentication, removed at the end.  `make test` installs the Debian ``postgresql`` package
+(Makefile ``system-packages``); where no initdb is found the tests that need it are skipped with that message.
+Run as root (a container), the cluster belongs to the ``postgres`` system user (initdb refuses root)."""
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from deploy import local_stack
+
+
+def binaries() -> Path | None:
+    """The directory of initdb and pg_ctl (Debian keeps them under /usr/lib/postgresql/<major>/bin), or None."""
+    found = shutil.which("initdb")
+    if found:
+        return Path(os.path.realpath(found)).parent
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return Path(candidates[-1]).parent if candidates else None
+
+
+SKIP_REASON = "no PostgreSQL server binaries (initdb, pg_ctl): `make system-packages` installs Debian's postgresql"
+
+
+def _as_owner() -> tuple[list[str], int | None]:
+    if os.geteuid() != 0:
+        return [], None
+    try:
+        user = pwd.getpwnam("postgres")
+    except KeyError:
+        return None, None  # root without a postgres user: initdb would refuse
+    return ["runuser", "-u", "postgres", "--"], user.pw_uid
+
+
+class Cluster:
+    """``with Cluster() as cluster:`` → ``cluster.url(database)`` connection URLs; ``cluster.create(name)``."""
+
+    def __init__(self):
+        self.bin = binaries()
+        self.directory = Path(tempfile.mkdtemp(prefix="pg-test-"))
+        self.port = local_stack.free_port()
+
+    def __enter__(self) -> "Cluster":
+        prefix, uid = _as_owner()
+        if prefix is None:
+            raise RuntimeError("running as root without a postgres user: initdb cannot run")
+        self.prefix = prefix
+        if uid is not None:
+            os.chmod(self.directory, 0o755)
+            os.chown(self.directory, uid, -1)
+        data, log = self.directory / "data", self.directory / "log"
+        subprocess.run([*prefix, str(self.bin / "initdb"), "-D", str(data), "-U", "test", "--auth=trust", "-E", "UTF8",
+                        "--no-sync"], check=True, capture_output=True)
+        subprocess.run([*prefix, str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "-o",
+                        f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off",
+                        "start"], check=True, capture_output=True)
+        self.data = data
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://test@127.0.0.1:{self.port}/{database}"
+
+    def create(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def __exit__(self, *exc) -> None:
+        subprocess.run([*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(self.directory, ignore_errors=True)
