@@ -137,7 +137,7 @@ def test_create_answers_the_explicit_query_and_edits_follow(api):
             ("prayer-times", {"year": "2026", "month": "3"}, EXAMPLE_QUERY),
             ("prayer-times.csv", {"date": "2026-03-06"}, EXAMPLE_QUERY),
             ("prayer-times.ics", feed, {**EXAMPLE_QUERY, "name": "Example Mosque"}),
-            ("night.ics", {}, {"city": "london", "method": "Jafari"})):  # the night feed: place and method only
+            ("night.ics", {}, {"city": "london", "method": "Jafari", "name": "Example Mosque"})):  # place, method, name
         hosted_answer = client.get(f"/v1/{path}", params={"mosque": mosque_id, **own})
         explicit = client.get(f"/v1/{path}", params={**explicit_query, **own})
         assert hosted_answer.status_code == explicit.status_code == 200, (path, explicit.text[:200])
