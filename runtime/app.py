@@ -43,7 +43,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import hijri, site, static_paths
+from generator import all_tables, hijri, site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
@@ -76,6 +76,9 @@ cache = ResponseCache()
 manifest = Manifest()
 hijri_watch = FileWatch()
 data_generation = 0  # bumped when the Hijri data is reloaded (`follow_files`)
+# True from a first start until the generated tables are all there (`lifespan`, `follow_files`):
+# meanwhile nothing renders on the event loop, where waiting for a table would stop every answer.
+tables_pending = False
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -152,8 +155,11 @@ def follow_files(root: Path) -> None:
     day-status and hijri answered different dates in one process): reload the table in this
     process (render threads share it), forget every answer made with the old one, and keep
     renders begun before from filling the cache (`data_generation`).  The build's manifest:
-    forget answers read from files (runtime/manifest.py)."""
-    global data_generation
+    forget answers read from files (runtime/manifest.py).  On a first start, whether the generated
+    tables are all built now (`tables_pending`)."""
+    global data_generation, tables_pending
+    if tables_pending and all_tables.present():
+        tables_pending = False
     if hijri_watch.due() and hijri_watch.changed(_hijri_files()):
         hijri.reload()
         for calendar in hijri.CALENDARS:
@@ -197,7 +203,7 @@ async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], rende
         return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
                                    f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
     try:
-        if quick and renders.pending == 0:
+        if quick and renders.pending == 0 and not tables_pending:
             body, etag, cpu_s = _rendered(key, render_body)()
         else:
             body, etag, cpu_s = await renders.run(key, _rendered(key, render_body), client)
@@ -433,7 +439,16 @@ def warm_up() -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(app):
-    warm_up()
+    if all_tables.present():
+        warm_up()
+    else:
+        # A first start (`make serve` on a fresh clone builds the tables beside the server): answer
+        # at once.  An answer that needs a table not built yet waits for its build (the table's lock,
+        # generator/tables.py) within the render budget, then 503 with Retry-After; never a guess.
+        global tables_pending
+        tables_pending = True
+        hijri_watch.changed(_hijri_files())  # the baseline: the month table, once written, is followed
+        log.warning("serving while the generated tables are built (data/tables/)")
     yield
     renders.shutdown()
 
