@@ -388,22 +388,53 @@ class _Solved:
         return self.next_sunrise - self.sunset
 
 
-@functools.lru_cache(maxsize=256)
-def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The solver's rows for methods of (fajr, isha, maghrib) depression angles (None: none):
-    which side of noon each is (−1 before, +1 after) and the sine of each fixed altitude, (rows, 1).
+@dataclass(frozen=True)
+class _Rows:
+    """The solver's rows for a set of methods (`_rows`): each distinct altitude event solved once.
 
-    Rows: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
-    transit, so the first pass is shared.  Asr's altitude changes with the day (`_solve`).  Kept
-    per set of methods: a request's arrays would otherwise be built anew each time, read only.
+    Events: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
+    transit, so the first pass is shared.  Methods share angles (with method=all, 16 methods have 9
+    distinct fajr angles, and most have no isha or maghrib angle), and the solver treats each
+    element on its own, so an event of the same side and altitude is one row, and ``expand``
+    gathers the rows back into events: the same times, about half the work.  Rows: the distinct
+    fixed altitudes (``side``, ``sin_fixed``: their sine), then one per fitted dawn (its altitude
+    changes with the day: ``by_day_rows``, with its method's index), then asr's (with the day too).
     """
+
+    side: np.ndarray  # (rows, 1): −1 before noon, +1 after
+    sin_fixed: np.ndarray  # (fixed rows, 1)
+    by_day_rows: tuple[tuple[int, int], ...]  # (row, method index) of each fitted dawn
+    expand: np.ndarray  # (3 + 3m,) the row of each event
+
+
+@functools.lru_cache(maxsize=256)
+def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...], by_day: tuple[bool, ...]) -> _Rows:
+    """The solver's rows for methods of (fajr, isha, maghrib) depression angles (None: none), and
+    whether each method's fajr altitude follows the day (`fajr_angle_on`).  Kept per set of methods:
+    a request's arrays would otherwise be built anew each time, read only."""
     m = len(angles_deg)
-    side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
+    sides = [-1.0, 1.0] + [-1.0] * m + [1.0] * (2 * m)
     depressions = np.array([[np.nan if a is None else float(a) for a in method] for method in angles_deg]).reshape(m, 3)
-    fixed_altitudes = np.concatenate([np.full(2, horizon_deg), -depressions.T.ravel()])[:, None]
-    sin_fixed = np.sin(np.radians(fixed_altitudes))
-    side.flags.writeable = sin_fixed.flags.writeable = False
-    return side, sin_fixed
+    altitudes = np.concatenate([np.full(2, horizon_deg), -depressions.T.ravel()])
+    sines = np.sin(np.radians(altitudes))
+    distinct: dict[tuple[float, bytes], int] = {}  # (side, the sine's bytes: NaN alike) -> row
+    expand = []
+    for event, (side, sine) in enumerate(zip(sides, sines)):
+        if 2 <= event < 2 + m and by_day[event - 2]:
+            expand.append(None)  # a row of its own, after the fixed ones
+            continue
+        expand.append(distinct.setdefault((side, sine.tobytes()), len(distinct)))
+    by_day_rows = []
+    for event, row in enumerate(expand):
+        if row is None:
+            expand[event] = len(distinct) + len(by_day_rows)
+            by_day_rows.append((expand[event], event - 2))
+    side = np.array([s for s, _ in distinct] + [-1.0] * len(by_day_rows) + [1.0])[:, None]
+    sin_fixed = np.frombuffer(b"".join(b for _, b in distinct), dtype=sines.dtype)[:, None]
+    expand.append(len(side) - 1)  # asr
+    for array in (side, sin_fixed):
+        array.flags.writeable = False
+    return _Rows(side, sin_fixed, tuple(by_day_rows), np.array(expand))
 
 
 def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods: Sequence[Method],
@@ -419,11 +450,12 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     at_noon = (trig[:, None, :], trig_rates[:, None, :])  # shaped as the rows' first pass reads them
     horizon = SUN_HORIZON_DEG - horizon_dip_deg(options.elevation_m)
     m = len(methods)
-    side, sin_fixed = _rows(horizon, tuple((mt.fajr_angle_deg, mt.isha_angle_deg, mt.maghrib_angle_deg)
-                                           for mt in methods))
+    rows = _rows(horizon, tuple((mt.fajr_angle_deg, mt.isha_angle_deg, mt.maghrib_angle_deg) for mt in methods),
+                 tuple(bool(mt.fajr_angle_declination_terms) for mt in methods))
     # A dawn that follows the Sun's declination (a fitted table): its own altitude each day.
-    sin_fajr_by_day = {k: np.sin(np.radians(-fajr_angle_on(method, dec_noon, lat_deg)))
-                       for k, method in enumerate(methods) if method.fajr_angle_declination_terms}
+    sin_fajr_by_day = [(row, np.sin(np.radians(-fajr_angle_on(methods[k], dec_noon, lat_deg))))
+                       for row, k in rows.by_day_rows]
+    n_fixed = len(rows.sin_fixed)
 
     def solve_all(lat):
         # Asr: the altitude where a shadow equals factor × the object plus its noon shadow.
@@ -431,12 +463,13 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         with np.errstate(invalid="ignore"):
             asr_alt = np.degrees(np.arctan(1.0 / (options.asr_shadow_factor + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
-        sin_alt = np.empty((3 + 3 * m, day_ext.size))
-        sin_alt[:-1] = sin_fixed
-        for k, sin_fajr in sin_fajr_by_day.items():
-            sin_alt[2 + k] = sin_fajr
+        sin_alt = np.empty((len(rows.side), day_ext.size))
+        sin_alt[:n_fixed] = rows.sin_fixed
+        for row, sin_fajr in sin_fajr_by_day:
+            sin_alt[row] = sin_fajr
         sin_alt[-1] = np.sin(np.radians(asr_alt))
-        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side, at_noon)
+        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, rows.side, at_noon)
+        x = x.take(rows.expand, axis=0)  # each event's row
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
     def unsolvable(sunrise, sunset, next_sunrise, asr):
