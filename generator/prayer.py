@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Callable, Hashable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -304,19 +304,22 @@ _SEASONAL_MIN = {
 _SEASONAL_KNOTS = (0.0, 91.0, 137.0, 183.0, 229.0, 275.0, 366.0)  # days after the winter solstice
 
 
-def seasonal_limit_min(table: str, day: np.ndarray, lat_deg: float) -> np.ndarray:
-    """Return the Moonsighting Committee seasonal twilight length in minutes, per day.
+def seasonal_limits_min(tables: Sequence[str], day: np.ndarray, lat_deg: float) -> dict[str, np.ndarray]:
+    """Return the Moonsighting Committee seasonal twilight length in minutes, per day, of each table.
 
     Piecewise linear through a, b, c, d, c, b, a at 0, 91, 137, 183, 229, 275, 365
     days after the winter solstice (Khalid Shaukat; adhan-js ``seasonAdjusted*``).
     """
-    base, k = _SEASONAL_MIN[table]
-    a, b, c, d = (base + ki / 55.0 * abs(lat_deg) for ki in k)
-    dyy = _days_since_solstice(day, lat_deg).astype(float)
-    # np.interp evaluates each piece as (hi − lo)/width · (dyy − knot) + lo, the same operations as
-    # the piecewise formula, bit for bit (and a knot itself gives its value), at a tenth of the cost
-    # of np.select over every piece.  The last piece runs from 275 to 366 (a leap year's last day is 365).
-    return np.interp(dyy, _SEASONAL_KNOTS, (a, b, c, d, c, b, a))
+    dyy = _days_since_solstice(day, lat_deg).astype(float)  # once for every table
+    limits = {}
+    for table in tables:
+        base, k = _SEASONAL_MIN[table]
+        a, b, c, d = (base + ki / 55.0 * abs(lat_deg) for ki in k)
+        # np.interp evaluates each piece as (hi − lo)/width · (dyy − knot) + lo, the same operations as
+        # the piecewise formula, bit for bit (and a knot itself gives its value), at a tenth of the cost
+        # of np.select over every piece.  The last piece runs from 275 to 366 (a leap year's last day is 365).
+        limits[table] = np.interp(dyy, _SEASONAL_KNOTS, (a, b, c, d, c, b, a))
+    return limits
 
 
 def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
@@ -329,6 +332,25 @@ def _flags(values: Sequence[bool]) -> np.ndarray | None:
     """Return per-method flags as a (methods, 1) column, or None when no method has it (the common
     case, decided on the Python list: numpy's any() on a few flags costs more than the list's)."""
     return np.array(values)[:, None] if any(values) else None
+
+
+T = TypeVar("T")
+_PER_METHODS: dict[tuple, tuple] = {}  # (what, id of each method) -> (the methods, the value)
+_PER_METHODS_MAX = 512
+
+
+def _per_methods(methods: Sequence[Method], what: Hashable, build: Callable[[], T]) -> T:
+    """``build()``, kept per list of methods (and ``what``): arrays a request would otherwise build anew
+    from the same presets each time (read only).  Keyed by the methods' identities: the entry holds
+    the methods themselves, so no other object can take one of their ids while it is kept (a custom
+    method, new in each request, gets an entry of its own and is dropped with the others when full)."""
+    key = (what, *map(id, methods))
+    hit = _PER_METHODS.get(key)
+    if hit is None:
+        if len(_PER_METHODS) >= _PER_METHODS_MAX:
+            _PER_METHODS.clear()
+        hit = _PER_METHODS[key] = (tuple(methods), build())
+    return hit[1]
 
 
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray | None = None, down: np.ndarray | None = None) -> np.ndarray:
@@ -530,7 +552,8 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     moonsightingSeasonal is Khalid Shaukat's seasonal limits (with ⅐ of the night at 55°+).
     """
     day, night = s.day, s.night
-    fajr_portion, isha_portion = _night_portions(methods, rules, isha_rules)
+    fajr_portion, isha_portion = _per_methods(methods, ("portions", *rules, None, *(isha_rules or ())),
+                                              lambda: _night_portions(methods, rules, isha_rules))
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
     seasonal = _flags([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])
@@ -539,9 +562,9 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
         if lat_deg >= 55:
             fajr = np.where(seasonal, s.sunrise - night / 7.0, fajr)
             isha = np.where(seasonal, s.sunset + night / 7.0, isha)
-        morning = np.round(seasonal_limit_min("morning", day, lat_deg) * 60.0) / SECONDS_PER_DAY
-        tables = {m.shafaq: None for m, flag in zip(methods, seasonal[:, 0]) if flag}
-        tables = {name: seasonal_limit_min(name, day, lat_deg) for name in tables}
+        tables = seasonal_limits_min(["morning", *dict.fromkeys(m.shafaq for m, flag in zip(methods, seasonal[:, 0])
+                                                               if flag)], day, lat_deg)
+        morning = np.round(tables["morning"] * 60.0) / SECONDS_PER_DAY
         shafaq_rows = [tables.get(m.shafaq, np.zeros(day.shape)) for m in methods]
         evening = np.round(np.array(shafaq_rows) * 60.0) / SECONDS_PER_DAY
         safe_fajr = np.where(seasonal, s.sunrise - morning, safe_fajr)
@@ -597,6 +620,17 @@ def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Met
     return np.where(np.isnan(isha_interval), isha, maghrib + np.where(np.isnan(isha_interval), 0.0, isha_interval) / 1440.0)
 
 
+def _adjustments_days(methods: Sequence[Method]) -> np.ndarray | None:
+    """The methods' minute adjustments in days, (names + sunset, methods, 1), or None when none has any."""
+    if not any(m.adjustments_min for m in methods):
+        return None
+    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
+                          + [[0.0] * len(methods)])
+    days = adjust_min[:, :, None] / 1440.0
+    days.flags.writeable = False
+    return days
+
+
 def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, maghrib: np.ndarray,
                       isha: np.ndarray, options: Options, first_day: int, n_days: int,
                       summer_imsak_min: np.ndarray | None = None) -> PrayerTimes:
@@ -618,10 +652,9 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
     stacked = np.empty((len(names) + 1,) + shape)
     for k, name in enumerate(names):
         stacked[k] = raw.get(name, s.sunset)  # broadcasts (days,) rows over the methods
-    if any(m.adjustments_min for m in methods):  # adding 0.0 would change nothing
-        adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
-                              + [[0.0] * len(methods)])
-        stacked[: len(names)] += adjust_min[:, :, None] / 1440.0
+    adjust_days = _per_methods(methods, "adjustments", lambda: _adjustments_days(methods))
+    if adjust_days is not None:  # adding 0.0 would change nothing
+        stacked[: len(names)] += adjust_days
     adjusted = dict(zip(names, stacked))
     nights = [options.midnight or m.midnight for m in methods]
     distinct = dict.fromkeys(nights)
@@ -635,7 +668,8 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
-    up, down = (_flags([m.rounding is rounding for m in methods]) for rounding in (Rounding.UP, Rounding.DOWN))
+    up, down = _per_methods(methods, "rounding", lambda: tuple(_flags([m.rounding is rounding for m in methods])
+                                                                for rounding in (Rounding.UP, Rounding.DOWN)))
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))
