@@ -322,18 +322,6 @@ def seasonal_limits_min(tables: Sequence[str], day: np.ndarray, lat_deg: float) 
     return limits
 
 
-def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
-    """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None."""
-    values = [getattr(m, attribute) for m in methods]
-    return np.array([missing if v is None else float(v) for v in values])[:, None]
-
-
-def _flags(values: Sequence[bool]) -> np.ndarray | None:
-    """Return per-method flags as a (methods, 1) column, or None when no method has it (the common
-    case, decided on the Python list: numpy's any() on a few flags costs more than the list's)."""
-    return np.array(values)[:, None] if any(values) else None
-
-
 T = TypeVar("T")
 _PER_METHODS: dict[tuple, tuple] = {}  # (what, id of each method) -> (the methods, the value)
 _PER_METHODS_MAX = 512
@@ -351,6 +339,23 @@ def _per_methods(methods: Sequence[Method], what: Hashable, build: Callable[[], 
             _PER_METHODS.clear()
         hit = _PER_METHODS[key] = (tuple(methods), build())
     return hit[1]
+
+
+def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
+    """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None
+    (read only: kept per list of methods, `_per_methods`)."""
+    def build() -> np.ndarray:
+        column = np.array([missing if v is None else float(v) for v in (getattr(m, attribute) for m in methods)])
+        column.flags.writeable = False
+        return column[:, None]
+
+    return _per_methods(methods, ("column", attribute, repr(missing)), build)
+
+
+def _flags(values: Sequence[bool]) -> np.ndarray | None:
+    """Return per-method flags as a (methods, 1) column, or None when no method has it (the common
+    case, decided on the Python list: numpy's any() on a few flags costs more than the list's)."""
+    return np.array(values)[:, None] if any(values) else None
 
 
 def _round_to_minute(x_days: np.ndarray, up: np.ndarray | None = None, down: np.ndarray | None = None) -> np.ndarray:
