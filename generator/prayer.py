@@ -341,6 +341,14 @@ def _per_methods(methods: Sequence[Method], what: Hashable, build: Callable[[], 
     return hit[1]
 
 
+def _read_only(*arrays: np.ndarray | None) -> tuple[np.ndarray | None, ...]:
+    """The arrays (None kept), made read only: values `_per_methods` shares between requests."""
+    for array in arrays:
+        if array is not None:
+            array.flags.writeable = False
+    return arrays
+
+
 def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
     """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None
     (read only: kept per list of methods, `_per_methods`)."""
@@ -420,8 +428,9 @@ class _Rows:
     """The solver's rows for a set of methods (`_rows`): each distinct altitude event solved once.
 
     Events: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
-    transit, so the first pass is shared.  Methods share angles (with method=all, 16 methods have 9
-    distinct fajr angles, and most have no isha or maghrib angle), and the solver treats each
+    transit, so the first pass is shared.  Methods share angles (with method=all, the 16 methods
+    have 8 fixed fajr angles and a fitted one, 6 isha and 2 maghrib angles: 21 rows for 51 events,
+    a NaN altitude, no such angle, being one row per side too), and the solver treats each
     element on its own, so an event of the same side and altitude is one row, and ``expand``
     gathers the rows back into events: the same times, about half the work.  Rows: the distinct
     fixed altitudes (``side``, ``sin_fixed``: their sine), then one per fitted dawn (its altitude
@@ -558,7 +567,7 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     """
     day, night = s.day, s.night
     fajr_portion, isha_portion = _per_methods(methods, ("portions", *rules, None, *(isha_rules or ())),
-                                              lambda: _night_portions(methods, rules, isha_rules))
+                                              lambda: _read_only(*_night_portions(methods, rules, isha_rules)))
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
     seasonal = _flags([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])
@@ -673,8 +682,8 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
-    up, down = _per_methods(methods, "rounding", lambda: tuple(_flags([m.rounding is rounding for m in methods])
-                                                                for rounding in (Rounding.UP, Rounding.DOWN)))
+    up, down = _per_methods(methods, "rounding", lambda: _read_only(*(_flags([m.rounding is rounding for m in methods])
+                                                                      for rounding in (Rounding.UP, Rounding.DOWN))))
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))
