@@ -25,8 +25,10 @@ uvicorn with ``--no-proxy-headers`` so it does not rewrite the client address it
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import math
 import os
 import re
 import sys
@@ -255,11 +257,30 @@ def not_modified(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+async def _parse_off_the_loop(endpoint: Endpoint, items: list[tuple[str, str]]) -> Canonical:
+    """`Endpoint.parse` in a thread, within the render budget (`Busy` after it): while the tables are
+    built on a first start, a parse that reads one (a Hijri month's length, an event's date) waits
+    for it, and on the event loop that wait would stop every answer.  The thread runs on if abandoned."""
+    now_s = time.time()
+    parsed = asyncio.get_running_loop().run_in_executor(None, lambda: endpoint.parse(Query(items), now_s))
+    try:
+        async with asyncio.timeout(renders.budget_s):
+            return await asyncio.shield(parsed)
+    except TimeoutError:
+        raise Busy("the server is still building its tables (its first start); retry shortly",
+                   max(1, math.ceil(renders.budget_s / 2)), started=True) from None
+
+
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
-        canonical: Canonical = endpoint.parse(Query(items), time.time())
+        if tables_pending:
+            canonical: Canonical = await _parse_off_the_loop(endpoint, items)
+        else:
+            canonical = endpoint.parse(Query(items), time.time())
     except QueryError as error:
         return error_response(400, str(error))
+    except Busy as busy:
+        return error_response(503, str(busy), {"Retry-After": str(busy.retry_after_s)})
     return await answer(request, (endpoint.name, tuple(canonical.params.items())),
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
                         lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",

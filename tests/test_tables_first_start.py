@@ -63,6 +63,7 @@ def test_a_table_built_by_another_process_is_waited_for_not_built_again(tmp_path
 
 
 HIJRI_QUERY = "/v1/hijri?date=2026-02-19&calendar=moonsighting"
+REVERSE_QUERY = "/v1/hijri?hy=1447&hm=9&hd=1&calendar=moonsighting"
 
 
 @pytest.fixture
@@ -97,7 +98,15 @@ def test_an_answer_needing_a_table_in_the_making_waits_or_is_503_never_a_guess(c
         assert busy.status_code == 503 and int(busy.headers["retry-after"]) >= 1, busy.text
         assert time.monotonic() - started < 2.5 and "error" in busy.json()
         assert client.get("/v1/qibla?lat=1&lng=1").status_code == 200  # answers that need no table go on
+        # A query whose check reads the table (the month's length, for hd) is checked off the event
+        # loop too, within the same budget.
+        started = time.monotonic()
+        checking = client.get(REVERSE_QUERY)
+        assert checking.status_code == 503 and int(checking.headers["retry-after"]) >= 1, checking.text
+        assert time.monotonic() - started < 2.5 and "error" in checking.json()
         monkeypatch.setattr(runtime_app.renders, "budget_s", 10.0)
         waited = client.get(HIJRI_QUERY)  # waits for the table, within the budget
     assert waited.status_code == 200 and waited.content == reference.content
+    reversed_ = client.get(REVERSE_QUERY)  # the table is there now: checked and answered
+    assert reversed_.status_code == 200 and reversed_.json()["gregorian"] == "2026-02-19", reversed_.text
     assert (waited.json()["hijri"]["year"], waited.json()["hijri"]["month"], waited.json()["hijri"]["day"]) == (1447, 9, 1)
