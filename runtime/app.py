@@ -257,12 +257,12 @@ def not_modified(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-async def _parse_off_the_loop(endpoint: Endpoint, items: list[tuple[str, str]]) -> Canonical:
-    """`Endpoint.parse` in a thread, within the render budget (`Busy` after it): while the tables are
-    built on a first start, a parse that reads one (a Hijri month's length, an event's date) waits
-    for it, and on the event loop that wait would stop every answer.  The thread runs on if abandoned."""
-    now_s = time.time()
-    parsed = asyncio.get_running_loop().run_in_executor(None, lambda: endpoint.parse(Query(items), now_s))
+async def _parse_off_the_loop(parse):
+    """``parse()`` (a request's check) in a thread, within the render budget (`Busy` after it): while
+    the tables are built on a first start, a check that reads one (a Hijri month's length, an
+    event's date) waits for it, and on the event loop that wait would stop every answer.  The
+    thread runs on if abandoned."""
+    parsed = asyncio.get_running_loop().run_in_executor(None, parse)
     try:
         async with asyncio.timeout(renders.budget_s):
             return await asyncio.shield(parsed)
@@ -273,10 +273,11 @@ async def _parse_off_the_loop(endpoint: Endpoint, items: list[tuple[str, str]]) 
 
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
+        now_s = time.time()
         if tables_pending:
-            canonical: Canonical = await _parse_off_the_loop(endpoint, items)
+            canonical: Canonical = await _parse_off_the_loop(lambda: endpoint.parse(Query(items), now_s))
         else:
-            canonical = endpoint.parse(Query(items), time.time())
+            canonical = endpoint.parse(Query(items), now_s)
     except QueryError as error:
         return error_response(400, str(error))
     except Busy as busy:
@@ -363,10 +364,16 @@ def query_page_handler(page: site.QueryPage):
 
     async def respond(request: Request) -> Response:
         now_s = time.time()
+        items = request.query_params.multi_items()
         try:
-            query = page.parse(request.query_params.multi_items(), now_s)
+            if tables_pending:  # see respond_api
+                query = await _parse_off_the_loop(lambda: page.parse(items, now_s))
+            else:
+                query = page.parse(items, now_s)
         except site.BadPageQuery as error:
             return html_error(request, 400, lang=error.lang, detail=str(error))
+        except Busy as busy:
+            return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         return await answer(request, ("page", page.route, query, today), None, lambda: page.render(query, today),
                             media_type, CACHE_TODAY, (page.route, dict(query.prayer)), html=True,
