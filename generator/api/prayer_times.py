@@ -249,13 +249,19 @@ def build(params: Params) -> bytes:
                           params.get("tz"))
     # Rows rewritten one by one (then joined) only for the methods that need it; every other method's
     # days are one slice of the buffer (rows end with a comma).  With method=all, only the two presets
-    # bound to printed tables mark their rows' source: the other 14 methods stay slices.
+    # bound to printed tables mark their rows' source, and away from the tables' places every row the
+    # same, all at once (`day_rows.json_rows_with`): the other 14 methods stay slices.
     unreached = unreached_mask(result, names) if result.unreached else None
     rewritten = set(range(len(methods))) if polar_days.size or jamaats else set()
     if unreached is not None:
         rewritten.update(np.flatnonzero(unreached.reshape(len(methods), -1).any(axis=1)).tolist())
+    computed_only = set()  # bound methods with no printed day here: every row gains the same fields
     if result.provenance:
-        rewritten.update(k for k, bound in enumerate(result.provenance.bound) if bound)
+        for k, bound in enumerate(result.provenance.bound):
+            if bound and k not in rewritten and not result.provenance.printed[k].any():
+                computed_only.add(k)
+            elif bound:
+                rewritten.add(k)
     if rewritten:
         rows: list = [None] * (len(methods) * n_days)  # None: a row of a method kept as a slice
         for k in rewritten:
@@ -269,12 +275,14 @@ def build(params: Params) -> bytes:
                 rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
         if result.provenance:  # a preset bound to printed tables: each day says where it comes from
             for r, suffix in enumerate(day_rows.provenance_fields(result.provenance)):
-                if suffix:
+                if suffix and rows[r] is not None:  # (a method of `computed_only` is written below)
                     rows[r] = rows[r][:-1] + suffix + b"}"
         for k, found in enumerate(jamaats or ()):  # jamaat fields close each row
             for i, suffix in enumerate(JP.json_suffixes(found, params.get("tz"))):
                 rows[k * n_days + i] = rows[k * n_days + i][:-1] + suffix + b"}"
     blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) if k in rewritten
+              else day_rows.json_rows_with(blob[k * n_days * width : (k + 1) * n_days * width], width,
+                                           day_rows.COMPUTED_SOURCE) if k in computed_only
               else blob[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
     head = b'{"meta":' + dumps(meta)
     if len(methods) == 1:
