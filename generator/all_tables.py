@@ -27,9 +27,10 @@ def _hijri_months() -> None:
 def build() -> None:
     """Build every missing or stale table and load them all into this process.
 
-    The new moons and the Hijri months built from them (the longest chain, ~2/3 of the work) are
-    built in a forked process while this one builds the sun table and the eclipses: on two cores
-    about 18 s instead of 25 s on a fresh clone.  Nothing is forked when they are current.
+    The new moons and the Hijri months built from them (the longest chain: 18 of 25 s of CPU on a
+    quiet host, 26 November) are built in a forked process while this one builds the sun table
+    and the eclipses, so two cores finish in about the time of that chain.  Nothing is forked
+    when those two tables are there.
     """
     chain = None
     if not (hijri.TABLE_PATH.is_file() and lunar.TABLE_PATH.is_file()):
