@@ -67,18 +67,19 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 build: setup
 	$(BIN)/python build.py
 
-# First start: the tables (about a minute), then the server answers at once (rendering on demand)
-# while static_out/ is pre-rendered in the background at low priority, with progress lines, if
+# First start: the server answers at once (rendering on demand) while the tables are built beside
+# it (about 20 s; an answer that needs one not built yet waits for it: generator/tables.py), then
+# static_out/ is pre-rendered in the background at low priority, with progress lines, if
 # no complete build is there yet.  Proxy headers off: the app alone decides whose
 # X-Forwarded-For to believe (TRUSTED_PROXIES).  `make serve ACCESS_LOG=` logs every request.
-# The pre-render runs in a subshell that exits at once, so it is reparented to init (which reaps
-# it) rather than left a zombie child of the exec'd server for the server's life.  A failed pre-render
-# says so in the server's output (issue 29: it died silently while the server ran on).
+# The tables and the pre-render run in a subshell that exits at once, so they are reparented to
+# init (which reaps them) rather than left zombie children of the exec'd server for its life.  A failed
+# pre-render says so in the server's output (issue 29: it died silently while the server ran on).
 ACCESS_LOG ?= --no-access-log
 PRERENDER  ?= --if-missing --jobs 1
 serve: setup
-	$(BIN)/python build.py --tables-only
-	( nice -n 10 $(BIN)/python build.py $(PRERENDER) || echo "make serve: the pre-render failed (exit $$?): the server renders every answer itself" >&2 & ) ; \
+	( $(BIN)/python build.py --tables-only && nice -n 10 $(BIN)/python build.py $(PRERENDER) \
+	  || echo "make serve: the tables or the pre-render failed (exit $$?): the server renders every answer itself" >&2 & ) ; \
 	exec $(BIN)/uvicorn runtime.app:app --host $(HOST) --port $(PORT) --loop uvloop --http runtime.http_protocol:BoundedHttpToolsProtocol \
 	  --no-proxy-headers $(ACCESS_LOG)
 

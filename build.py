@@ -39,7 +39,7 @@ import brotli
 from tqdm import tqdm
 
 from generator import cities as catalogue
-from generator import coastline, eclipses, hijri, locale, site, static_paths, sun_table
+from generator import all_tables, locale, site, static_paths
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
 from generator.query import Query
@@ -137,12 +137,8 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def build_tables() -> None:
-    """Build the generated tables once, before workers fork (each would otherwise build them)."""
-    sun_table.load()
-    for calendar in hijri.CALENDARS:
-        hijri.to_hijri(0, calendar)
-    eclipses.load()
-    coastline.polygons()  # the crescent maps' coastlines (data/tables/coastline.json)
+    """Build the generated tables and load them, before workers fork (each would otherwise load them)."""
+    all_tables.build()
 
 
 def _years_argument(text: str) -> tuple[int, int]:

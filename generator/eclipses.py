@@ -474,7 +474,10 @@ class Eclipse:
 
 @functools.cache
 def load(path: Path = TABLE_PATH) -> tuple[Eclipse, ...]:
-    """Return the eclipses (sorted by time), building the table first if needed."""
+    """Return the eclipses (sorted by time), building the table first if needed (or waiting for the
+    process that builds it)."""
     if not _is_current(path):
-        build(path)
+        with tables.building(path):
+            if not _is_current(path):
+                build(path)
     return tuple(Eclipse.of(r) for r in json.loads(path.read_text(encoding="utf-8"))["eclipses"])

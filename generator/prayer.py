@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Callable, Hashable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -301,27 +301,63 @@ _SEASONAL_MIN = {
 }
 
 
-def seasonal_limit_min(table: str, day: np.ndarray, lat_deg: float) -> np.ndarray:
-    """Return the Moonsighting Committee seasonal twilight length in minutes, per day.
+_SEASONAL_KNOTS = (0.0, 91.0, 137.0, 183.0, 229.0, 275.0, 366.0)  # days after the winter solstice
+
+
+def seasonal_limits_min(tables: Sequence[str], day: np.ndarray, lat_deg: float) -> dict[str, np.ndarray]:
+    """Return the Moonsighting Committee seasonal twilight length in minutes, per day, of each table.
 
     Piecewise linear through a, b, c, d, c, b, a at 0, 91, 137, 183, 229, 275, 365
     days after the winter solstice (Khalid Shaukat; adhan-js ``seasonAdjusted*``).
     """
-    base, k = _SEASONAL_MIN[table]
-    a, b, c, d = (base + ki / 55.0 * abs(lat_deg) for ki in k)
-    dyy = _days_since_solstice(day, lat_deg).astype(float)
-    knots = [0, 91, 137, 183, 229, 275]
-    values = [(a, b), (b, c), (c, d), (d, c), (c, b), (b, a)]
-    widths = [91, 46, 46, 46, 46, 91]
-    pieces = [lo + (hi - lo) / w * (dyy - k0) for (lo, hi), w, k0 in zip(values, widths, knots)]
-    conditions = [dyy < 91, dyy < 137, dyy < 183, dyy < 229, dyy < 275]
-    return np.select(conditions, pieces[:5], default=pieces[5])
+    dyy = _days_since_solstice(day, lat_deg).astype(float)  # once for every table
+    limits = {}
+    for table in tables:
+        base, k = _SEASONAL_MIN[table]
+        a, b, c, d = (base + ki / 55.0 * abs(lat_deg) for ki in k)
+        # np.interp evaluates each piece as (hi − lo)/width · (dyy − knot) + lo, the same operations as
+        # the piecewise formula, bit for bit (and a knot itself gives its value), at a tenth of the cost
+        # of np.select over every piece.  The last piece runs from 275 to 366 (a leap year's last day is 365).
+        limits[table] = np.interp(dyy, _SEASONAL_KNOTS, (a, b, c, d, c, b, a))
+    return limits
+
+
+T = TypeVar("T")
+_PER_METHODS: dict[tuple, tuple] = {}  # (what, id of each method) -> (the methods, the value)
+_PER_METHODS_MAX = 512
+
+
+def _per_methods(methods: Sequence[Method], what: Hashable, build: Callable[[], T]) -> T:
+    """``build()``, kept per list of methods (and ``what``): arrays a request would otherwise build anew
+    from the same presets each time (read only).  Keyed by the methods' identities: the entry holds
+    the methods themselves, so no other object can take one of their ids while it is kept (a custom
+    method, new in each request, gets an entry of its own and is dropped with the others when full)."""
+    key = (what, *map(id, methods))
+    hit = _PER_METHODS.get(key)
+    if hit is None:
+        if len(_PER_METHODS) >= _PER_METHODS_MAX:
+            _PER_METHODS.clear()
+        hit = _PER_METHODS[key] = (tuple(methods), build())
+    return hit[1]
+
+
+def _read_only(*arrays: np.ndarray | None) -> tuple[np.ndarray | None, ...]:
+    """The arrays (None kept), made read only: values `_per_methods` shares between requests."""
+    for array in arrays:
+        if array is not None:
+            array.flags.writeable = False
+    return arrays
 
 
 def _column(methods: Sequence[Method], attribute: str, missing: float = np.nan) -> np.ndarray:
-    """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None."""
-    values = [getattr(m, attribute) for m in methods]
-    return np.array([missing if v is None else float(v) for v in values])[:, None]
+    """Return the methods' ``attribute`` as a (methods, 1) column, ``missing`` where it is None
+    (read only: kept per list of methods, `_per_methods`)."""
+    def build() -> np.ndarray:
+        column = np.array([missing if v is None else float(v) for v in (getattr(m, attribute) for m in methods)])
+        column.flags.writeable = False
+        return column[:, None]
+
+    return _per_methods(methods, ("column", attribute, repr(missing)), build)
 
 
 def _flags(values: Sequence[bool]) -> np.ndarray | None:
@@ -387,22 +423,54 @@ class _Solved:
         return self.next_sunrise - self.sunset
 
 
-@functools.lru_cache(maxsize=256)
-def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The solver's rows for methods of (fajr, isha, maghrib) depression angles (None: none):
-    which side of noon each is (−1 before, +1 after) and the sine of each fixed altitude, (rows, 1).
+@dataclass(frozen=True)
+class _Rows:
+    """The solver's rows for a set of methods (`_rows`): each distinct altitude event solved once.
 
-    Rows: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
-    transit, so the first pass is shared.  Asr's altitude changes with the day (`_solve`).  Kept
-    per set of methods: a request's arrays would otherwise be built anew each time, read only.
+    Events: sunrise, sunset, fajr (m), isha (m), angle maghrib (m), asr; all start from the same
+    transit, so the first pass is shared.  Methods share angles (with method=all, the 16 methods
+    have 8 fixed fajr angles and a fitted one, 6 isha and 2 maghrib angles: 21 rows for 51 events,
+    a NaN altitude, no such angle, being one row per side too), and the solver treats each
+    element on its own, so an event of the same side and altitude is one row, and ``expand``
+    gathers the rows back into events: the same times, about half the work.  Rows: the distinct
+    fixed altitudes (``side``, ``sin_fixed``: their sine), then one per fitted dawn (its altitude
+    changes with the day: ``by_day_rows``, with its method's index), then asr's (with the day too).
     """
+
+    side: np.ndarray  # (rows, 1): −1 before noon, +1 after
+    sin_fixed: np.ndarray  # (fixed rows, 1)
+    by_day_rows: tuple[tuple[int, int], ...]  # (row, method index) of each fitted dawn
+    expand: np.ndarray  # (3 + 3m,) the row of each event
+
+
+@functools.lru_cache(maxsize=256)
+def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...], by_day: tuple[bool, ...]) -> _Rows:
+    """The solver's rows for methods of (fajr, isha, maghrib) depression angles (None: none), and
+    whether each method's fajr altitude follows the day (`fajr_angle_on`).  Kept per set of methods:
+    a request's arrays would otherwise be built anew each time, read only."""
     m = len(angles_deg)
-    side = np.array([-1, 1] + [-1] * m + [1] * (2 * m) + [1], dtype=float)[:, None]
+    sides = [-1.0, 1.0] + [-1.0] * m + [1.0] * (2 * m)
     depressions = np.array([[np.nan if a is None else float(a) for a in method] for method in angles_deg]).reshape(m, 3)
-    fixed_altitudes = np.concatenate([np.full(2, horizon_deg), -depressions.T.ravel()])[:, None]
-    sin_fixed = np.sin(np.radians(fixed_altitudes))
-    side.flags.writeable = sin_fixed.flags.writeable = False
-    return side, sin_fixed
+    altitudes = np.concatenate([np.full(2, horizon_deg), -depressions.T.ravel()])
+    sines = np.sin(np.radians(altitudes))
+    distinct: dict[tuple[float, bytes], int] = {}  # (side, the sine's bytes: NaN alike) -> row
+    expand = []
+    for event, (side, sine) in enumerate(zip(sides, sines)):
+        if 2 <= event < 2 + m and by_day[event - 2]:
+            expand.append(None)  # a row of its own, after the fixed ones
+            continue
+        expand.append(distinct.setdefault((side, sine.tobytes()), len(distinct)))
+    by_day_rows = []
+    for event, row in enumerate(expand):
+        if row is None:
+            expand[event] = len(distinct) + len(by_day_rows)
+            by_day_rows.append((expand[event], event - 2))
+    side = np.array([s for s, _ in distinct] + [-1.0] * len(by_day_rows) + [1.0])[:, None]
+    sin_fixed = np.frombuffer(b"".join(b for _, b in distinct), dtype=sines.dtype)[:, None]
+    expand.append(len(side) - 1)  # asr
+    for array in (side, sin_fixed):
+        array.flags.writeable = False
+    return _Rows(side, sin_fixed, tuple(by_day_rows), np.array(expand))
 
 
 def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods: Sequence[Method],
@@ -418,11 +486,12 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
     at_noon = (trig[:, None, :], trig_rates[:, None, :])  # shaped as the rows' first pass reads them
     horizon = SUN_HORIZON_DEG - horizon_dip_deg(options.elevation_m)
     m = len(methods)
-    side, sin_fixed = _rows(horizon, tuple((mt.fajr_angle_deg, mt.isha_angle_deg, mt.maghrib_angle_deg)
-                                           for mt in methods))
+    rows = _rows(horizon, tuple((mt.fajr_angle_deg, mt.isha_angle_deg, mt.maghrib_angle_deg) for mt in methods),
+                 tuple(bool(mt.fajr_angle_declination_terms) for mt in methods))
     # A dawn that follows the Sun's declination (a fitted table): its own altitude each day.
-    sin_fajr_by_day = {k: np.sin(np.radians(-fajr_angle_on(method, dec_noon, lat_deg)))
-                       for k, method in enumerate(methods) if method.fajr_angle_declination_terms}
+    sin_fajr_by_day = [(row, np.sin(np.radians(-fajr_angle_on(methods[k], dec_noon, lat_deg))))
+                       for row, k in rows.by_day_rows]
+    n_fixed = len(rows.sin_fixed)
 
     def solve_all(lat):
         # Asr: the altitude where a shadow equals factor × the object plus its noon shadow.
@@ -430,12 +499,13 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
         with np.errstate(invalid="ignore"):
             asr_alt = np.degrees(np.arctan(1.0 / (options.asr_shadow_factor + np.tan(np.radians(zenith_at_noon)))))
         asr_alt = np.where(zenith_at_noon < 90.0, asr_alt, np.nan)  # no noon shadow, no asr
-        sin_alt = np.empty((3 + 3 * m, day_ext.size))
-        sin_alt[:-1] = sin_fixed
-        for k, sin_fajr in sin_fajr_by_day.items():
-            sin_alt[2 + k] = sin_fajr
+        sin_alt = np.empty((len(rows.side), day_ext.size))
+        sin_alt[:n_fixed] = rows.sin_fixed
+        for row, sin_fajr in sin_fajr_by_day:
+            sin_alt[row] = sin_fajr
         sin_alt[-1] = np.sin(np.radians(asr_alt))
-        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, side, at_noon)
+        x = _time_of_sin_altitude(day_ext[None, :], noon_ext[None, :], lat, lng_deg, sin_alt, rows.side, at_noon)
+        x = x.take(rows.expand, axis=0)  # each event's row
         return x[0], x[1], x[2 : 2 + m], x[2 + m : 2 + 2 * m], x[2 + 2 * m : 2 + 3 * m], x[-1]
 
     def unsolvable(sunrise, sunset, next_sunrise, asr):
@@ -496,7 +566,8 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
     moonsightingSeasonal is Khalid Shaukat's seasonal limits (with ⅐ of the night at 55°+).
     """
     day, night = s.day, s.night
-    fajr_portion, isha_portion = _night_portions(methods, rules, isha_rules)
+    fajr_portion, isha_portion = _per_methods(methods, ("portions", *rules, None, *(isha_rules or ())),
+                                              lambda: _read_only(*_night_portions(methods, rules, isha_rules)))
     safe_fajr, safe_isha = s.sunrise - fajr_portion * night, s.sunset + isha_portion * night
     fajr, isha = s.fajr, s.isha
     seasonal = _flags([r is HighLatitudeRule.MOONSIGHTING_SEASONAL for r in rules])
@@ -505,9 +576,9 @@ def _high_latitude_bounds(s: _Solved, methods: Sequence[Method], rules: Sequence
         if lat_deg >= 55:
             fajr = np.where(seasonal, s.sunrise - night / 7.0, fajr)
             isha = np.where(seasonal, s.sunset + night / 7.0, isha)
-        morning = np.round(seasonal_limit_min("morning", day, lat_deg) * 60.0) / SECONDS_PER_DAY
-        tables = {m.shafaq: None for m, flag in zip(methods, seasonal[:, 0]) if flag}
-        tables = {name: seasonal_limit_min(name, day, lat_deg) for name in tables}
+        tables = seasonal_limits_min(["morning", *dict.fromkeys(m.shafaq for m, flag in zip(methods, seasonal[:, 0])
+                                                               if flag)], day, lat_deg)
+        morning = np.round(tables["morning"] * 60.0) / SECONDS_PER_DAY
         shafaq_rows = [tables.get(m.shafaq, np.zeros(day.shape)) for m in methods]
         evening = np.round(np.array(shafaq_rows) * 60.0) / SECONDS_PER_DAY
         safe_fajr = np.where(seasonal, s.sunrise - morning, safe_fajr)
@@ -563,6 +634,17 @@ def _isha_intervals(isha: np.ndarray, maghrib: np.ndarray, methods: Sequence[Met
     return np.where(np.isnan(isha_interval), isha, maghrib + np.where(np.isnan(isha_interval), 0.0, isha_interval) / 1440.0)
 
 
+def _adjustments_days(methods: Sequence[Method]) -> np.ndarray | None:
+    """The methods' minute adjustments in days, (names + sunset, methods, 1), or None when none has any."""
+    if not any(m.adjustments_min for m in methods):
+        return None
+    adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
+                          + [[0.0] * len(methods)])
+    days = adjust_min[:, :, None] / 1440.0
+    days.flags.writeable = False
+    return days
+
+
 def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, maghrib: np.ndarray,
                       isha: np.ndarray, options: Options, first_day: int, n_days: int,
                       summer_imsak_min: np.ndarray | None = None) -> PrayerTimes:
@@ -584,10 +666,9 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
     stacked = np.empty((len(names) + 1,) + shape)
     for k, name in enumerate(names):
         stacked[k] = raw.get(name, s.sunset)  # broadcasts (days,) rows over the methods
-    if any(m.adjustments_min for m in methods):  # adding 0.0 would change nothing
-        adjust_min = np.array([[m.adjustments_min.get(name, 0.0) for m in methods] for name in ADJUSTABLE]
-                              + [[0.0] * len(methods)])
-        stacked[: len(names)] += adjust_min[:, :, None] / 1440.0
+    adjust_days = _per_methods(methods, "adjustments", lambda: _adjustments_days(methods))
+    if adjust_days is not None:  # adding 0.0 would change nothing
+        stacked[: len(names)] += adjust_days
     adjusted = dict(zip(names, stacked))
     nights = [options.midnight or m.midnight for m in methods]
     distinct = dict.fromkeys(nights)
@@ -601,7 +682,8 @@ def _adjust_and_round(s: _Solved, methods: Sequence[Method], fajr: np.ndarray, m
         stacked[-1, rows, :-1] = (night_start[:, :-1] + night_end[:, 1:]) / 2.0
     all_names = names + ("midnight",)
 
-    up, down = (_flags([m.rounding is rounding for m in methods]) for rounding in (Rounding.UP, Rounding.DOWN))
+    up, down = _per_methods(methods, "rounding", lambda: _read_only(*(_flags([m.rounding is rounding for m in methods])
+                                                                      for rounding in (Rounding.UP, Rounding.DOWN))))
     requested = stacked[:, :, :n_days]
     rounded = _round_to_minute(requested, up, down)
     times = dict(zip(all_names, rounded))

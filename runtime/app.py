@@ -25,8 +25,10 @@ uvicorn with ``--no-proxy-headers`` so it does not rewrite the client address it
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import math
 import os
 import re
 import sys
@@ -43,7 +45,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import hijri, site, static_paths, timetables
+from generator import all_tables, hijri, site, static_paths, timetables
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
@@ -79,6 +81,9 @@ manifest = Manifest()
 hijri_watch = FileWatch()
 tables_watch = FileWatch()
 data_generation = 0  # bumped when the Hijri data or the printed timetables are reloaded (`follow_files`)
+# True from a first start until the generated tables are all there (`lifespan`, `follow_files`):
+# meanwhile nothing renders on the event loop, where waiting for a table would stop every answer.
+tables_pending = False
 limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
@@ -185,8 +190,11 @@ def follow_files(root: Path) -> None:
     day-status and hijri answered different dates in one process): reload the table in this
     process (render threads share it), forget every answer made with the old one, and keep
     renders begun before from filling the cache (`data_generation`).  The build's manifest:
-    forget answers read from files (runtime/manifest.py)."""
-    global data_generation
+    forget answers read from files (runtime/manifest.py).  On a first start, whether the generated
+    tables are all built now (`tables_pending`)."""
+    global data_generation, tables_pending
+    if tables_pending and all_tables.present():
+        tables_pending = False
     if hijri_watch.due() and hijri_watch.changed(_hijri_files()):
         hijri.reload()
         for calendar in hijri.CALENDARS:
@@ -243,7 +251,7 @@ async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], rende
         return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
                                    f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
     try:
-        if quick and renders.pending == 0:
+        if quick and renders.pending == 0 and not tables_pending:
             body, etag, cpu_s = _rendered(key, render_body)()
         else:
             body, etag, cpu_s = await renders.run(key, _rendered(key, render_body), client)
@@ -295,11 +303,31 @@ def not_modified(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+async def _parse_off_the_loop(parse):
+    """``parse()`` (a request's check) in a thread, within the render budget (`Busy` after it): while
+    the tables are built on a first start, a check that reads one (a Hijri month's length, an
+    event's date) waits for it, and on the event loop that wait would stop every answer.  The
+    thread runs on if abandoned."""
+    parsed = asyncio.get_running_loop().run_in_executor(None, parse)
+    try:
+        async with asyncio.timeout(renders.budget_s):
+            return await asyncio.shield(parsed)
+    except TimeoutError:
+        raise Busy("the server is still building its tables (its first start); retry shortly",
+                   max(1, math.ceil(renders.budget_s / 2)), started=True) from None
+
+
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
-        canonical: Canonical = endpoint.parse(Query(items), time.time())
+        now_s = time.time()
+        if tables_pending:
+            canonical: Canonical = await _parse_off_the_loop(lambda: endpoint.parse(Query(items), now_s))
+        else:
+            canonical = endpoint.parse(Query(items), now_s)
     except QueryError as error:
         return error_response(400, str(error))
+    except Busy as busy:
+        return error_response(503, str(busy), {"Retry-After": str(busy.retry_after_s)})
     # A hosted mosque's answer (issue 27): keyed by its version, never a pre-rendered file, a short Cache-Control.
     variant = hosted.listing_variant() if endpoint.name == "mosques" else hosted.query_variant(items)
     return await answer(request, (endpoint.name, tuple(canonical.params.items()), *((variant,) if variant else ())),
@@ -387,10 +415,16 @@ def query_page_handler(page: site.QueryPage):
 
     async def respond(request: Request) -> Response:
         now_s = time.time()
+        items = request.query_params.multi_items()
         try:
-            query = page.parse(request.query_params.multi_items(), now_s)
+            if tables_pending:  # see respond_api
+                query = await _parse_off_the_loop(lambda: page.parse(items, now_s))
+            else:
+                query = page.parse(items, now_s)
         except site.BadPageQuery as error:
             return html_error(request, 400, lang=error.lang, detail=str(error))
+        except Busy as busy:
+            return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         variant = hosted.variant(getattr(query, "mosque", None))  # a hosted mosque's name and announcement
         return await answer(request, ("page", page.route, query, today, variant), None,
@@ -488,7 +522,16 @@ def warm_up() -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(app):
-    warm_up()
+    if all_tables.present():
+        warm_up()
+    else:
+        # A first start (`make serve` on a fresh clone builds the tables beside the server): answer
+        # at once.  An answer that needs a table not built yet waits for its build (the table's lock,
+        # generator/tables.py) within the render budget, then 503 with Retry-After; never a guess.
+        global tables_pending
+        tables_pending = True
+        hijri_watch.changed(_hijri_files())  # the baseline: the month table, once written, is followed
+        log.warning("serving while the generated tables are built (data/tables/)")
     hosted.open_store()  # the hosted mosque profiles (var/mosques.sqlite3, created here; or MOSQUE_DB_URL)
     yield
     hosted.close_store()

@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from generator import timezones
-from generator.api.day_rows import civil_from_days, rows_json
+from generator.api.day_rows import COMPUTED_SOURCE, civil_from_days, json_rows, json_rows_with, rows_json
 
 NAMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
 OPTIONS = orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z
@@ -34,6 +34,20 @@ def test_rows_equal_orjson_of_dicts(zone, spread_days):
     by_name = np.ascontiguousarray(instants.T)  # the writer takes one row of instants per name
     assert rows_json(NAMES, dates, by_name, None if offsets is None else np.ascontiguousarray(offsets.T)) == \
         _reference(dates, instants, zone)
+
+
+@pytest.mark.parametrize("zone", [None, "Asia/Tehran"])
+def test_rows_with_the_same_fields_equal_orjson_of_dicts(zone):
+    """Every row with the same fields added (a bound preset's computed days), written at once."""
+    rng = np.random.default_rng(7)
+    dates = int(np.datetime64("2026-03-01").astype(int)) + np.arange(31)
+    instants = (dates[:, None] * 86400 + rng.integers(0, 1440, (31, len(NAMES))) * 60).astype(np.int64)
+    offsets = timezones.utc_offsets_s(zone, instants) if zone else None
+    blob, width = json_rows(NAMES, dates, np.ascontiguousarray(instants.T),
+                            None if offsets is None else np.ascontiguousarray(offsets.T))
+    expected = [orjson.dumps({**orjson.loads(row), "source": "computed"}) for row in _reference(dates, instants, zone)]
+    assert COMPUTED_SOURCE == b',"source":"computed"'
+    assert json_rows_with(blob, width, COMPUTED_SOURCE) == b",".join(expected)
 
 
 def test_civil_from_days_equals_numpy_calendar():

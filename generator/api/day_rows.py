@@ -173,6 +173,18 @@ def rows_json(names: tuple[str, ...], dates: np.ndarray, instants_s: np.ndarray,
     return split_json_rows(*json_rows(names, dates, instants_s, utc_offsets_s))
 
 
+def json_rows_with(blob: memoryview, width: int, fields: bytes) -> bytes:
+    """Return the rows of a `json_rows` buffer, each with the same ``fields`` (``,"name":value…``)
+    before its closing brace, joined by commas: one copy of every row at once, where rewriting
+    them one by one (`split_json_rows`) costs a bytes object per row."""
+    rows = np.frombuffer(blob, dtype=np.uint8).reshape(-1, width)  # each row ends with "},"
+    out = np.empty((len(rows), width + len(fields)), dtype=np.uint8)
+    out[:, : width - 2] = rows[:, : width - 2]
+    out[:, width - 2 : -2] = np.frombuffer(fields, dtype=np.uint8)
+    out[:, -2:] = rows[:, -2:]
+    return out.tobytes()[:-1]
+
+
 def split_json_rows(blob: memoryview, width: int) -> list[bytes]:
     """Return the rows of a `json_rows` buffer, each without its trailing comma."""
     return [bytes(blob[i : i + width - 1]) for i in range(0, len(blob), width)]
@@ -265,5 +277,8 @@ def provenance_fields(provenance) -> list[bytes]:
             if provenance.ignored:
                 fields["ignored"] = list(provenance.ignored)
             printed = b"," + orjson.dumps(fields)[1:-1]
-        out += [printed if flag else b',"source":"computed"' for flag in provenance.printed[k].tolist()]
+        out += [printed if flag else COMPUTED_SOURCE for flag in provenance.printed[k].tolist()]
     return out
+
+
+COMPUTED_SOURCE = b',"source":"computed"'  # the fields of a computed day of a method bound to printed tables

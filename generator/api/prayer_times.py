@@ -250,24 +250,43 @@ def build(params: Params) -> bytes:
     # Jamaat (issue 20): from the final times of the span the rules need, the same function as above.
     jamaats = JP.compute(params, first, n_days, lambda f, n: times_for(lat, lng, f, n, methods, options_of(params)),
                           params.get("tz"))
-    if result.unreached or polar_days.size or result.provenance or jamaats:  # rewrite single rows, then join them
-        rows = day_rows.split_json_rows(blob, width)
-        if result.unreached:  # highLatitudeRule=none: null times, listed in "unreached"
-            day_rows.mark_unreached(rows, names, unreached_mask(result, names))
+    # Rows rewritten one by one (then joined) only for the methods that need it; every other method's
+    # days are one slice of the buffer (rows end with a comma).  With method=all, only the two presets
+    # bound to printed tables mark their rows' source, and away from the tables' places every row the
+    # same, all at once (`day_rows.json_rows_with`): the other 14 methods stay slices.
+    unreached = unreached_mask(result, names) if result.unreached else None
+    rewritten = set(range(len(methods))) if polar_days.size or jamaats else set()
+    if unreached is not None:
+        rewritten.update(np.flatnonzero(unreached.reshape(len(methods), -1).any(axis=1)).tolist())
+    computed_only = set()  # bound methods with no printed day here: every row gains the same fields
+    if result.provenance:
+        for k, bound in enumerate(result.provenance.bound):
+            if bound and k not in rewritten and not result.provenance.printed[k].any():
+                computed_only.add(k)
+            elif bound:
+                rewritten.add(k)
+    if rewritten:
+        rows: list = [None] * (len(methods) * n_days)  # None: a row of a method kept as a slice
+        for k in rewritten:
+            rows[k * n_days : (k + 1) * n_days] = day_rows.split_json_rows(
+                blob[k * n_days * width : (k + 1) * n_days * width], width)
+        if unreached is not None:  # highLatitudeRule=none: null times, listed in "unreached"
+            day_rows.mark_unreached(rows, names, unreached)
         for i in polar_days:  # polar days: say which latitude was used
             note = dumps({"rule": "nearestLatitude", "latitude": float(result.latitude_used_deg[i])})
             for r in range(i, len(rows), n_days):
                 rows[r] = rows[r][:-1] + b',"polar":' + note + b"}"
         if result.provenance:  # a preset bound to printed tables: each day says where it comes from
             for r, suffix in enumerate(day_rows.provenance_fields(result.provenance)):
-                if suffix:
+                if suffix and rows[r] is not None:  # (a method of `computed_only` is written below)
                     rows[r] = rows[r][:-1] + suffix + b"}"
         for k, found in enumerate(jamaats or ()):  # jamaat fields close each row
             for i, suffix in enumerate(JP.json_suffixes(found, params.get("tz"))):
                 rows[k * n_days + i] = rows[k * n_days + i][:-1] + suffix + b"}"
-        blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) for k in range(len(methods))]
-    else:  # every row as written: a method's days are one slice of the buffer (rows end with a comma)
-        blocks = [blob[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
+    blocks = [b",".join(rows[k * n_days : (k + 1) * n_days]) if k in rewritten
+              else day_rows.json_rows_with(blob[k * n_days * width : (k + 1) * n_days * width], width,
+                                           day_rows.COMPUTED_SOURCE) if k in computed_only
+              else blob[k * n_days * width : (k + 1) * n_days * width - 1] for k in range(len(methods))]
     head = b'{"meta":' + dumps(meta)
     if len(methods) == 1:
         return b"".join((head, b',"days":[', blocks[0], b"]}"))
