@@ -674,6 +674,9 @@ def year_runs(server):
     for lang in LANGS:  # the widget on the Ramadan Friday a quarter of an hour before the first Jumu'ah slot
         runs.append({"name": f"widget-{lang}", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": lang}),
                      "viewport": (400, 700), "start": first_slot - 20 * 60_000, "steps": [{"at": first_slot - 15 * 60_000}]})
+    iftar = _ms(friday["maghrib"])  # the Urdu widget half an hour before iftar (17:xx: «سہ پہر» by the clock hour)
+    runs.append({"name": "widget-ur-iftar", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "ur"}),
+                 "viewport": (400, 700), "start": iftar - 40 * 60_000, "steps": [{"at": iftar - 30 * 60_000}]})
     runs.append({"name": "in-prayer", "url": _screen_url({**YEAR_QUERY, "inPrayer": "10", "qr": "feed"}, "en"),
                  "viewport": VIEWPORTS_28["tv"], "start": first_slot - 120_000,
                  "steps": [{"at": first_slot - 1000}, {"at": first_slot}, {"at": first_slot + 600_000 - 1000},
@@ -882,3 +885,17 @@ def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
     text = _digits(read["widgetNext"])
     assert glossary.term("page.screen.jumuah")[lang] in text and _clock(slot, lang) in text and "0:15" in text, text
     assert glossary.term("prayer.asr")[lang] not in text.split(":", 1)[1], text
+
+
+def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(year_runs):
+    """ur E-3 (second pass of the language review of 26 November): the widget's "next" line took the word by the
+    clock hour (CLDR: 16:00-18:00 «سہ پہر»), so a winter iftar or isha read "afternoon". Urdu says «شام» for the
+    evening prayers until 20:00, «رات» after (as the feeds do); the API's maghrib instant is the reference."""
+    runs, api = year_runs
+    run = runs["widget-ur-iftar"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    maghrib = _wall(_ms(api.day(RAMADAN_FRIDAY)["maghrib"]))
+    assert 16 <= maghrib.hour < 18, maghrib  # the clock hour alone would say «سہ پہر»
+    text = read["widgetNext"]
+    assert "شام" in text and "سہ پہر" not in text, text
