@@ -101,6 +101,7 @@ NIGHT_SUMMARY = NIGHT_CALENDAR
 NIGHT_CALENDAR_DESCRIPTION = glossary.term("feed.night_calendar_description")
 # the whole last third is sahar, preferred for Salat al-Layl (data/SOURCES-FEEDS.md)
 NIGHT_DESCRIPTION = glossary.term("feed.night_description")
+NIGHT_DESCRIPTION_ZONE = glossary.term("feed.night_description_zone")  # a zone no catalogue city names
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".
 RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in ("moonsighting", "iran")}

@@ -456,11 +456,12 @@ def test_a_month_that_has_begun_is_not_said_to_be_unannounced():
 def test_a_feed_for_a_zone_no_city_names_says_local_time_and_brackets_the_id(lang):
     """ur E-4: «⁦America/Halifax⁩ کے وقت کے مطابق» put a zone id where a place name belongs; now «مقامی وقت کے
     مطابق … (⁦America/Halifax⁩)»: the id only inside brackets, after the local-time words."""
-    body = call("prayer-times.ics", _at(2026, 12, 1), lang=lang, days=7, lat="44.65", lng="-63.57", tz="America/Halifax")
-    local = {"ar": "بالتوقيت المحلي", "fa": "به وقت محلی", "ur": "مقامی وقت کے مطابق"}[lang]
-    for event in _events(body):
-        first = str(event["DESCRIPTION"]).split("\n")[0]
-        assert local in first and f"({LRI}America/Halifax{PDI})" in first, first
+    local = {"ar": "بالتوقيت المحلي", "fa": "به وقت محلی", "ur": "مقامی وقت"}[lang]
+    for feed in ("prayer-times.ics", "night.ics"):
+        body = call(feed, _at(2026, 12, 1), lang=lang, days=7, lat="44.65", lng="-63.57", tz="America/Halifax")
+        for event in _events(body):
+            first = str(event["DESCRIPTION"]).split("\n")[0]
+            assert local in first and f"({LRI}America/Halifax{PDI})" in first, (feed, first)
 
 
 def test_urdu_cells_say_the_reckoning_was_made_not_that_the_times_were_reckoned():

@@ -461,6 +461,7 @@ def build_night(params: Params) -> bytes:
     identity = feeds.feed_identity("night", params, NIGHT_IDENTITY)
     first = days.unix_day(params["date"])
     place_key = _place_key(params)
+    by_city = "city" in params or words.zone_city_name(zone, lang) is not None  # else "local time (its id)"
     out = []
     for i in nights.tolist():
         evening = days.to_date(first + i).strftime("%Y%m%d")  # the civil date the night begins on
@@ -469,7 +470,9 @@ def build_night(params: Params) -> bytes:
             start_unix_s=int(starts[i]),
             end_unix_s=int(next_fajr[i]),
             summary=words.NIGHT_SUMMARY[lang],
-            description=words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=clock_name),
+            description=(words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=clock_name)
+                         if by_city else words.NIGHT_DESCRIPTION_ZONE[lang].format(start=start_clock[i],
+                                                                                   fajr=fajr_clock[i], zone=clock_name)),
             lang=lang,
             busy=params.get("busy", FO.NIGHT_BUSY.default) == 1,
             alarm_before_min=params.get("alarm"),
