@@ -297,12 +297,14 @@ def zone_offsets(tz: str, first_year: int, last_year: int) -> list[list[int]]:
 
 
 def list_words(lang: str) -> dict[str, str]:
-    """Return the words joining a list in ``lang`` ("a, b and c"), as the feeds join three items (glossary
-    list.next, list.last): the script has one pair of words for every length, so Arabic writes «أ، وب، وج» as
-    the pages do (not «أ، ب وج», read as one jamaat of the last two: ar S-2 of the second language review of
-    2026-11-26), and two items «أ، وب»."""
-    joined = feed_words.join_list(["\x01", "\x02", "\x03"], lang)
-    return {"comma": joined[1:joined.index("\x02")], "and": joined[joined.index("\x02") + 1:joined.index("\x03")]}
+    """Return the words joining a list in ``lang`` as the feeds join it: two items ("a and b": ``pair``), and
+    three or more ("a, b and c": ``comma``, ``and``; glossary list.next, list.last), so Arabic writes «أ وب» and
+    «أ، وب، وج» as the pages do (not «أ، ب وج», read as one jamaat of the last two: ar S-2 of the second
+    language review of 2026-11-26)."""
+    two = feed_words.join_list(["\x01", "\x02"], lang)
+    three = feed_words.join_list(["\x01", "\x02", "\x03"], lang)
+    return {"pair": two[1:two.index("\x02")], "comma": three[1:three.index("\x02")],
+            "and": three[three.index("\x02") + 1:three.index("\x03")]}
 
 
 def shamsi_months(first_year: int, last_year: int) -> list[list]:
