@@ -78,6 +78,7 @@ PRAYER_SUMMARY = glossary.term("feed.prayer_summary")
 JAMAAT_SUMMARY = glossary.term("feed.jamaat_summary")
 
 LOCAL_TIME = glossary.term("feed.local_time")
+LOCAL_TIME_ZONE = glossary.term("feed.local_time_zone")  # a zone no catalogue city names: "local time (its id)"
 METHOD_LINE = glossary.term("feed.method_line")
 JAMAAT_LINE = glossary.term("feed.jamaat_line")
 # Asr and isha: in Shia fiqh their time begins right after dhuhr's and maghrib's (which is why they
@@ -100,6 +101,7 @@ NIGHT_SUMMARY = NIGHT_CALENDAR
 NIGHT_CALENDAR_DESCRIPTION = glossary.term("feed.night_calendar_description")
 # the whole last third is sahar, preferred for Salat al-Layl (data/SOURCES-FEEDS.md)
 NIGHT_DESCRIPTION = glossary.term("feed.night_description")
+NIGHT_DESCRIPTION_ZONE = glossary.term("feed.night_description_zone")  # a zone no catalogue city names
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".
 RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in ("moonsighting", "iran")}
@@ -186,12 +188,18 @@ def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
     return one(lat_deg, ("north", "south")) + _LIST_JOIN[lang][0] + one(lng_deg, ("east", "west"))
 
 
+def zone_city_name(tz: str, lang: str) -> str | None:
+    """Return the name in ``lang`` of the catalogue city a zone is named after ("Toronto"), or None."""
+    city = cities.by_id().get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
+    return None if city is None else city["names"][lang]
+
+
 def zone_name(tz: str, lang: str) -> str:
     """Return how "… time" names a zone in ``lang``: the catalogue city it is named after ("Toronto"),
     else the IANA id, isolated (LRI … PDI) in right-to-left text."""
-    city = cities.by_id().get(tz.rsplit("/", 1)[-1].lower().replace("_", "-"))
-    if city is not None:
-        return city["names"][lang]
+    name = zone_city_name(tz, lang)
+    if name is not None:
+        return name
     return f"{glossary.LRI}{tz}{glossary.PDI}" if lang in RTL else tz
 
 
@@ -230,4 +238,5 @@ IMSAK_NOTE = glossary.term("feed.imsak_note")
 IFTAR = glossary.term("feed.iftar")
 JAMAAT_MOVED_LINE = glossary.term("feed.jamaat_moved_line")
 EID_MOVED_LINE = glossary.term("feed.eid_moved_line")
+JAMAAT_MOVED_SHARED_LINE = glossary.term("feed.jamaat_moved_shared_line")  # asr, isha: {prayer} dhuhr, maghrib
 JAMAAT_MOVED_END_LINE = glossary.term("feed.jamaat_moved_end_line")  # {end}: a TIME_NAMES column name

@@ -54,6 +54,7 @@ def isolate(text: str, lang: str) -> str:
 COORDINATE_WORDS = glossary.group("coordinate")
 LIST_COMMA = glossary.term("list.comma")  # between the items of a list
 LIST_OR = glossary.term("list.or")  # before the last of a list of alternatives
+LIST_OR_NEXT = glossary.term("list.or_next")  # between the earlier ones (Arabic repeats أو)
 
 
 def coordinate(value_deg: float, axis: str, lang: str) -> str:

@@ -241,15 +241,16 @@ def test_ramadan_events_fall_on_the_reckonings_days_at_imsak_and_maghrib(calenda
     assert found == {"suhoor": expected_days, "iftar": expected_days}
 
 
-RAMADAN_TITLES = {  # en, and ar, fa, ur as reviewed (the imsak title and the fa Jumu'ah one: review of 2026-11-26)
+RAMADAN_TITLES = {  # en, and ar, fa, ur as reviewed (the imsak title and the fa Jumu'ah one: review of 2026-11-26;
+    # the fa and ur imsak titles and the ur Jumu'ah one: its second pass)
     "en": ("Imsak (a precaution before dawn)", "Iftar", "Jumu'ah", "Eid al-Fitr prayer", "Dhuhr and Asr jamaat",
            "Jumu'ah and Asr jamaat"),
     "ar": ("الإمساك (احتياطاً قبل الفجر)", "الإفطار", "صلاة الجمعة", "صلاة عيد الفطر", "إقامة صلاتي الظهر والعصر",
            "إقامة صلاتي الجمعة والعصر"),
-    "fa": ("پایان سحری (امساک)", "افطار", "نماز جمعه", "نماز عید فطر", "نماز جماعت ظهر و عصر",
+    "fa": ("امساک (احتیاط پیش از اذان صبح)", "افطار", "نماز جمعه", "نماز عید فطر", "نماز جماعت ظهر و عصر",
            "نماز جمعه و عصر"),
-    "ur": ("سحری کا اختتام (امساک)", "افطار", "نمازِ جمعہ", "نمازِ عید الفطر", "ظہر اور عصر کی جماعت",
-           "جمعہ اور عصر کی جماعت"),
+    "ur": ("امساک (صبحِ صادق سے پہلے احتیاطی وقت)", "افطار", "نمازِ جمعہ", "نمازِ عید الفطر", "ظہر اور عصر کی جماعت",
+           "نمازِ جمعہ و عصر"),
 }
 
 

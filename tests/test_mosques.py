@@ -400,7 +400,8 @@ def test_a_profile_with_issue_28_rules_is_its_query_and_its_page_marks_moves_bac
         for d in june:
             cell = re.search(rf'<tr data-date="{d["date"]}".*?<td data-jamaat="fajr">([^<]*)</td>', html, re.S).group(1)
             assert cell.endswith("†") == (d["date"] in late), (d["date"], cell)
-        assert ("† The mosque's rule would leave this jamaat too little time to be prayed before its prayer's time ends"
+        assert ("† On the marked days the mosque's rule would leave the jamaat too little time to be prayed before its "
+                "prayer's time ends"
                 in html_text.unescape(html))
         by = {d["date"]: d for d in june}
         assert by["2026-06-21"]["jamaatLocal"]["fajr"] == "03:30"

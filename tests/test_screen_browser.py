@@ -554,6 +554,7 @@ LONG_NAMES = {  # at most 60 characters (the screen's limit)
     "ur": "حسینیہ امام مہدی و اسلامی مرکز برائے گریٹر برمنگھم",
 }
 RAMADAN_FRIDAY = date(2027, 2, 26)  # 18 Ramadan 1448 (moonsighting), a Friday; tonight is the 19th night (Qadr)
+WINTER_DAY = date(2026, 12, 1)  # maghrib in Birmingham about 16:10
 EID_DAY = date(2027, 3, 10)  # 1 Shawwal 1448: Eid al-Fitr
 DST_SUNDAY, DST_BACK = date(2026, 3, 29), date(2026, 10, 25)  # the UK's clock changes (01:00 UTC)
 KIND_ORDER = {"imsak": 0, "adhan": 1, "iftar": 1, "jamaat": 2, "jumuah": 2, "eid": 2}
@@ -674,6 +675,9 @@ def year_runs(server):
     for lang in LANGS:  # the widget on the Ramadan Friday a quarter of an hour before the first Jumu'ah slot
         runs.append({"name": f"widget-{lang}", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": lang}),
                      "viewport": (400, 700), "start": first_slot - 20 * 60_000, "steps": [{"at": first_slot - 15 * 60_000}]})
+    maghrib = _ms(api.day(WINTER_DAY)["maghrib"])  # the Urdu widget before a winter maghrib (16:xx: «سہ پہر» by the hour)
+    runs.append({"name": "widget-ur-maghrib", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "ur"}),
+                 "viewport": (400, 700), "start": maghrib - 30 * 60_000, "steps": [{"at": maghrib - 20 * 60_000}]})
     runs.append({"name": "in-prayer", "url": _screen_url({**YEAR_QUERY, "inPrayer": "10", "qr": "feed"}, "en"),
                  "viewport": VIEWPORTS_28["tv"], "start": first_slot - 120_000,
                  "steps": [{"at": first_slot - 1000}, {"at": first_slot}, {"at": first_slot + 600_000 - 1000},
@@ -882,3 +886,17 @@ def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
     text = _digits(read["widgetNext"])
     assert glossary.term("page.screen.jumuah")[lang] in text and _clock(slot, lang) in text and "0:15" in text, text
     assert glossary.term("prayer.asr")[lang] not in text.split(":", 1)[1], text
+
+
+def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(year_runs):
+    """ur E-3 (second pass of the language review of 26 November): the widget's "next" line took the word by the
+    clock hour (CLDR: 16:00-18:00 «سہ پہر»), so a winter maghrib or isha read "afternoon". Urdu says «شام» for the
+    evening prayers until 20:00, «رات» after (as the feeds do); the API's maghrib instant is the reference."""
+    runs, api = year_runs
+    run = runs["widget-ur-maghrib"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    maghrib = _wall(_ms(api.day(WINTER_DAY)["maghrib"]))
+    assert 16 <= maghrib.hour < 18, maghrib  # the clock hour alone would say «سہ پہر»
+    text = read["widgetNext"]
+    assert "شام" in text and "سہ پہر" not in text, text

@@ -19,7 +19,7 @@ import icalendar
 import pytest
 from conftest import call
 
-from generator import cities
+from generator import cities, glossary
 
 RTL = ("ar", "fa", "ur")
 TODAY = date(2026, 11, 26)
@@ -328,7 +328,20 @@ def test_an_imsakiya_says_which_table_its_month_start_comes_from():
 
     html = imsakiya.render(TODAY, "tehran", "fa", "iran").decode()
     start = re.search(r"آغاز ماه: [^<]*", html).group(0)
-    assert "(طبق تقویم رسمی)" in start and " یا " not in start, start
+    assert "(طبق تقویم رسمی ایران)" in start and " یا " not in start, start
+
+
+IRAN = {"ar": "الإيراني", "fa": "ایران", "ur": "ایران"}  # each language's word for Iran / Iranian
+
+
+@pytest.mark.parametrize("lang", RTL)
+def test_irans_official_calendar_is_named_as_irans(lang):
+    """ur E-1, fa S-5 (second pass): «سرکاری کیلنڈر» alone reads, in Karachi, as Pakistan's official calendar."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "tehran", lang, "iran").decode()
+    source = glossary.term("source.table_iran")[lang]
+    assert f"({source})" in html and IRAN[lang] in source, source
 
 
 def test_a_persian_day_label_leads_with_the_shamsi_date():
@@ -340,3 +353,145 @@ def test_a_persian_day_label_leads_with_the_shamsi_date():
     label = re.search(r'<span class="card-date">(.*?)</span>', html).group(1)
     parts = label.split(" — ")
     assert parts[0] == "پنج‌شنبه ۵ آذر ۱۴۰۵" and parts[-1] == "۲۶ نوامبر ۲۰۲۶", label
+
+
+
+# --- Second pass of 26 November (docs/site.md) ------------------------------------------------------
+SUHOOR = {"en": "suhoor", "ar": "سحور", "fa": "سحری", "ur": "سحری"}  # "the end of suhoor" is the word to avoid
+IMSAK = {"en": "Imsak", "ar": "الإمساك", "fa": "امساک", "ur": "امساک"}
+
+
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_the_imsak_event_is_titled_as_a_precaution_not_as_the_end_of_suhoor(lang):
+    """fa W-1, ur W-1: the fast begins at dawn (the Shia maraji); imsak, minutes earlier, is a precaution, so the
+    Ramadan event at imsak is not «پایان سحری» / «سحری کا اختتام» beside a note that allows eating until dawn."""
+    body = call("prayer-times.ics", _at(2020, 4, 25), city="tehran", days=7, ramadan=1, lang=lang)
+    suhoor = [e for e in _events(body) if _key(e) == "suhoor"]
+    assert len(suhoor) == 7
+    for event in suhoor:
+        title, note = str(event["SUMMARY"]), str(event["DESCRIPTION"]).split("\n")
+        assert IMSAK[lang] in title and SUHOOR[lang] not in title.lower(), title
+        assert not any("این وقت" in line for line in note), note  # fa E-1: «امساک از این وقت» read as "from dawn"
+
+
+ADHAN_OF = {  # "the dhuhr / maghrib adhan" in each language (prayer names: glossary prayer.*, read independently)
+    "en": ("Dhuhr adhan", "Maghrib adhan"), "ar": ("أذان الظهر", "أذان المغرب"),
+    "fa": ("اذان ظهر", "اذان مغرب"), "ur": ("ظہر کی اذان", "مغرب کی اذان"),
+}
+
+
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_an_asr_or_isha_jamaat_before_dhuhr_or_maghrib_is_held_at_that_adhan_and_says_so(lang):
+    """ar W-1, fa W-2, ur W-2: in Ja'fari fiqh the time of asr begins with dhuhr's and isha's with maghrib's, so a
+    mosque's asr (isha) set before the dhuhr (maghrib) adhan is held at that adhan, and the line names it; the
+    computed asr and isha open only their fadhila time, so the line does not say "before today's adhan"."""
+    import json
+
+    now = _at(2026, 12, 1)
+    body = call("prayer-times.ics", now, city="london", lang=lang, days=7, jamaat="asr:11:00,isha:15:00")
+    day = json.loads(call("prayer-times", now, city="london", year=2026, month=12))["days"]
+    opens = {"asr": "dhuhr", "isha": "maghrib"}
+    seen = set()
+    for event in _events(body):
+        kind = _key(event)
+        if kind not in opens:
+            continue
+        date_ = event["DTSTART"].dt.astimezone(timezone.utc).date()
+        row = next(d for d in day if d["date"] == date_.isoformat())
+        adhan = datetime.fromisoformat(row[opens[kind]].replace("Z", "+00:00"))
+        assert event["DTSTART"].dt == adhan, (kind, event["DTSTART"].dt, adhan)
+        text = str(event["DESCRIPTION"])
+        assert ADHAN_OF[lang][kind == "isha"] in text, (kind, text)
+        seen.add(kind)
+    assert seen == {"asr", "isha"}
+
+
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_a_jumuah_slot_too_late_to_be_prayed_before_asr_says_why_it_was_moved(lang):
+    """A Jumu'ah slot at 15:30 in a London December is after Jumu'ah's end (the computed asr, ~13:36): it is held
+    at the last start that leaves its two rak'as (2 minutes each) before asr, and its line names asr as the end
+    (the line was looked for a minute before sunset, the end before the rule was corrected, and never written)."""
+    import json
+
+    now = _at(2026, 12, 1)
+    body = call("prayer-times.ics", now, city="london", lang=lang, days=7, jumuah="12:30,15:30")
+    days = {d["date"]: d for d in json.loads(call("prayer-times", now, city="london", year=2026, month=12))["days"]}
+    asr_name = glossary.term("column.asr")[lang]
+    late = [e for e in _events(body) if _key(e).startswith("jumuah") and e["DTSTART"].dt.astimezone(timezone.utc).hour >= 13]
+    assert len(late) == 1, late  # one Friday in the week: 4 December 2026
+    event = late[0]
+    asr = datetime.fromisoformat(days[event["DTSTART"].dt.date().isoformat()]["asr"].replace("Z", "+00:00"))
+    assert (asr - event["DTSTART"].dt).total_seconds() == 2 * 2 * 60, (event["DTSTART"].dt, asr)
+    moved_end = glossary.term("feed.jamaat_moved_end_line")[lang].format(end=asr_name)
+    assert moved_end in str(event["DESCRIPTION"]), str(event["DESCRIPTION"])
+
+
+@pytest.mark.parametrize("lang", ("en", *RTL))
+def test_the_nights_of_qadr_begin_at_sunset_on_the_imsakiya(lang):
+    """ar E-1, fa S-8: one term per concept; a night begins at sunset (feed.night_begins), not at «المغرب»,
+    which for a Shia reader is the prayer after the eastern redness has gone."""
+    from generator.site import imsakiya
+
+    sunset = {"en": "sunset", "ar": "غروب", "fa": "غروب", "ur": "غروب"}[lang]
+    maghrib = {"en": "maghrib", "ar": "مغرب", "fa": "مغرب", "ur": "مغرب"}[lang]
+    html = imsakiya.render(TODAY, "karbala", lang).decode()
+    qadr = glossary.term("page.qadr_eve")  # the note's sentence follows the month start
+    note = next(p for p in re.findall(r"<p[^>]*>(.*?)</p>", html, re.S) if "(" in p and
+                ("Qadr" in p or "القدر" in p or "قدر" in p))
+    sentence = note.split(". ")[-1] if lang == "en" else re.split(r"[.۔]\s", note)[-1]
+    assert sunset in sentence.lower() and maghrib not in sentence.lower(), (note, qadr[lang])
+
+
+def test_a_month_that_has_begun_is_not_said_to_be_unannounced():
+    """ar W-3: «لم يُعلَن بعد» on the crescent page of a month that began on 13 October 2026 (no announcement is
+    recorded for it, so it is computed; but it has begun, and its announcement was made where it was made)."""
+    from generator.site import moon_page
+
+    html = moon_page.render(TODAY, 1448, 5, "ar").decode()
+    intro = next(p for p in re.findall(r"<p>(.*?)</p>", html, re.S) if "يبدأ الشهر" in p)
+    assert "محسوب" in intro and "لم يُعلَن" not in intro and "لم يعلن" not in intro, intro
+
+
+@pytest.mark.parametrize("lang", ("ar", "fa", "ur"))
+def test_a_feed_for_a_zone_no_city_names_says_local_time_and_brackets_the_id(lang):
+    """ur E-4: «⁦America/Halifax⁩ کے وقت کے مطابق» put a zone id where a place name belongs; now «مقامی وقت کے
+    مطابق … (⁦America/Halifax⁩)»: the id only inside brackets, after the local-time words."""
+    local = {"ar": "بالتوقيت المحلي", "fa": "به وقت محلی", "ur": "مقامی وقت"}[lang]
+    for feed in ("prayer-times.ics", "night.ics"):
+        body = call(feed, _at(2026, 12, 1), lang=lang, days=7, lat="44.65", lng="-63.57", tz="America/Halifax")
+        for event in _events(body):
+            first = str(event["DESCRIPTION"]).split("\n")[0]
+            assert local in first and f"({LRI}America/Halifax{PDI})" in first, (feed, first)
+
+
+def test_urdu_cells_say_the_reckoning_was_made_not_that_the_times_were_reckoned():
+    """ur E-2, S-5: «حساب» is a noun: «ان کا حساب … لگایا گیا», not «انہیں … حساب کیا گیا» (a calque of "they were
+    calculated"), in every Urdu cell of the glossary."""
+    bad = [(key, text) for key, text in ((k, v["ur"]) for k, v in glossary.terms().items()) if re.search(r"حساب (کیا|کیے|کی) گئ", text)]
+    assert not bad, bad
+
+
+def test_persian_midnight_is_the_shari_midnight():
+    """fa E-2: a bare «نیمه‌شب» is 00:00 to an Iranian reader; the site's term is «نیمه‌شب شرعی»."""
+    bad = [(key, text) for key, text in ((k, v["fa"]) for k, v in glossary.terms().items())
+           if re.search("نیمه\u200cشب(?! شرعی)", text)]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("lang,noun", [("ar", "طريقة الحساب"), ("fa", "روش محاسب"), ("ur", "طریقۂ حساب")])
+def test_the_place_defaults_line_says_what_is_the_default(lang, noun):
+    """ar S-7, fa S-4, ur E-5: «اس مقام کے لیے طے شدہ:» left the adjective without its noun."""
+    from generator.site import timetable
+
+    html = timetable.render(TODAY, "karachi", lang).decode()
+    note = re.search(r'<p class="defaults-note">(.*?)</p>', html)[1]
+    assert note.split(":")[0].find(noun) >= 0, note
+
+
+def test_the_arabic_search_label_repeats_or():
+    """ar S-1: «English أو العربية أو فارسی أو اردو», as lists of and repeat و (not "A, B, C or D")."""
+    from generator.site import index
+
+    html = index.render_home(TODAY, "ar").decode()
+    label = re.search(r'<label for="city-q">(.*?)</label>', html, re.S)[1]
+    assert label.count(" أو ") == 3 and "</bdi>، <bdi" not in label, label

@@ -278,6 +278,14 @@ def build_prayer_times(params: Params) -> bytes:
               if p in shown and jamaat.PAIRS[p] in shown and p in jam.names}
     names = words.PRAYER_NAMES[lang]
     clocks: dict[str, list[str]] = {}
+    by_city = "city" in params or words.zone_city_name(zone, lang) is not None
+
+    def local_time(text: str) -> str:
+        """"05:43 Toronto time"; for a zone no catalogue city names, "05:43 local time (America/Halifax)": an id
+        where a place name belongs is machine text (ur E-4, second pass of the language review of 2026-11-26)."""
+        if by_city:
+            return words.LOCAL_TIME[lang].format(time=text, city=clock_name)
+        return words.LOCAL_TIME_ZONE[lang].format(time=text, zone=clock_name)
 
     def clock(key: str, unix_s: np.ndarray, event: str) -> list[str]:
         if key not in clocks:
@@ -322,7 +330,7 @@ def build_prayer_times(params: Params) -> bytes:
             if time_id == "imsak":  # a Ramadan day's imsak is its suhoor event (below): one event, one alarm
                 reached = reached & ~ramadan_days
             for i in np.flatnonzero(reached).tolist():
-                local = words.LOCAL_TIME[lang].format(time=clock(time_id, calculated, time_id)[i], city=clock_name)
+                local = local_time(clock(time_id, calculated, time_id)[i])
                 add(i, time_id, order, int(calculated[i]), time_id, summary, [local, *polar_lines(i)], False)
             continue
         k = jam.names.index(time_id) if jam is not None and time_id in jam.names else None
@@ -346,7 +354,7 @@ def build_prayer_times(params: Params) -> bytes:
             else:
                 summary = (words.JAMAAT_SUMMARY if with_jamaat else words.PRAYER_SUMMARY)[lang].format(
                     prayer=names[time_id])
-            lines = [words.LOCAL_TIME[lang].format(time=clock(f"start-{time_id}", starts, time_id)[i], city=clock_name)]
+            lines = [local_time(clock(f"start-{time_id}", starts, time_id)[i])]
             if with_jamaat:
                 lines.append(words.jamaat_line(time_id, lang).format(prayer=names[time_id],
                                                                      time=clock(time_id, calculated, time_id)[i]))
@@ -356,6 +364,8 @@ def build_prayer_times(params: Params) -> bytes:
                 if moved_end[i]:
                     lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang][
                         jamaat.END_OF[time_id]]))
+                elif moved[i] and jamaat.OPENS_AT[time_id] != time_id:  # asr, isha: at the dhuhr, maghrib adhan
+                    lines.append(words.JAMAAT_MOVED_SHARED_LINE[lang].format(prayer=names[jamaat.OPENS_AT[time_id]]))
                 elif moved[i]:
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
             add(i, time_id, order, int(starts[i]), time_id, summarised(summary), lines + polar_lines(i), busy)
@@ -364,21 +374,22 @@ def build_prayer_times(params: Params) -> bytes:
         dhuhr = result.times["dhuhr"][0]
         jumuah = words.JUMUAH_NAME[lang]
         partner = "asr" if "asr" in folded else None
-        sunset = result.times["sunset"][0]
+        # the last start that leaves time to pray before Jumu'ah's end (generator/jamaat.py, the rule's own bound)
+        last_start = result.times[jamaat.END_OF["jumuah"]][0] - jamaat.latest_start_min("jumuah") * 60
         for i in np.flatnonzero(jam.fridays).tolist():
             for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):
                 if slot == 0 and partner and folded[partner][i]:
                     summary = words.JUMUAH_COMBINED_SUMMARY[lang].format(first=jumuah, second=names[partner])
                 else:
                     summary = words.PRAYER_SUMMARY[lang].format(prayer=jumuah)
-                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params, "jumuah")[0],
-                                                       city=clock_name),
+                lines = [local_time(_clock(zone, np.array([start_s]), params, "jumuah")[0]),
                          words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr, "dhuhr")[i])]
                 if slot == 0 and partner and folded[partner][i]:
                     lines.append(words.FADHILA_LINE[lang].format(
                         prayer=names[partner], time=clock(partner, result.times[partner][0], partner)[i]))
-                if jam.moved_end[len(jam.names)][i] and start_s == int(sunset[i]) - 60:
-                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["sunset"]))
+                if jam.moved_end[len(jam.names)][i] and start_s == int(last_start[i]):
+                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(
+                        end=words.TIME_NAMES[lang][jamaat.END_OF["jumuah"]]))
                 elif jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
                 add(i, f"jumuah-{slot + 1}", EVENT_ORDER.index("jumuah") + slot, start_s, "jumuah", summarised(summary),
@@ -390,10 +401,9 @@ def build_prayer_times(params: Params) -> bytes:
         months = hijri.to_hijri(window[eid_days], calendar).month.tolist()
         for i, month in zip(eid_days.tolist(), months):
             for slot, start_s in enumerate(jam.eid_s[i].tolist()):
-                lines = [words.LOCAL_TIME[lang].format(time=_clock(zone, np.array([start_s]), params, "eid")[0],
-                                                       city=clock_name)]
-                if jam.moved_end[len(jam.names) + 1][i] and start_s == int(eid_end[i]) - 60:
-                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang]["dhuhr"]))
+                lines = [local_time(_clock(zone, np.array([start_s]), params, "eid")[0])]
+                if jam.moved_end[len(jam.names) + 1][i] and start_s == int(eid_end[i]) - jamaat.latest_start_min("eid") * 60:
+                    lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang][jamaat.END_OF["eid"]]))
                 elif jam.moved[len(jam.names) + 1][i] and start_s == int(sunrise[i]):
                     lines.append(words.EID_MOVED_LINE[lang])
                 add(i, f"eid-{slot + 1}", EVENT_ORDER.index("eid") + slot, start_s, "eid",
@@ -408,7 +418,7 @@ def build_prayer_times(params: Params) -> bytes:
             reached = ~result.unreached[time_id][0] if time_id in result.unreached else np.ones(n_days, dtype=bool)
             for i, hy, hm, hd in zip(ramadan.tolist(), dates.year.tolist(), dates.month.tolist(), dates.day.tolist()):
                 if reached[i]:
-                    lines = [words.LOCAL_TIME[lang].format(time=clock(time_id, times, key)[i], city=clock_name),
+                    lines = [local_time(clock(time_id, times, key)[i]),
                              hijri_names.formatted(hy, hm, hd)[lang], *notes[key]]
                     add(i, key, EVENT_ORDER.index(key), int(times[i]), key, summarised(title[lang]),
                         lines + polar_lines(i), False)
@@ -451,6 +461,7 @@ def build_night(params: Params) -> bytes:
     identity = feeds.feed_identity("night", params, NIGHT_IDENTITY)
     first = days.unix_day(params["date"])
     place_key = _place_key(params)
+    by_city = "city" in params or words.zone_city_name(zone, lang) is not None  # else "local time (its id)"
     out = []
     for i in nights.tolist():
         evening = days.to_date(first + i).strftime("%Y%m%d")  # the civil date the night begins on
@@ -459,7 +470,9 @@ def build_night(params: Params) -> bytes:
             start_unix_s=int(starts[i]),
             end_unix_s=int(next_fajr[i]),
             summary=words.NIGHT_SUMMARY[lang],
-            description=words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=clock_name),
+            description=(words.NIGHT_DESCRIPTION[lang].format(start=start_clock[i], fajr=fajr_clock[i], city=clock_name)
+                         if by_city else words.NIGHT_DESCRIPTION_ZONE[lang].format(start=start_clock[i],
+                                                                                   fajr=fajr_clock[i], zone=clock_name)),
             lang=lang,
             busy=params.get("busy", FO.NIGHT_BUSY.default) == 1,
             alarm_before_min=params.get("alarm"),

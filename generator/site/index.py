@@ -110,7 +110,7 @@ def render_home(today: date, lang: str) -> bytes:
         p=p,
         **head.page_head(lang, p["home_title"], home_description(len(catalogue), lang), home_url),
         intro=p["home_intro"].format(count=words.digits(len(catalogue), lang)),
-        list_comma=words.LIST_COMMA[lang], list_or=words.LIST_OR[lang],  # the search label's languages
+        list_or_next=words.LIST_OR_NEXT[lang], list_or=words.LIST_OR[lang],  # the search label's languages
         all_cities=p["all_cities"].format(count=words.digits(len(catalogue), lang)),
         cities=sorted(({"name": c["names"][lang], "href": urls.city_url(c["id"], lang)} for c in catalogue),
                       key=lambda c: (collation.sort_key(c["name"], lang), c["href"])),  # the language's alphabet

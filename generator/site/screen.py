@@ -253,6 +253,11 @@ def config(query: PageQuery, today: date) -> dict:
             "calendar": words.CALENDAR_LABELS[lang][query.calendar],
         },
     }
+    if lang == "ur":  # Urdu names the part of the day of the prayer, not of the clock hour (feed_words.period_of)
+        out["words"]["eventPeriods"] = {
+            "events": dict(feed_words.UR_EVENT_PERIODS), "words": dict(feed_words.CLOCK_WORDS[lang]),
+            "eveningUntil": feed_words.UR_EVENING_UNTIL_HOUR, "lateAfternoonFrom": feed_words.UR_LATE_AFTERNOON_FROM_HOUR,
+        }
     if lang == "fa":
         out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
         out["words"]["shamsiMonths"] = list(shamsi.MONTHS_FA)
@@ -292,11 +297,14 @@ def zone_offsets(tz: str, first_year: int, last_year: int) -> list[list[int]]:
 
 
 def list_words(lang: str) -> dict[str, str]:
-    """Return the words joining a list in ``lang`` ("a, b and c"): the list comma, and the word before the last
-    item as the feeds join two items (the screen's script has one pair of words for every length, so an Arabic
-    list of three reads «أ، ب وج» there, where the feeds write «أ، وب، وج»: glossary list.next, list.last)."""
-    joined = feed_words.join_list(["\x01", "\x02"], lang)
-    return {"comma": words.LIST_COMMA[lang], "and": joined[1:joined.index("\x02")]}
+    """Return the words joining a list in ``lang`` as the feeds join it: two items ("a and b": ``pair``), and
+    three or more ("a, b and c": ``comma``, ``and``; glossary list.next, list.last), so Arabic writes «أ وب» and
+    «أ، وب، وج» as the pages do (not «أ، ب وج», read as one jamaat of the last two: ar S-2 of the second
+    language review of 2026-11-26)."""
+    two = feed_words.join_list(["\x01", "\x02"], lang)
+    three = feed_words.join_list(["\x01", "\x02", "\x03"], lang)
+    return {"pair": two[1:two.index("\x02")], "comma": three[1:three.index("\x02")],
+            "and": three[three.index("\x02") + 1:three.index("\x03")]}
 
 
 def shamsi_months(first_year: int, last_year: int) -> list[list]:

@@ -82,7 +82,9 @@ function localOf(ms) {
 }
 
 function joinList(items) {
+  // As the feeds join a list (screen.list_words): two items with "pair", more with "comma" and "and".
   if (items.length < 2) return items.join("");
+  if (items.length === 2) return items[0] + W.pair + items[1];
   return items.slice(0, -1).join(W.comma) + W.and + items[items.length - 1];
 }
 

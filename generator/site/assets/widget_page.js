@@ -20,6 +20,20 @@ function nextLocal(m) {
   return day ? day.local[m.kind === "imsak" ? "imsak" : m.prayers[0]] : "";
 }
 
+function nextClock(m) {
+  // The next time with its part-of-day word: in Urdu that of the prayer, as the feeds write it
+  // (feed_words.period_of: maghrib and isha «شام» or «رات», never the clock hour's «سہ پہر»).
+  var hhmm = nextLocal(m);
+  var p = W.eventPeriods;
+  if (!p || config.clock === "24" || typeof hhmm !== "string" || hhmm.length !== 5) return clockText(hhmm, true);
+  var hours = Number(hhmm.slice(0, 2));
+  var event = m.kind === "adhan" ? m.prayers[0] : m.kind; // imsak, iftar, jumuah, eid, or the prayer
+  var key = p.events[event];
+  if (key === "evening" && !(hours >= 12 && hours < p.eveningUntil)) key = "night";
+  if (key === "afternoon" && hours < p.lateAfternoonFrom) key = "noon";
+  return clockText(hhmm, false) + " " + p.words[key];
+}
+
 function render() {
   var st = dayState(Date.now());
   var day = st.day;
@@ -44,7 +58,7 @@ function render() {
     $(".next").setAttribute("data-kind", next.kind);
     $(".next").setAttribute("data-at", String(next.at));
     setText($(".next-name"), nextName(next));
-    setText($(".next-time"), clockText(nextLocal(next), true));
+    setText($(".next-time"), nextClock(next));
     setText($(".next-in"), "(" + W.next_in.replace("{hours}", native(Math.floor(minutes / 60)))
       .replace("{minutes}", native(pad2(minutes % 60))) + ")");
   }
