@@ -25,6 +25,11 @@ with the file and the field named):
                  one its screen shows by default.
 ``announcement`` optional {lang: text}: one line of at most 120 characters per language (a line of the wall screen), shown
                  as text (never markup) on its page and screen.
+``screen``       optional options of its wall screen (issue 28), each the screen's own parameter of that
+                 name and its default when the screen's address does not give it: ``notice``
+                 (minutes 1..60 a jamaat must move by for "changes tomorrow"; the screen's default
+                 5), ``inPrayer`` (minutes 1..30 of the calm "prayer in progress" view after each
+                 jamaat; absent: off), ``qr`` (``page`` or ``feed``: a QR code in a corner).
 ``website``      optional ``https://`` address of the mosque's own site.
 ``address``      optional postal address (one line, at most 200 characters).
 ``sources``      a non-empty list of {``about``, ``url`` (optional), ``read`` (YYYY-MM-DD)}: where
@@ -41,7 +46,7 @@ import contextvars
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
@@ -65,7 +70,12 @@ TIMES_KEYS = ("method", "fajrAngle", "ishaAngle", "ishaInterval", "maghribAngle"
               "highLatitudeRule", "tune", "elevation", "midnight", "imsak")
 JAMAAT_KEYS = ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid", "jamaatDst", "jumuahDst", "jamaatRamadan",
                "jamaatEarliest", "jamaatLatest", "jamaatTable")  # jamaatNotice is the reader's choice, not the mosque's
-KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announcement", "website", "address",
+# The screen's options a profile may set (issue 28): their bounds are declared here and read by the screen's
+# parameters (generator/site/screen.py), so a profile and an address are checked alike.
+SCREEN_MINUTES = {"notice": (1, 60), "inPrayer": (1, 30)}
+QR_TARGETS = ("page", "feed")
+SCREEN_KEYS = ("notice", "inPrayer", "qr")
+KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announcement", "screen", "website", "address",
         "sources")
 REQUIRED = ("names", "place", "times", "reckoning", "languages", "sources")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -96,6 +106,7 @@ class Mosque:
     website: str | None
     address: str | None
     sources: tuple[Mapping[str, str], ...]
+    screen: Mapping[str, object] = field(default_factory=dict)  # the wall screen's options (SCREEN_KEYS)
     version: int | None = None  # a hosted profile's version (runtime/mosque_store.py); None: a file of data/mosques
     listed: bool = True  # a hosted profile is unlisted (no /v1/mosques, noindex) until a maintainer lists it
 
@@ -242,7 +253,23 @@ def parse(data: Any, mosque_id: str, path: Path | str, version: int | None = Non
         announcement=_by_language(data.get("announcement", {}), path, "announcement", MAX_ANNOUNCEMENT_CHARS),
         website=_url(data["website"], path, "website") if "website" in data else None,
         address=_text(data["address"], path, "address", MAX_ADDRESS_CHARS) if "address" in data else None,
-        sources=_sources(data["sources"], path), version=version)
+        screen=_screen(data.get("screen", {}), path), sources=_sources(data["sources"], path), version=version)
+
+
+def _screen(value: Any, path: Path | str) -> dict[str, object]:
+    """The screen's options: whole minutes within `SCREEN_MINUTES`, ``qr`` one of `QR_TARGETS`."""
+    out: dict[str, object] = {}
+    for name, item in _object(value, path, "screen").items():
+        if name not in SCREEN_KEYS:
+            raise ProfileError(path, f"screen.{name}", f"unknown option; one of {', '.join(SCREEN_KEYS)}")
+        if name in SCREEN_MINUTES:
+            low, high = SCREEN_MINUTES[name]
+            if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
+                raise ProfileError(path, f"screen.{name}", f"whole minutes from {low} to {high}")
+        elif item not in QR_TARGETS:
+            raise ProfileError(path, f"screen.{name}", f"one of {', '.join(QR_TARGETS)}")
+        out[name] = item
+    return out
 
 
 def load(directory: Path | None = None) -> dict[str, Mosque]:

@@ -13,6 +13,9 @@ import hashlib
 import json
 import re
 import urllib.parse
+from pathlib import Path
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -243,3 +246,32 @@ def test_the_rendered_day_passes_the_rtl_lint(client):
         for query in ("/screen/?city=birmingham&jamaat=fajr:15&jumuah=13:15,14:00&eid=08:00&qr=page",
                       "/widget/?city=karbala&jamaat=fajr:20"):
             assert lint_html(client.get(f"{query}&lang={lang}").text, lang) == [], (lang, query)
+
+
+def test_a_mosque_profile_sets_its_screens_options(client, monkeypatch, tmp_path):
+    """Issue 28: a profile's ``screen`` group (notice, inPrayer, qr) gives its screen's defaults, read as the
+    screen's own parameters would be; the address may still choose. Refused values name the field."""
+    from generator import mosques
+    from generator.site import responses
+
+    profile = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text())
+    profile["screen"] = {"notice": 10, "inPrayer": 12, "qr": "page"}
+    path = tmp_path / "screen-mosque.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    found = mosques.read(path)
+    monkeypatch.setattr(mosques, "by_id", lambda: {**mosques.load(), found.id: found})
+    responses._body.cache_clear()
+    config = _config(client.get(f"/screen/?mosque={found.id}").text)
+    html = client.get(f"/screen/?mosque={found.id}").text
+    assert config["inPrayer"] == 12 and "jamaatNotice=10" in config["prayerTimes"][-1] and "<svg" in html
+    # its canonical address is the mosque's alone: the options are the profile's
+    assert f'<link rel="canonical" href="http://127.0.0.1:8000/screen/?mosque={found.id}&amp;lang=en">' in html
+    chosen = _config(client.get(f"/screen/?mosque={found.id}&inPrayer=5&notice=3").text)
+    assert chosen["inPrayer"] == 5 and "jamaatNotice=3" in chosen["prayerTimes"][-1]
+    for bad, field in (({"notice": 0}, "screen.notice"), ({"inPrayer": 31}, "screen.inPrayer"),
+                       ({"inPrayer": True}, "screen.inPrayer"), ({"qr": "web"}, "screen.qr"),
+                       ({"theme": "dark"}, "screen.theme")):
+        path.write_text(json.dumps({**profile, "screen": bad}), encoding="utf-8")
+        with pytest.raises(mosques.ProfileError, match=field.replace(".", r"\.")):
+            mosques.read(path)
+    responses._body.cache_clear()

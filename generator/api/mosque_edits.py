@@ -32,6 +32,11 @@ PROFILE = {
         "languages": {"type": "array", "minItems": 1, "uniqueItems": True,
                       "items": {"type": "string", "enum": list(LANGUAGES)}},
         "announcement": _BY_LANG,
+        "screen": {"type": "object", "description": "Its wall screen's options (the screen's own parameters)",
+                   "properties": {**{name: {"type": "integer", "minimum": low, "maximum": high}
+                                     for name, (low, high) in mosques.SCREEN_MINUTES.items()},
+                                  "qr": {"type": "string", "enum": list(mosques.QR_TARGETS)}},
+                   "additionalProperties": False},
         "website": {"type": "string", "pattern": "^https://"},
         "address": _TEXT,
         "sources": {"type": "array", "minItems": 1,

@@ -76,11 +76,14 @@ THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (defa
 # /v1/prayer-times for jamaatNotice=<notice> (issue 28) when its query has jamaat rules and the API takes it.
 NOTICE_API = "jamaatNotice"
 DEFAULT_NOTICE_MIN = 5
-NOTICE = P.integer("notice", 1, 60, "Minutes a jamaat must move by for the screen's \"changes tomorrow\" line "
-                   f"(default {DEFAULT_NOTICE_MIN}; 1: every change); given to /v1/prayer-times as {NOTICE_API}.")
-IN_PRAYER = P.integer("inPrayer", 1, 30, "Minutes of a calm full-screen \"prayer in progress\" view after each jamaat "
-                      "(Jumu'ah and Eid included); absent: off.")
-QR_TARGETS = ("page", "feed")
+# The screen's options; a mosque profile may set them too (its ``screen`` group: generator/mosques.py, which
+# declares their bounds), as the defaults of its screen.
+NOTICE = P.integer("notice", *mosques.SCREEN_MINUTES["notice"], "Minutes a jamaat must move by for the screen's "
+                   f"\"changes tomorrow\" line (default {DEFAULT_NOTICE_MIN}; 1: every change); given to "
+                   f"/v1/prayer-times as {NOTICE_API}.")
+IN_PRAYER = P.integer("inPrayer", *mosques.SCREEN_MINUTES["inPrayer"], "Minutes of a calm full-screen \"prayer in "
+                      "progress\" view after each jamaat (Jumu'ah and Eid included); absent: off.")
+QR_TARGETS = mosques.QR_TARGETS
 QR = P.choice("qr", QR_TARGETS, "A QR code in a corner: page (the mosque's page with mosque=, else the city's "
               "timetable page) or feed (the calendar feed of the same times and rules); absent: none.")
 PAGE_CALENDAR = CALENDAR.but(default=None)  # absent: the city's own reckoning
@@ -151,6 +154,9 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     mosque_id = next((value for name, value in prayer_items if name == MOSQUE_NAME), None)
     if mosque_id is not None:  # the mosque's reckoning dates its Eid days and the screen's Hijri date alike
         calendar = mosques.find(mosque_id).reckoning
+        # the profile's screen options are the defaults of its screen (the address may still choose)
+        page = {**page, **{name: value for name, value in mosques.find(mosque_id).screen.items()
+                           if page.get(name) is None}}
         if page["calendar"] not in (None, calendar):
             raise QueryError("calendar", f"set by the profile of mosque={mosque_id} ({calendar}); leave calendar out")
     else:
@@ -391,12 +397,12 @@ def page_path(query: PageQuery, lang: str) -> str:
         items.append(("theme", query.theme))
     if query.kind == "screen":
         items = [item for item in items if item[0] != NOTICE_API]  # the screen's notice stands for it
-        if query.notice != DEFAULT_NOTICE_MIN:
-            items.append(("notice", query.notice))
-        if query.in_prayer:
-            items.append(("inPrayer", query.in_prayer))
-        if query.qr:
-            items.append(("qr", query.qr))
+        profile = mosques.find(query.mosque).screen if query.mosque is not None else {}  # implied by mosque=
+        for name, value, default in (("notice", query.notice, profile.get("notice", DEFAULT_NOTICE_MIN)),
+                                     ("inPrayer", query.in_prayer, profile.get("inPrayer")),
+                                     ("qr", query.qr, profile.get("qr"))):
+            if value != default:
+                items.append((name, value))
     return f"/{query.kind}/?" + urlencode([(k, str(v)) for k, v in items], quote_via=quote, safe="")
 
 
