@@ -411,6 +411,22 @@ def _chosen(calendar: str, rows: dict, starts_of) -> int:
     return hijri_regions.choose(hits)
 
 
+def starts_with(calendar: str, fixed: dict[tuple[int, int], int]) -> np.ndarray:
+    """Return ``calendar``'s month starts were ``fixed`` its announced starts (same rules and seams as the build).
+
+    For `announce.py`: a `pakistan` or `india` row may change the rule chosen on the rows.
+    """
+    months = _months()
+    if calendar in hijri_regions.CALENDARS:
+        class _Start(NamedTuple):
+            start: int
+        index = _chosen(calendar, {k: _Start(v) for k, v in fixed.items()}, candidate_starts)
+        computed = months[f"{calendar}_candidate_{index:02d}"].astype(np.int64)
+    else:
+        computed = months[f"{calendar}_computed_start"].astype(np.int64)
+    return _assemble(fixed, computed, months["tabular_start"].astype(np.int64)).start
+
+
 def build(path: Path | None = None) -> Path:
     """Compute the month table of every reckoning and write it atomically to ``path`` (`TABLE_PATH`)."""
     hy, hm = _all_months()

@@ -36,7 +36,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 MONTH_STARTS_DIR = DATA_DIR / "month_starts"
 COLUMNS = ("hy", "hm", "gregorian_start", "decided_by", "shia_followed", "source", "quote", "reported", "read")
 SHIA_FOLLOWED = ("yes", "no", "unknown")
-_AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
+AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
 
 
 class Region(NamedTuple):
@@ -123,7 +123,7 @@ def read_rows(calendar: str, path: Path | None = None) -> list[dict[str, str]]:
         if not (r["hy"].isdigit() and r["hm"].isdigit() and 1 <= int(r["hm"]) <= 12):
             raise ValueError(f"{where}: hy/hm must be a Hijri year and a month 1..12")
         days.unix_day(r["gregorian_start"])  # a real date, or ValueError
-        if not _AUTHORITY_ID.fullmatch(r["decided_by"]):
+        if not AUTHORITY_ID.fullmatch(r["decided_by"]):
             raise ValueError(f"{where}: decided_by must be an id such as ruet-e-hilal")
         if r["shia_followed"] not in SHIA_FOLLOWED:
             raise ValueError(f"{where}: shia_followed must be one of {', '.join(SHIA_FOLLOWED)}")
