@@ -140,8 +140,9 @@ def regional_report(calendar: str) -> None:
         if a != p:
             print(f"    miss: {y}/{m:02d} announced {np.datetime64(int(a), 'D')}, predicted "
                   f"{np.datetime64(int(p), 'D')} ({int(p - a):+d}) by {fit.candidates[c]}")
-    others = {c: hijri.month_start(fit.hy, fit.hm, c) for c in ("moonsighting", "iran")}
-    print("  the other reckonings on the same months: "
+    others = {f"{c} reckoning": hijri.month_start(fit.hy, fit.hm, c) for c in ("moonsighting", "iran")}
+    others.update({f"{c}'s computed rule": hijri.computed_start(fit.hy, fit.hm, c) for c in ("moonsighting", "iran")})
+    print("  on the same months (not fitted to them): "
           + ", ".join(f"{c} {(s == fit.announced).sum()}/{n}" for c, s in others.items()))
     print("  every candidate on all announced months (ties go to the first listed):")
     for name, starts in zip(fit.candidates, fit.starts):
