@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator import crescent, days
+from generator import cities, crescent, days
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 MONTH_STARTS_DIR = DATA_DIR / "month_starts"
@@ -43,7 +43,7 @@ class Region(NamedTuple):
     """Where a reckoning's crescent is looked for: its clock and its candidate places."""
 
     utc_offset_days: float  # the date of the conjunction on the region's clock starts the evenings
-    places: dict[str, tuple[float, float]]  # name -> (lat, lng) in degrees, east positive
+    places: tuple[str, ...]  # catalogue city ids (data/cities.csv gives their coordinates)
     place_sets: tuple[tuple[str, ...], ...]  # the candidate sets, smaller first
 
 
@@ -53,18 +53,16 @@ class Region(NamedTuple):
 REGIONS = {
     "pakistan": Region(
         utc_offset_days=5.0 / 24.0,
-        places={"Karachi": (24.86, 67.01), "Quetta": (30.18, 66.98), "Lahore": (31.55, 74.34),
-                "Peshawar": (34.01, 71.58), "Islamabad": (33.69, 73.06)},
-        place_sets=(("Karachi",), ("Quetta",), ("Lahore",), ("Peshawar",),
-                    ("Karachi", "Quetta", "Lahore"),
-                    ("Karachi", "Quetta", "Lahore", "Peshawar", "Islamabad")),
+        places=("karachi", "quetta", "lahore", "peshawar", "islamabad"),
+        place_sets=(("karachi",), ("quetta",), ("lahore",), ("peshawar",),
+                    ("karachi", "quetta", "lahore"),
+                    ("karachi", "quetta", "lahore", "peshawar", "islamabad")),
     ),
     "india": Region(
         utc_offset_days=5.5 / 24.0,
-        places={"Lucknow": (26.85, 80.95), "Delhi": (28.61, 77.21), "Mumbai": (19.08, 72.88),
-                "Hyderabad": (17.39, 78.49), "Kolkata": (22.57, 88.36)},
-        place_sets=(("Lucknow",), ("Delhi",), ("Mumbai",), ("Lucknow", "Delhi"),
-                    ("Lucknow", "Delhi", "Mumbai", "Hyderabad", "Kolkata")),
+        places=("lucknow", "delhi", "mumbai", "hyderabad-in", "kolkata"),
+        place_sets=(("lucknow",), ("delhi",), ("mumbai",), ("lucknow", "delhi"),
+                    ("lucknow", "delhi", "mumbai", "hyderabad-in", "kolkata")),
     ),
 }
 CALENDARS = tuple(REGIONS)
@@ -98,13 +96,21 @@ def candidates(calendar: str) -> list[tuple[tuple[str, ...], str]]:
 
 def candidate_name(candidate: tuple[tuple[str, ...], str]) -> str:
     places, criterion = candidate
-    return f"{criterion} at {'/'.join(places)}"
+    return f"{criterion} at {'/'.join(str(cities.by_id()[p]['names']['en']) for p in places)}"
+
+
+def coordinates(calendar: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return the latitudes and longitudes (degrees, east positive) of a region's places, in `Region.places` order."""
+    catalogue = cities.by_id()
+    places = REGIONS[calendar].places
+    return (np.array([float(catalogue[p]["lat"]) for p in places]),
+            np.array([float(catalogue[p]["lng"]) for p in places]))
 
 
 def rules_key() -> str:
     """Return what the candidates' starts depend on (for the month table's stamp)."""
-    return repr([(c, r.utc_offset_days, sorted(r.places.items()), r.place_sets) for c, r in REGIONS.items()]
-                + sorted(CRITERIA.items()))
+    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets)
+                 for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
 
 
 # --- the data files -----------------------------------------------------------------------
@@ -171,8 +177,7 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
     conj = np.where(known, conjunction, 0.0)
     first = np.floor(conj + region.utc_offset_days).astype(np.int64)
     names = list(region.places)
-    lat = np.array([region.places[n][0] for n in names])
-    lng = np.array([region.places[n][1] for n in names])
+    lat, lng = coordinates(calendar)
     q = np.full((len(conj), evenings_tried, len(names)), -np.inf)
     v = np.full_like(q, -np.inf)
     for offset in range(evenings_tried):
