@@ -257,3 +257,31 @@ def test_announce_records_a_pakistan_row_that_the_table_then_serves(sandbox, cap
 def test_announce_refuses_bad_south_asian_rows(sandbox, capsys, argv, says):
     assert announce.main([*argv, "--dry-run"]) == 2
     assert capsys.readouterr().err.startswith(f"refused: {says}:")
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def test_a_page_following_pakistan_shows_its_column_first_on_the_announced_days(monkeypatch):
+    """A city page whose reckoning is `pakistan` (the per-place defaults decide which; here set by hand):
+    its Hijri column comes first, labelled «ہجری (پاکستان)», beside the two every page shows, and
+    Muharram 1447 begins on the row's day (2025-06-27, Business Recorder: "the moon of
+    Muharram-ul-Haram was sighted in Pakistan"); the note says what the column follows."""
+    import re
+
+    from generator.site import routes, timetable
+
+    row = _kept("pakistan")[(1447, 1)]
+    assert row["gregorian_start"] == "2025-06-27"
+    monkeypatch.setattr(timetable, "city_calendar", lambda city: "pakistan" if city["country"] == "PK" else "moonsighting")
+    html = routes.city_month(date(2026, 11, 26), "karachi", "ur", "Tehran", "2025-06").decode()
+    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', html) == ["ہجری (پاکستان)", "ہجری (رویت)",
+                                                                              "ہجری (ایران)"]
+    day_one = re.search(r'<tr data-date="2025-06-27".*?</tr>', html, re.S).group(0)
+    cells = re.findall(r'<td data-calendar="(\w+)"( class="start")?>([^<]*)</td>', day_one)
+    assert cells[0][:2] == ("pakistan", ' class="start"') and cells[0][2] == "۱ محرم الحرام"
+    eve = re.search(r'<tr data-date="2025-06-26".*?</tr>', html, re.S).group(0)
+    assert re.search(r'<td data-calendar="pakistan">(۲۹|۳۰)</td>', eve)
+    assert "«پاکستان» وہ دن ہے جو پاکستان کے شیعہ مانتے ہیں" in html
+    london = routes.city_month(date(2026, 11, 26), "london", "ur", "Tehran", "2025-06").decode()
+    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', london) == ["ہجری (رویت)", "ہجری (ایران)"]
