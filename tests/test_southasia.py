@@ -285,3 +285,39 @@ def test_a_page_following_pakistan_shows_its_column_first_on_the_announced_days(
     assert "«پاکستان» وہ دن ہے جو پاکستان کے شیعہ مانتے ہیں" in html
     london = routes.city_month(date(2026, 11, 26), "london", "ur", "Tehran", "2025-06").decode()
     assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', london) == ["ہجری (رویت)", "ہجری (ایران)"]
+
+
+# --- jamaat and mosque profiles -------------------------------------------------------------
+
+
+def test_eid_jamaat_follows_each_countrys_announced_eid(client):
+    """Eid al-Fitr 1441: Pakistan's committee 2020-05-24, Lucknow's Shia 2020-05-25 (the rows; notes.md:
+    "committee 24 May (Ramadan 29 days); Lucknow 25 May").  The Eid slot is on that day only."""
+    assert _kept("pakistan")[(1441, 10)]["gregorian_start"] == "2020-05-24"
+    assert _kept("india")[(1441, 10)]["gregorian_start"] == "2020-05-25"
+
+    def eid_days(city, calendar):
+        body = client.get("/v1/prayer-times", params={"city": city, "year": 2020, "month": 5, "eid": "08:00",
+                                                      "calendar": calendar}).json()
+        return [d["date"] for d in body["days"] if d["jamaat"].get("eid")]
+
+    assert eid_days("karachi", "pakistan") == ["2020-05-24"]
+    assert eid_days("lucknow", "india") == ["2020-05-25"]
+
+
+def test_a_mosque_profile_may_keep_a_south_asian_reckoning(tmp_path):
+    """docs/mosques.md: `reckoning` is any `calendar` value; a misspelt one is refused naming the field."""
+    import json
+    from pathlib import Path
+
+    from generator import mosques
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text("utf-8"))
+    for reckoning in CALENDARS:
+        path = tmp_path / "example-mosque.json"
+        path.write_text(json.dumps({**data, "reckoning": reckoning}), encoding="utf-8")
+        assert mosques.read(path).reckoning == reckoning
+    path.write_text(json.dumps({**data, "reckoning": "pakistani"}), encoding="utf-8")
+    with pytest.raises(mosques.ProfileError) as error:
+        mosques.read(path)
+    assert error.value.field == "reckoning"
