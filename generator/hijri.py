@@ -1,7 +1,7 @@
-"""The two Hijri reckonings of the service, `moonsighting` and `iran`, vectorised.
+"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan` and `india`, vectorised.
 
 Public functions (days are whole days since 1970-01-01, numpy int arrays or ints; every
-function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "iran"):
+function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
 
 * ``to_hijri(unix_day, calendar) -> HijriDates(year, month, day, month_length, source)``:
   Gregorian to Hijri; ``source`` is a str array, one of `SOURCES`.
@@ -11,7 +11,8 @@ function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "ir
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
 * ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
-  month (for validation).
+  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`.
+* ``month_authority(hy, hm, calendar)``: who announced or published a `table` month.
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
 
@@ -35,6 +36,11 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
   grid over Iran's bounding box (25–40° N, 44–63° E; 320 points, `generator.crescent`
   geometry at each point's best time).  Validation against the official table is in
   docs/hijri.md and ``python -m bench.hijri``.
+* ``pakistan``, ``india`` (issue 26): the day the country's Shia keep, ``data/month_starts/``
+  (`generator.hijri_regions`: the Central Ruet-e-Hilal Committee, or Pakistan's Shia ulema
+  where they kept another day; the Shia committee of Lucknow), then ``computed`` by the
+  candidate rule that reproduces most of those rows, chosen when the table is built (so a
+  new row needs no code change), then ``tabular``.
 * ``tabular``: the arithmetic calendar of `generator.hijri_tabular`, only for months
   whose conjunction lies outside the new-moon table (never inside 1317–1523).
 
@@ -220,7 +226,7 @@ def candidate_starts(hy, hm, calendar: str) -> np.ndarray:
 
 def chosen_candidate(calendar: str) -> int:
     """Return the index (into `hijri_regions.candidates`) of the rule a South Asian reckoning computes with."""
-    return _chosen(calendar, hijri_regions.announced(calendar), candidate_starts)
+    return _chosen(calendar, {k: row.start for k, row in hijri_regions.announced(calendar).items()}, candidate_starts)
 
 
 def month_authority(hy: int, hm: int, calendar: str) -> str | None:
@@ -401,26 +407,27 @@ def _iran_fixed() -> dict[tuple[int, int], int]:
     return fixed
 
 
-def _chosen(calendar: str, rows: dict, starts_of) -> int:
-    """Return the candidate reproducing most announced months of ``rows`` (first, the strictest, on ties)."""
-    keys = [k for k in rows if FIRST_YEAR <= k[0] <= LAST_YEAR]
+def _chosen(calendar: str, fixed: dict[tuple[int, int], int], starts_of) -> int:
+    """Return the candidate reproducing most announced starts ``fixed`` (first, the strictest, on ties).
+
+    ``starts_of(hy, hm, calendar)`` gives the candidates' starts of those months, (candidates, months).
+    """
+    keys = [k for k in fixed if FIRST_YEAR <= k[0] <= LAST_YEAR]
     if not keys:
         return 0
     hy, hm = np.array(keys).T
-    hits = starts_of(hy, hm, calendar) == np.array([rows[k].start for k in keys])[None, :]
+    hits = starts_of(hy, hm, calendar) == np.array([fixed[k] for k in keys])[None, :]
     return hijri_regions.choose(hits)
 
 
 def starts_with(calendar: str, fixed: dict[tuple[int, int], int]) -> np.ndarray:
-    """Return ``calendar``'s month starts were ``fixed`` its announced starts (same rules and seams as the build).
+    """Return ``calendar``'s month starts if ``fixed`` were its announced starts (same rules and seams as the build).
 
     For `announce.py`: a `pakistan` or `india` row may change the rule chosen on the rows.
     """
     months = _months()
     if calendar in hijri_regions.CALENDARS:
-        class _Start(NamedTuple):
-            start: int
-        index = _chosen(calendar, {k: _Start(v) for k, v in fixed.items()}, candidate_starts)
+        index = _chosen(calendar, fixed, candidate_starts)
         computed = months[f"{calendar}_candidate_{index:02d}"].astype(np.int64)
     else:
         computed = months[f"{calendar}_computed_start"].astype(np.int64)
@@ -458,13 +465,14 @@ def build(path: Path | None = None) -> Path:
         count = len(hijri_regions.candidates(calendar))
         candidates = [evaluated[f"{calendar}_candidate_{i:02d}"] for i in range(count)]
         rows = hijri_regions.announced(calendar)
+        fixed = {key: row.start for key, row in rows.items()}
 
-        def starts_of(y, m, _calendar, candidates=candidates):
+        def starts_of(y, m, _calendar, candidates=candidates):  # the table being built, not the one on disk
             k = _index(y, m)
             return np.array([c[k] for c in candidates])
 
-        computed = candidates[_chosen(calendar, rows, starts_of)]
-        reckoning = _assemble({key: row.start for key, row in rows.items()}, computed, tabular)
+        computed = candidates[_chosen(calendar, fixed, starts_of)]
+        reckoning = _assemble(fixed, computed, tabular)
         authority = np.full(_N_MONTHS + 1, "", dtype=object)
         for (y, m), row in rows.items():
             if FIRST_YEAR <= y <= LAST_YEAR:
