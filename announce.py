@@ -4,10 +4,16 @@ Usage::
 
     python announce.py moonsighting 1448 10 2027-03-10 --source URL [--reported 2027-03-09]
                                  [--kind announcement|forecast] [--dry-run] [--jobs 2] [--out static_out]
+    python announce.py pakistan 1448 10 2027-03-10 --source URL [--reported 2027-03-09]
+                                 [--decided-by ruet-e-hilal|shia-ulema] [--quote "…"] [--dry-run] …
+    python announce.py india 1448 10 2027-03-10 --source URL [--decided-by lucknow-shia] [--quote "…"] …
 
-``moonsighting`` is the only calendar with announcements (authority ``sistani``); ``iran``
-months come from Iran's official table (data/iran_hijri_month_starts.csv), which is a
-table update, not an announcement.  The row is checked before anything is written:
+``moonsighting`` (authority ``sistani``, data/announced_month_starts.csv), ``pakistan`` and
+``india`` (data/month_starts/<calendar>.csv, issue 26: ``--decided-by`` names the body, by
+default the Central Ruet-e-Hilal Committee and the Shia committee of Lucknow; the row is
+the day the country's Shia keep) take announcements; ``iran`` months come from Iran's
+official table (data/iran_hijri_month_starts.csv), which is a table update, not an
+announcement.  The row is checked before anything is written:
 
 * ``hy``/``hm`` inside the API's years (1317–1523) and 1–12; the date a real date;
 * the month not yet in the data (a different date for a recorded month is a correction:
@@ -19,7 +25,7 @@ table update, not an announcement.  The row is checked before anything is writte
 * ``--source`` an http(s) URL without spaces or control characters; ``--reported`` (the
   date of the statement) a real date, no later than day 1 and at most 30 days before it.
 
-Then the row is written to data/announced_month_starts.csv in (hy, hm, authority) order,
+Then the row is written to its file in (hy, hm, authority) order,
 the Hijri month table is rebuilt, and build.py re-renders the static answers that depend on
 Hijri dates (`AFFECTED_ENDPOINTS`) for the Gregorian years whose dates changed, within the
 window the daily build keeps (this year ±1).  ``--dry-run`` prints the checks and what
@@ -46,14 +52,21 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from generator import days, hijri, static_paths
+from generator import days, hijri, hijri_regions, static_paths
 
 AUTHORITY = {"moonsighting": ("sistani", "Sistani office (Najaf; Iraq and neighbouring areas)")}
+# The South Asian reckonings (issue 26): the body that decides by default (--decided-by names another).
+REGIONAL_AUTHORITY = {"pakistan": "ruet-e-hilal", "india": "lucknow-shia"}
+ANNOUNCING = (*AUTHORITY, *REGIONAL_AUTHORITY)
 KINDS = ("announcement", "forecast")
 COLUMNS = ("hy", "hm", "gregorian_start", "authority_id", "kind", "authority", "source", "reported")
 MAX_DAYS_FROM_COMPUTED = 2
 MAX_REPORT_DAYS_BEFORE = 30
+MAX_QUOTE_CHARS = 200
 LATEST_IRAQ_SUNSET_UTC_DAYS = (19.5 - 3.0) / 24.0  # 19:30 local (UTC+3): later than any sunset in Iraq
+# Later than any sunset where the reckoning's crescent is looked for (19:45 PKT, UTC+5; 19:30 IST, UTC+5:30).
+LATEST_SUNSET_UTC_DAYS = {"moonsighting": LATEST_IRAQ_SUNSET_UTC_DAYS, "pakistan": (19.75 - 5.0) / 24.0,
+                          "india": (19.5 - 5.5) / 24.0}
 MAX_URL_CHARS = 500
 AFFECTED_ENDPOINTS = ("hijri", "events", "day-status", "eclipses", "moon-visibility", "events.ics", "fasting.ics",
                       "pages")
@@ -83,14 +96,36 @@ def check_source(url: str) -> str:
     return url
 
 
+def recorded_starts(calendar: str) -> dict[tuple[int, int], int]:
+    """Return {(hy, hm): start day} of the months ``calendar`` already has as announced."""
+    if calendar in REGIONAL_AUTHORITY:
+        return {key: row.start for key, row in hijri_regions.announced(calendar).items()}
+    return hijri.read_announced((AUTHORITY[calendar][0],))
+
+
+def data_path(calendar: str) -> Path:
+    """Return the file a calendar's announcements are written to."""
+    return hijri_regions.path_of(calendar) if calendar in REGIONAL_AUTHORITY else hijri.ANNOUNCED_PATH
+
+
 def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, reported_text: str | None = None,
-             kind: str = "announcement") -> dict:
-    """Return the CSV row of a valid announcement, or raise `Refused`."""
-    if calendar not in AUTHORITY:
+             kind: str = "announcement", decided_by: str | None = None, quote: str = "",
+             read_on: date | None = None) -> dict:
+    """Return the CSV row of a valid announcement, or raise `Refused`.
+
+    ``decided_by`` and ``quote`` are for the South Asian reckonings (the body that announced the
+    day the Shia keep, and the report's words); ``read_on`` is the day the report was read (today).
+    """
+    if calendar not in ANNOUNCING:
         if calendar in hijri.CALENDARS:
             raise Refused(f"calendar: {calendar} months come from its official table, not announcements "
                           f"(data/iran_hijri_month_starts.csv)")
-        raise Refused(f"calendar: one of {', '.join(AUTHORITY)}")
+        raise Refused(f"calendar: one of {', '.join(ANNOUNCING)}")
+    regional = calendar in REGIONAL_AUTHORITY
+    if regional and kind != "announcement":
+        raise Refused(f"kind: {calendar} records announcements only")
+    if not regional and (decided_by or quote):
+        raise Refused(f"{'decided-by' if decided_by else 'quote'}: for the pakistan and india reckonings only")
     if not hijri.API_FIRST_YEAR <= hy <= hijri.API_LAST_YEAR:
         raise Refused(f"hy: {hijri.API_FIRST_YEAR}..{hijri.API_LAST_YEAR}")
     if not 1 <= hm <= 12:
@@ -105,13 +140,18 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
         if not 0 <= days_before <= MAX_REPORT_DAYS_BEFORE:
             raise Refused(f"reported: a date from {MAX_REPORT_DAYS_BEFORE} days before day 1 to day 1 itself")
         reported = reported_text
-    authority_id, authority = AUTHORITY[calendar]
-    recorded = hijri.read_announced((authority_id,))
+    if regional:
+        decided_by = decided_by or REGIONAL_AUTHORITY[calendar]
+        if not hijri_regions.AUTHORITY_ID.fullmatch(decided_by):
+            raise Refused("decided-by: an id such as ruet-e-hilal, shia-ulema or lucknow-shia")
+        if len(quote) > MAX_QUOTE_CHARS or re.search(r"[\x00-\x1f\x7f]", quote):
+            raise Refused(f"quote: at most {MAX_QUOTE_CHARS} characters on one line")
+    recorded = recorded_starts(calendar)
     if (hy, hm) in recorded:
         raise Refused(f"{hy}/{hm}: already recorded as {_iso(recorded[(hy, hm)])}; a correction is a reviewed "
-                      f"hand edit of {hijri.ANNOUNCED_PATH.name}")
+                      f"hand edit of {data_path(calendar).name}")
     conjunction = float(hijri.conjunction_day(hy, hm))
-    if conjunction >= start - 1 + LATEST_IRAQ_SUNSET_UTC_DAYS:
+    if conjunction >= start - 1 + LATEST_SUNSET_UTC_DAYS[calendar]:
         raise Refused(f"date: the evening before {_iso(start)} is before the conjunction "
                       f"({np.datetime64(round(conjunction * 86400), 's')} UT): no crescent can be seen")
     computed = int(hijri.computed_start(hy, hm, calendar))
@@ -126,18 +166,22 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
             raise Refused(f"date: {month[0]}/{month[1]} would last {length} days, given the announced "
                           f"{neighbour[0]}/{neighbour[1]} = {_iso(recorded[neighbour])} (a gap or an overlap)")
     try:
-        after_starts({**recorded, (hy, hm): start})
+        after_starts({**recorded, (hy, hm): start}, calendar)
     except ValueError as error:
         raise Refused(f"date: {error}") from None
+    if regional:
+        read_on = read_on or datetime.now(timezone.utc).date()
+        return {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "decided_by": decided_by,
+                "shia_followed": "yes", "source": source, "quote": quote, "reported": reported,
+                "read": read_on.isoformat()}
+    authority_id, authority = AUTHORITY[calendar]
     return {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "authority_id": authority_id,
             "kind": kind, "authority": authority, "source": source, "reported": reported}
 
 
-def after_starts(fixed: dict[tuple[int, int], int]) -> np.ndarray:
-    """Return the `moonsighting` month starts with ``fixed`` as the table (same rule and seams as the build)."""
-    months = hijri._months()
-    computed = months["moonsighting_computed_start"].astype(np.int64)
-    return hijri._assemble(fixed, computed, months["tabular_start"].astype(np.int64)).start
+def after_starts(fixed: dict[tuple[int, int], int], calendar: str = "moonsighting") -> np.ndarray:
+    """Return ``calendar``'s month starts with ``fixed`` as the table (same rules and seams as the build)."""
+    return hijri.starts_with(calendar, fixed)
 
 
 def changed_months(before: np.ndarray, after: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -163,16 +207,18 @@ def affected_years(before: np.ndarray, after: np.ndarray, announced: int, today:
     return (first, last) if first <= last else None
 
 
-def write_row(row: dict, path: Path | None = None) -> None:
-    """Insert ``row`` into the announcements file in (hy, hm, authority) order, atomically."""
-    path = path or hijri.ANNOUNCED_PATH
+def write_row(row: dict, calendar: str = "moonsighting", path: Path | None = None) -> None:
+    """Insert ``row`` (a row of ``calendar``) into its announcements file in (hy, hm, authority) order, atomically."""
+    regional = calendar in REGIONAL_AUTHORITY
+    path = path or data_path(calendar)
+    columns, who = (hijri_regions.COLUMNS, "decided_by") if regional else (COLUMNS, "authority_id")
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     rows.append(row)
-    rows.sort(key=lambda r: (int(r["hy"]), int(r["hm"]), r["authority_id"]))
+    rows.sort(key=lambda r: (int(r["hy"]), int(r["hm"]), r[who]))
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(handle, columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     tmp.replace(path)
@@ -197,6 +243,11 @@ def render(arguments: list[str] | None, out: str, jobs: int, today: date | None)
                     *(["--today", today.isoformat()] if today else [])])
 
 
+def announcer(calendar: str) -> str:
+    """Return the name an announcement of ``calendar`` is recorded under among the pending builds."""
+    return AUTHORITY[calendar][0] if calendar in AUTHORITY else calendar
+
+
 def pending_name(authority_id: str, hy: int, hm: int) -> str:
     """The name of an announcement's record among the pending builds (build.ask_for)."""
     return f"announce-{authority_id}-{hy}-{hm:02d}"
@@ -207,11 +258,10 @@ def finish(calendar: str, hy: int, hm: int, start_text: str, out: str, jobs: int
     is recorded with this date and its pending build is still there (then it has now run)."""
     import build
 
-    if calendar not in AUTHORITY:
+    if calendar not in ANNOUNCING:
         return False
-    authority_id = AUTHORITY[calendar][0]
-    pending = Path(out) / static_paths.PENDING_DIR / f"{pending_name(authority_id, hy, hm)}.json"
-    recorded = hijri.read_announced((authority_id,)).get((hy, hm))
+    pending = Path(out) / static_paths.PENDING_DIR / f"{pending_name(announcer(calendar), hy, hm)}.json"
+    recorded = recorded_starts(calendar).get((hy, hm))
     if not pending.is_file() or recorded is None or _iso(recorded) != start_text:
         return False
     print(f"{hy}/{hm} = {start_text} is recorded, and its publishing was interrupted: finishing it")
@@ -229,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", required=True, help="http(s) URL of the page reporting the announcement")
     parser.add_argument("--reported", help="date of the statement, YYYY-MM-DD")
     parser.add_argument("--kind", default="announcement", choices=KINDS)
+    parser.add_argument("--decided-by", help="pakistan, india: the body that announced the day the Shia keep "
+                                             "(default ruet-e-hilal, lucknow-shia; e.g. shia-ulema)")
+    parser.add_argument("--quote", default="", help="pakistan, india: the report's words that state the date")
     parser.add_argument("--dry-run", action="store_true", help="check and print what would change; write nothing")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))
@@ -238,14 +291,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run and finish(args.calendar, args.hy, args.hm, args.date, args.out, args.jobs):
         return 0
     try:
-        row = validate(args.calendar, args.hy, args.hm, args.date, args.source, args.reported, args.kind)
+        row = validate(args.calendar, args.hy, args.hm, args.date, args.source, args.reported, args.kind,
+                       args.decided_by, args.quote, today)
     except Refused as error:
         print(f"refused: {error}", file=sys.stderr)
         return 2
     before = hijri._reckoning(args.calendar).start
-    after = after_starts({**hijri.read_announced((row["authority_id"],)), (args.hy, args.hm): days.unix_day(
-        date.fromisoformat(row["gregorian_start"]))})
-    print(f"row: {','.join(row[c] for c in COLUMNS)}")
+    after = after_starts({**recorded_starts(args.calendar), (args.hy, args.hm): days.unix_day(
+        date.fromisoformat(row["gregorian_start"]))}, args.calendar)
+    print(f"row: {','.join(row.values())}")
     print(f"  {args.hy}/{args.hm:02d} source {hijri.month_source(args.hy, args.hm, args.calendar)} -> table")
     for y, m, old, new in changed_months(before, after):
         print(f"  {y}/{m:02d} starts {_iso(old)} -> {_iso(new)}")
@@ -261,9 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     # by running it again, or by `make serve` (build.py --if-missing runs the pending builds).
     # (Nothing to re-render: no record; the table is rebuilt by whichever process reads it next.)
     arguments = build_arguments(years)
-    pending = arguments and build.ask_for(Path(args.out), pending_name(row["authority_id"], args.hy, args.hm), arguments)
-    write_row(row)
-    print(f"wrote {hijri.ANNOUNCED_PATH.name}")
+    pending = arguments and build.ask_for(Path(args.out), pending_name(announcer(args.calendar), args.hy, args.hm),
+                                          arguments)
+    write_row(row, args.calendar)
+    print(f"wrote {data_path(args.calendar).name}")
     render(arguments, args.out, args.jobs, today)
     if pending:
         pending.unlink()

@@ -11,6 +11,9 @@
 3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
    (`generator.hijri_calibration`): held-out agreement (leave-one-out and a year split),
    printed next to the Iran-table figure, every candidate's score and every mismatch.
+4. The `pakistan` and `india` rules fitted on their announced months (issue 26): the rule
+   chosen, leave-one-year-out agreement, every held-out miss, every candidate's score, and
+   the other reckonings on the same months for comparison.
 
 Run: ``python -m bench.hijri`` (or ``make bench``).
 """
@@ -27,7 +30,7 @@ os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-empty-static-")  # no
 import numpy as np  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from generator import crescent, hijri, hijri_calibration  # noqa: E402
+from generator import crescent, hijri, hijri_calibration, hijri_regions  # noqa: E402
 from generator.api import moon_visibility  # noqa: E402
 from runtime import app as runtime_app  # noqa: E402
 
@@ -117,6 +120,34 @@ def agreement_report() -> None:
             print(f"    {y}/{m:02d} {np.datetime64(int(o), 'D')} -> {np.datetime64(int(c), 'D')} ({side})")
     alternatives_report(hy, hm, official)
     sistani_report()
+    for calendar in hijri_regions.CALENDARS:
+        regional_report(calendar)
+
+
+def regional_report(calendar: str) -> None:
+    """Print a South Asian reckoning's fitted rule and its leave-one-year-out agreement."""
+    fit = hijri_calibration.regional_fit(calendar)
+    held, n = fit.held_out, len(fit.announced)
+    print()
+    print(f"{calendar} computed rule fitted on its announced months (data/month_starts/{calendar}.csv, "
+          f"generator/hijri_regions.py)")
+    if not n:
+        print("  no announced month: the strictest candidate is used")
+        return
+    print(f"  {n} announced months, {len(np.unique(fit.hy))} Hijri years; chosen on all: {fit.candidates[fit.chosen]}")
+    print(f"  held-out, leave one Hijri year out: {held.hits.mean() * 100:5.1f} % ({held.hits.sum()}/{n})")
+    for y, m, a, p, c in zip(fit.hy, fit.hm, fit.announced, held.predicted, held.chosen):
+        if a != p:
+            print(f"    miss: {y}/{m:02d} announced {np.datetime64(int(a), 'D')}, predicted "
+                  f"{np.datetime64(int(p), 'D')} ({int(p - a):+d}) by {fit.candidates[c]}")
+    others = {f"{c} reckoning": hijri.month_start(fit.hy, fit.hm, c) for c in ("moonsighting", "iran")}
+    others.update({f"{c}'s computed rule": hijri.computed_start(fit.hy, fit.hm, c) for c in ("moonsighting", "iran")})
+    print("  on the same months (not fitted to them): "
+          + ", ".join(f"{c} {(s == fit.announced).sum()}/{n}" for c, s in others.items()))
+    print("  every candidate on all announced months (ties go to the first listed):")
+    for name, starts in zip(fit.candidates, fit.starts):
+        misses = [f"{y}/{m:02d}{int(s - a):+d}" for y, m, s, a in zip(fit.hy, fit.hm, starts, fit.announced) if s != a]
+        print(f"    {name:58} {(starts == fit.announced).sum():3}/{n}  {' '.join(misses)}")
 
 
 def sistani_report() -> None:
@@ -180,8 +211,11 @@ def alternatives_report(hy: np.ndarray, hm: np.ndarray, official: np.ndarray) ->
     print(f"    Tehran only, Yallop >= C:                    {rate(tehran_q > -0.160)}")
 
 
-def main() -> None:
-    grid_report()
+def main(argv: list[str] | None = None) -> None:
+    import sys
+
+    if "--rules-only" not in (sys.argv[1:] if argv is None else argv):  # the agreement figures alone, no timings
+        grid_report()
     agreement_report()
 
 

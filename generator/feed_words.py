@@ -19,7 +19,7 @@ catalogue text, and the feed builder escapes the result (`generator.feeds.Text`)
 """
 from __future__ import annotations
 
-from generator import cities, glossary, hijri_names, locale
+from generator import cities, glossary, hijri, hijri_names, locale
 from generator.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, RTL, native  # noqa: F401  (re-exported)
 
 LRI, FSI, PDI = glossary.LRI, glossary.FSI, glossary.PDI
@@ -104,8 +104,8 @@ NIGHT_DESCRIPTION = glossary.term("feed.night_description")
 NIGHT_DESCRIPTION_ZONE = glossary.term("feed.night_description_zone")  # a zone no catalogue city names
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".
-RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in ("moonsighting", "iran")}
-RECKONING_BASIS = {c: glossary.term(f"reckoning.basis.{c}") for c in ("moonsighting", "iran")}
+RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in hijri.CALENDARS}
+RECKONING_BASIS = {c: glossary.term(f"reckoning.basis.{c}") for c in hijri.CALENDARS}
 DATES_FOLLOW = glossary.term("feed.dates_follow")
 SUNSET_NOTE = glossary.term("feed.sunset_note")
 PREDICTED_NOTE = glossary.term("feed.predicted_note")

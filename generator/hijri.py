@@ -1,7 +1,7 @@
-"""The two Hijri reckonings of the service, `moonsighting` and `iran`, vectorised.
+"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan` and `india`, vectorised.
 
 Public functions (days are whole days since 1970-01-01, numpy int arrays or ints; every
-function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "iran"):
+function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
 
 * ``to_hijri(unix_day, calendar) -> HijriDates(year, month, day, month_length, source)``:
   Gregorian to Hijri; ``source`` is a str array, one of `SOURCES`.
@@ -11,7 +11,8 @@ function broadcasts its arguments and takes ``calendar`` = "moonsighting" or "ir
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
 * ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
-  month (for validation).
+  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`.
+* ``month_authority(hy, hm, calendar)``: who announced or published a `table` month.
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
 
@@ -35,6 +36,11 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
   grid over Iran's bounding box (25–40° N, 44–63° E; 320 points, `generator.crescent`
   geometry at each point's best time).  Validation against the official table is in
   docs/hijri.md and ``python -m bench.hijri``.
+* ``pakistan``, ``india`` (issue 26): the day the country's Shia keep, ``data/month_starts/``
+  (`generator.hijri_regions`: the Central Ruet-e-Hilal Committee, or Pakistan's Shia ulema
+  where they kept another day; the Shia committee of Lucknow), then ``computed`` by the
+  candidate rule that reproduces most of those rows, chosen when the table is built (so a
+  new row needs no code change), then ``tabular``.
 * ``tabular``: the arithmetic calendar of `generator.hijri_tabular`, only for months
   whose conjunction lies outside the new-moon table (never inside 1317–1523).
 
@@ -61,9 +67,9 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow.parquet as pq
 
-from generator import crescent, days, hijri_tabular, lunar, tables
+from generator import crescent, days, hijri_regions, hijri_tabular, lunar, tables
 
-CALENDARS = ("moonsighting", "iran")
+CALENDARS = ("moonsighting", "iran", *hijri_regions.CALENDARS)
 DEFAULT_CALENDAR = "moonsighting"
 SOURCES = ("table", "computed", "tabular")
 TABLE, COMPUTED, TABULAR = range(3)
@@ -77,9 +83,11 @@ IRAN_TABLE_PATH = DATA_DIR / "iran_hijri_month_starts.csv"
 ANNOUNCED_PATH = DATA_DIR / "announced_month_starts.csv"
 MOONSIGHTING_AUTHORITIES = ("sistani",)
 TABLE_PATH = tables.TABLES_DIR / "hijri_months.parquet"
-TABLE_VERSION = "2"  # 2: a computed rule per reckoning
+TABLE_VERSION = "3"  # 2: a computed rule per reckoning; 3: the South Asian reckonings (issue 26)
 
-TABLE_AUTHORITY = {"moonsighting": "sistani", "iran": "iran-calendar-center"}  # who stands behind `table` rows
+# Who stands behind `table` rows; the South Asian reckonings name the body of each month's row
+# (`month_authority`).
+TABLE_AUTHORITY = {"moonsighting": "sistani", "iran": "iran-calendar-center"}
 
 
 class CrescentRule(NamedTuple):
@@ -200,11 +208,34 @@ def conjunction_day(hy, hm) -> np.ndarray:
 def computed_start(hy, hm, calendar: str = "iran") -> np.ndarray:
     """Return ``calendar``'s `computed` rule's month start for ``hy``/``hm``, month by month (no seams).
 
-    The default is the `iran` rule (the one validated against Iran's official table).
+    The default is the `iran` rule (the one validated against Iran's official table).  For
+    `pakistan` and `india` it is the candidate rule chosen on their announced months
+    (`chosen_candidate`).
     """
     if calendar not in CALENDARS:
         raise ValueError(f"unknown calendar {calendar!r}; one of {', '.join(CALENDARS)}")
     return _months()[f"{calendar}_computed_start"][_index(hy, hm)]
+
+
+def candidate_starts(hy, hm, calendar: str) -> np.ndarray:
+    """Return (candidates, months) every candidate rule's month start of a South Asian reckoning."""
+    months, k = _months(), _index(hy, hm)
+    count = len(hijri_regions.candidates(calendar))
+    return np.array([months[f"{calendar}_candidate_{i:02d}"][k] for i in range(count)], dtype=np.int64)
+
+
+def chosen_candidate(calendar: str) -> int:
+    """Return the index (into `hijri_regions.candidates`) of the rule a South Asian reckoning computes with."""
+    return _chosen(calendar, {k: row.start for k, row in hijri_regions.announced(calendar).items()}, candidate_starts)
+
+
+def month_authority(hy: int, hm: int, calendar: str) -> str | None:
+    """Return who announced or published a `table` month (None for `computed` and `tabular` months)."""
+    if str(month_source(hy, hm, calendar)) != "table":
+        return None
+    if calendar in TABLE_AUTHORITY:
+        return TABLE_AUTHORITY[calendar]
+    return str(_months()[f"{calendar}_authority"][_index(hy, hm)])
 
 
 def month_count() -> int:
@@ -257,16 +288,22 @@ def read_announced(authorities=MOONSIGHTING_AUTHORITIES, path: Path | None = Non
     return found
 
 
+def data_paths() -> tuple[Path, ...]:
+    """Return the data files the month table is built from (a change to any rebuilds it)."""
+    return (IRAN_TABLE_PATH, ANNOUNCED_PATH, *(hijri_regions.path_of(c) for c in hijri_regions.CALENDARS))
+
+
 def _rules_hash() -> str:
     """Return a key of what the computed starts depend on: versions and the rules (not the data files)."""
     rules = "|".join(rule.key() for rule in COMPUTED_RULES.values())
-    return hashlib.sha256(f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}".encode()).hexdigest()[:16]
+    key = f"{TABLE_VERSION}|{lunar.TABLE_VERSION}|{rules}|{EVENINGS_TRIED}|{hijri_regions.rules_key()}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def _data_hash() -> str:
     """Return a key of everything the month table depends on: versions, the rules, the data files."""
     digest = hashlib.sha256(f"{_rules_hash()}|{MOONSIGHTING_AUTHORITIES}".encode())
-    for path in (IRAN_TABLE_PATH, ANNOUNCED_PATH):
+    for path in data_paths():
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -370,34 +407,88 @@ def _iran_fixed() -> dict[tuple[int, int], int]:
     return fixed
 
 
+def _chosen(calendar: str, fixed: dict[tuple[int, int], int], starts_of) -> int:
+    """Return the candidate reproducing most announced starts ``fixed`` (first, the strictest, on ties).
+
+    ``starts_of(hy, hm, calendar)`` gives the candidates' starts of those months, (candidates, months).
+    """
+    keys = [k for k in fixed if FIRST_YEAR <= k[0] <= LAST_YEAR]
+    if not keys:
+        return 0
+    hy, hm = np.array(keys).T
+    hits = starts_of(hy, hm, calendar) == np.array([fixed[k] for k in keys])[None, :]
+    return hijri_regions.choose(hits)
+
+
+def starts_with(calendar: str, fixed: dict[tuple[int, int], int]) -> np.ndarray:
+    """Return ``calendar``'s month starts if ``fixed`` were its announced starts (same rules and seams as the build).
+
+    For `announce.py`: a `pakistan` or `india` row may change the rule chosen on the rows.
+    """
+    months = _months()
+    if calendar in hijri_regions.CALENDARS:
+        index = _chosen(calendar, fixed, candidate_starts)
+        computed = months[f"{calendar}_candidate_{index:02d}"].astype(np.int64)
+    else:
+        computed = months[f"{calendar}_computed_start"].astype(np.int64)
+    return _assemble(fixed, computed, months["tabular_start"].astype(np.int64)).start
+
+
 def build(path: Path | None = None) -> Path:
-    """Compute the month table of both reckonings and write it atomically to ``path`` (`TABLE_PATH`)."""
+    """Compute the month table of every reckoning and write it atomically to ``path`` (`TABLE_PATH`)."""
     hy, hm = _all_months()
-    conjunction, computed = _reusable_computed(path or TABLE_PATH)
-    if computed is None:  # the rules changed (or no table yet): evaluate every lunation (~20 s)
+    conjunction, evaluated = _reusable_computed(path or TABLE_PATH)
+    if evaluated is None:  # the rules changed (or no table yet): evaluate every lunation (~20 s)
         conjunction = lunation_conjunctions()
-        computed = {calendar: computed_starts(conjunction, rule) for calendar, rule in COMPUTED_RULES.items()}
+        evaluated = {f"{calendar}_computed_start": computed_starts(conjunction, rule)
+                     for calendar, rule in COMPUTED_RULES.items()}
+        for calendar in hijri_regions.CALENDARS:
+            for i, starts in enumerate(hijri_regions.candidate_starts(calendar, conjunction, EVENINGS_TRIED)):
+                evaluated[f"{calendar}_candidate_{i:02d}"] = starts
     tabular = hijri_tabular.month_start(hy, hm).astype(np.int64)
-    iran = _assemble(_iran_fixed(), computed["iran"], tabular)
-    moonsighting = _assemble(read_announced(), computed["moonsighting"], tabular)
+    iran = _assemble(_iran_fixed(), evaluated["iran_computed_start"], tabular)
+    moonsighting = _assemble(read_announced(), evaluated["moonsighting_computed_start"], tabular)
     no_source = np.full(1, -1, dtype=np.int8)  # the row after the last month has no source
     columns = {
         "hy": hy.astype(np.int16),
         "hm": hm.astype(np.int8),
         "conjunction_day": conjunction,
-        "iran_computed_start": computed["iran"].astype(np.int32),
-        "moonsighting_computed_start": computed["moonsighting"].astype(np.int32),
+        "iran_computed_start": evaluated["iran_computed_start"].astype(np.int32),
+        "moonsighting_computed_start": evaluated["moonsighting_computed_start"].astype(np.int32),
         "tabular_start": tabular.astype(np.int32),
         "iran_start": iran.start.astype(np.int32),
         "iran_source": np.concatenate([iran.source, no_source]),
         "moonsighting_start": moonsighting.start.astype(np.int32),
         "moonsighting_source": np.concatenate([moonsighting.source, no_source]),
     }
+    for calendar in hijri_regions.CALENDARS:
+        count = len(hijri_regions.candidates(calendar))
+        candidates = [evaluated[f"{calendar}_candidate_{i:02d}"] for i in range(count)]
+        rows = hijri_regions.announced(calendar)
+        fixed = {key: row.start for key, row in rows.items()}
+
+        def starts_of(y, m, _calendar, candidates=candidates):  # the table being built, not the one on disk
+            k = _index(y, m)
+            return np.array([c[k] for c in candidates])
+
+        computed = candidates[_chosen(calendar, fixed, starts_of)]
+        reckoning = _assemble(fixed, computed, tabular)
+        authority = np.full(_N_MONTHS + 1, "", dtype=object)
+        for (y, m), row in rows.items():
+            if FIRST_YEAR <= y <= LAST_YEAR:
+                authority[_index(y, m)] = row.decided_by
+        columns.update({
+            f"{calendar}_computed_start": computed.astype(np.int32),
+            **{f"{calendar}_candidate_{i:02d}": c.astype(np.int32) for i, c in enumerate(candidates)},
+            f"{calendar}_start": reckoning.start.astype(np.int32),
+            f"{calendar}_source": np.concatenate([reckoning.source, no_source]),
+            f"{calendar}_authority": authority.astype(str),
+        })
     return tables.write_parquet(path or TABLE_PATH, columns, _stamp())
 
 
 def _reusable_computed(path: Path) -> tuple[np.ndarray | None, dict[str, np.ndarray] | None]:
-    """Return the conjunctions and computed starts of the table at ``path`` if built with the same rules.
+    """Return the conjunctions and rule evaluations of the table at ``path`` if built with the same rules.
 
     Only the data files changed (e.g. a new announcement): the crescent evaluations stand.
     """
@@ -407,9 +498,11 @@ def _reusable_computed(path: Path) -> tuple[np.ndarray | None, dict[str, np.ndar
         return None, None
     if (table.schema.metadata or {}).get(b"rules") != _rules_hash().encode():
         return None, None
-    computed = {calendar: table.column(f"{calendar}_computed_start").to_numpy().astype(np.int64)
-                for calendar in COMPUTED_RULES}
-    return table.column("conjunction_day").to_numpy(), computed
+    names = [f"{calendar}_computed_start" for calendar in COMPUTED_RULES]
+    names += [f"{calendar}_candidate_{i:02d}" for calendar in hijri_regions.CALENDARS
+              for i in range(len(hijri_regions.candidates(calendar)))]
+    evaluated = {name: table.column(name).to_numpy().astype(np.int64) for name in names}
+    return table.column("conjunction_day").to_numpy(), evaluated
 
 
 def _stamp() -> dict[str, str]:

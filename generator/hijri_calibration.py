@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator import crescent, days, hijri
+from generator import crescent, days, hijri, hijri_regions
 
 NAJAF_LAT_DEG, NAJAF_LNG_DEG = 31.99, 44.33
 REGIONS = {  # name -> (south, north, west, east) in degrees; None = Najaf alone
@@ -142,3 +142,34 @@ def rule_of(region: str, criterion: str) -> tuple[tuple[float, float, float, flo
     """Return (bounds, quantity, threshold) of a candidate (for comparing with `hijri.SISTANI_RULE`)."""
     quantity, threshold = CRITERIA[criterion]
     return REGIONS[region], quantity, threshold
+
+
+# --- the South Asian reckonings (issue 26) -------------------------------------------------
+
+
+class RegionalFit(NamedTuple):
+    calendar: str
+    candidates: list[str]  # names, in tie-break order (`hijri_regions.candidates`)
+    hy: np.ndarray  # the announced months scored (inside the month table)
+    hm: np.ndarray
+    announced: np.ndarray  # unix day of day 1 as announced
+    starts: np.ndarray  # (candidates, months) each candidate's start
+    chosen: int  # the rule chosen on every announced month (the one the month table computes with)
+    held_out: "hijri_regions.HeldOut"  # leave one Hijri year out
+
+
+def regional_fit(calendar: str) -> RegionalFit:
+    """Fit a South Asian reckoning's rule on its announced months and measure it leave-one-year-out."""
+    rows = hijri_regions.announced(calendar)
+    keys = [k for k in rows if hijri.FIRST_YEAR <= k[0] <= hijri.LAST_YEAR]
+    hy = np.array([k[0] for k in keys], dtype=np.int64)
+    hm = np.array([k[1] for k in keys], dtype=np.int64)
+    announced = np.array([rows[k].start for k in keys], dtype=np.int64)
+    starts = hijri.candidate_starts(hy, hm, calendar)
+    return RegionalFit(
+        calendar=calendar,
+        candidates=[hijri_regions.candidate_name(c) for c in hijri_regions.candidates(calendar)],
+        hy=hy, hm=hm, announced=announced, starts=starts,
+        chosen=hijri_regions.choose(starts == announced[None, :]),
+        held_out=hijri_regions.leave_one_year_out(hy, hm, announced, starts),
+    )

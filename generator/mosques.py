@@ -19,7 +19,7 @@ with the file and the field named):
                  ``jamaatEarliest``, ``jamaatLatest``, ``jamaatTable`` (their query syntax;
                  `generator.jamaat`).  Absent: the mosque publishes no jamaat times, and none is
                  invented.
-``reckoning``    ``moonsighting`` or ``iran``: the Hijri reckoning of its Eid days, Ramadan and
+``reckoning``    ``moonsighting``, ``iran``, ``pakistan`` or ``india``: the Hijri reckoning of its Eid days, Ramadan and
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
                  one its screen shows by default.
@@ -51,6 +51,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
+from generator import hijri
 from generator.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "mosques"
@@ -61,7 +62,7 @@ MAX_ANNOUNCEMENT_CHARS = 120  # one line of the wall screen (generator/site/scre
 MAX_ADDRESS_CHARS = 200
 MAX_URL_CHARS = 200
 MAX_SOURCE_CHARS = 1000  # what a source says about the profile
-RECKONINGS = ("moonsighting", "iran")
+RECKONINGS = hijri.CALENDARS  # the `calendar` values
 # The site's addresses of a mosque (generator/site/urls.py builds on them; /v1/mosques links them):
 PAGE_PATH = "/mosque/{id}/"  # its page in English; another language: PAGE_PATH + "<lang>/"
 SCREEN_PATH = "/mosque/{id}/screen/"  # its wall screen in its first language

@@ -85,9 +85,9 @@ def zone(tz: str, city_name: str, lang: str) -> str:
 TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
 TIME_NAMES = glossary.group("column")
 GREGORIAN_MONTHS = glossary.sequence("gregorian_month")
-# Short labels of the two reckonings (columns of the timetable) and what they are (its notes).
+# Short labels of the reckonings (columns of the timetable) and what they are (its notes).
 CALENDAR_LABELS = glossary.group("reckoning.label")
-# The two reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
+# The reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
 CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")
 ZONE_COUNTRY = glossary.group("page.zone_country")  # {lang: {IANA zone: "India time ({tz})"}}

@@ -178,8 +178,8 @@ def _client(request: Request) -> str:
 
 
 def _hijri_files() -> tuple[Path, ...]:
-    """The files the Hijri reckonings are read from (announce.py writes the first and the table)."""
-    return hijri.ANNOUNCED_PATH, hijri.IRAN_TABLE_PATH, hijri.TABLE_PATH
+    """The files the Hijri reckonings are read from (announce.py writes the announcements and the table)."""
+    return *hijri.data_paths(), hijri.TABLE_PATH
 
 
 def follow_files(root: Path) -> None:

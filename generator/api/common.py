@@ -6,7 +6,8 @@ from generator.api import params as P
 from generator.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 CALENDAR = P.choice("calendar", hijri.CALENDARS,
-                    "Hijri reckoning: moonsighting (global sighting) or iran (official).",
+                    "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia) "
+                    "or india (India's Shia, Lucknow).",
                     default=hijri.DEFAULT_CALENDAR)
 HY = P.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR, "Hijri year.", example=1447)
 HM = P.integer("hm", 1, 12, "Hijri month, 1 = Muharram.", example=9)

@@ -37,7 +37,7 @@ def build(params: Params) -> dict:
 
 
 def plan(window: Window):
-    """Every day of the window under both reckonings."""
+    """Every day of the window under every reckoning."""
     return [{"calendar": calendar, "date": day} for calendar in hijri.CALENDARS for day in window.dates]
 
 

@@ -69,7 +69,7 @@ def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool)
 
 
 def plan(window: Window):
-    """The catalogue, and each Hijri year of the window resolved, under both reckonings."""
+    """The catalogue, and each Hijri year of the window resolved, under every reckoning."""
     for calendar in hijri.CALENDARS:
         yield {"calendar": calendar}
         yield from ({"calendar": calendar, "hy": str(hy)} for hy in window.hijri_years)

@@ -1,4 +1,4 @@
-"""GET /v1/hijri: Gregorian ↔ Hijri conversion under the two reckonings (SPEC 2.5, 4.5).
+"""GET /v1/hijri: Gregorian ↔ Hijri conversion under the service's reckonings (SPEC 2.5, 4.5).
 
 Modes (one per request):
 
@@ -21,8 +21,11 @@ Map shapes (SPEC says "not shown"; docs/decisions.md):
   Gregorian date.
 
 Every answer about a `table` month (the day object, each ``months`` item, the reverse month
-map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsighting`) or
-``iran-calendar-center`` (Iran's official calendar, `iran`); `computed` and `tabular`
+map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsighting`),
+``iran-calendar-center`` (Iran's official calendar, `iran`), or the ``decided_by`` of the
+month's row under `pakistan` (``ruet-e-hilal``, the Central Ruet-e-Hilal Committee, or
+``shia-ulema``, Pakistan's Shia ulema where they kept another day) and `india`
+(``lucknow-shia``, the Shia moon-sighting committee of Lucknow); `computed` and `tabular`
 months have none.
 """
 from __future__ import annotations
@@ -115,7 +118,7 @@ def day_object(unix_day: int, calendar: str, offset: int | None = None) -> dict:
         "monthLength": int(h.month_length),
         "calendarUsed": calendar,
         "source": str(h.source),
-        **_authority(calendar, h.source),
+        **_authority(calendar, year, month),
     }
     if offset is not None:
         body["offset"] = offset
@@ -144,7 +147,7 @@ def forward_map(first: int, count: int, calendar: str, offset: int) -> dict:
                 "start": days.iso(start),
                 "end": days.iso(start + length - 1),
                 "source": str(h.source[i]),
-                **_authority(calendar, h.source[i]),
+                **_authority(calendar, year, month),
             }
         )
     return {
@@ -169,14 +172,15 @@ def reverse_month(hy: int, hm: int, calendar: str) -> dict:
         "start": days.iso(start),
         "end": days.iso(start + length - 1),
         "source": str(hijri.month_source(hy, hm, calendar)),
-        **_authority(calendar, hijri.month_source(hy, hm, calendar)),
+        **_authority(calendar, hy, hm),
         "days": {str(d + 1): days.iso(start + d) for d in range(length)},
     }
 
 
-def _authority(calendar: str, source) -> dict:
+def _authority(calendar: str, hy: int, hm: int) -> dict:
     """Return ``{"authority": ...}`` for a `table` month (who announced or published it), else {}."""
-    return {"authority": hijri.TABLE_AUTHORITY[calendar]} if str(source) == "table" else {}
+    authority = hijri.month_authority(hy, hm, calendar)
+    return {"authority": authority} if authority else {}
 
 
 def _gregorian_span(year: int, month: int | None) -> tuple[int, int]:
@@ -186,7 +190,7 @@ def _gregorian_span(year: int, month: int | None) -> tuple[int, int]:
 
 
 def plan(window: Window):
-    """Both reckonings: every Gregorian year and month of the window, and every Hijri month."""
+    """Every reckoning: every Gregorian year and month of the window, and every Hijri month."""
     for calendar in hijri.CALENDARS:
         for year in window.years:
             yield {"calendar": calendar, "year": str(year)}
@@ -195,5 +199,5 @@ def plan(window: Window):
                     for m in range(1, 13))
 
 
-ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting or iran reckoning", PARAMETERS,
+ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan or india reckoning", PARAMETERS,
                     canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True)

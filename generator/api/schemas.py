@@ -122,7 +122,10 @@ HIJRI_DAY = obj(
      "hijri": obj(["year", "month", "day"], {k: {"type": "integer"} for k in ("year", "month", "day")}),
      "monthName": NAMES4, "formatted": NAMES4, "monthLength": _integer(29, 30),
      "calendarUsed": _enum(*CALENDARS), "source": _enum("table", "computed", "tabular"),
-     "authority": _enum("sistani", "iran-calendar-center")},  # only on `table` answers
+     # only on `table` answers: sistani, iran-calendar-center, or a South Asian row's decided_by
+     "authority": {"type": "string", "pattern": r"^[a-z][a-z0-9-]{1,40}$",
+                   "description": "Who announced or published the month: sistani (moonsighting), iran-calendar-center "
+                                  "(iran), ruet-e-hilal or shia-ulema (pakistan), lucknow-shia (india)"}},
 )
 HIJRI_RESULT = {"oneOf": [
     HIJRI_DAY,

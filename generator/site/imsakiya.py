@@ -2,7 +2,7 @@
 
 Every number is the API's, asked in process: the month's days from /v1/hijri?hy=&hm=9 under
 the chosen reckoning (``moonsighting``: Sistani's office, then computed; ``iran``: Iran's
-official calendar), the times from /v1/prayer-times (the Gregorian months the Ramadan
+official calendar; ``pakistan``, ``india``: the day their Shia keep, then computed), the times from /v1/prayer-times (the Gregorian months the Ramadan
 spans, ``local`` HH:mm, on the page's clock: 12-hour in ar and ur like the timetable), so the
 page equals /v1/prayer-times day by day.  Columns: the
 Ramadan day, the Gregorian day and weekday (and the Solar Hijri day in Persian), imsak,
@@ -69,7 +69,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
     method_label = next(m["label"][lang] for m in shared["methods"] if m["id"] == method)
     title = p["imsakiya_title"].format(year=year_text, city=name)
     meta = responses.api_json("prayer-times", queries[0], today)["meta"]
-    other = next(c for c in timetable.CALENDARS if c != calendar)
+    other = next(c for c in timetable.SHOWN_CALENDARS if c != calendar)
     href = lambda lang_: urls.imsakiya_url(city_id, lang_, calendar, own_calendar, method,  # noqa: E731
                                            shared["default_method"])
     return render_localised_page(
@@ -94,7 +94,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         source=p["imsakiya_source"].format(
             begins=timetable.date_text(days[1], lang),
             source=words.source_text(month["source"], calendar, lang)),
-        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
+        calendar_note=timetable.calendar_note(calendar, lang),
         api=[responses.api_url("prayer-times", q) for q in queries]
         + [responses.api_url("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar})],
         data_calendar=calendar,

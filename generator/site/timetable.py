@@ -11,8 +11,9 @@ script moves the mark and the card when the reader's clock says the city's date 
 day (docs/site.md).
 
 Events are placed by the city's own reckoning and the page opens on its own method (data/place_defaults.csv,
-generator.place_defaults: ``iran`` for cities in Iran, the Imam Ali Foundation's tables in the UK; the
-SPEC's defaults where no source was found); both reckonings' Hijri dates are shown on every row.
+generator.place_defaults: ``iran`` for cities in Iran, ``pakistan`` and ``india`` there, the Imam Ali Foundation's
+tables in the UK; the SPEC's defaults where no source was found); the Hijri dates of moonsighting and iran are shown
+on every row, and of the city's own first when it is another (`page_calendars`).
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from generator.site import head, qibla_svg, responses, shamsi, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
-CALENDARS = ("moonsighting", "iran")
+CALENDARS = hijri.CALENDARS  # every reckoning a page may follow (its events, its imsakiya)
+SHOWN_CALENDARS = ("moonsighting", "iran")  # the Hijri columns of every timetable
 MONTHS_SHOWN = 2  # this month and the next
 # One-month pages linked from a city's page, as offsets from the city's month: the month before
 # and the month after the two shown (pre-rendered; any other month is rendered on request).
@@ -46,6 +48,20 @@ def city_calendar(city: dict) -> str:
     """Return the reckoning a city's events follow: its place's (data/place_defaults.csv: Iran's official
     calendar in Iran), else sighting."""
     return place_defaults.for_place(city.get("id"), city.get("country")).calendar
+
+
+def page_calendars(calendar: str) -> tuple[str, ...]:
+    """Return the Hijri columns of a page whose events follow ``calendar``: the two every page shows,
+    after the page's own reckoning when it is another (a Karachi reader's ``pakistan``)."""
+    return SHOWN_CALENDARS if calendar in SHOWN_CALENDARS else (calendar, *SHOWN_CALENDARS)
+
+
+def calendar_note(calendar: str, lang: str) -> str:
+    """Return the note on the page's reckonings, with the sentence on its own when it is a regional one."""
+    w = words.WORDS[lang]
+    note = w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
+    regional = w.get(f"calendar_note_region.{calendar}")
+    return f"{note} {regional}" if regional else note
 
 
 def city_date(city: dict, now_s: float) -> date:
@@ -161,9 +177,9 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
                                 qibla=words.number(meta["qibla"], lang)),
         times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
-        calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in CALENDARS],
+        calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in page_calendars(calendar)],
         shamsi_column=lang == "fa",
-        calendar_note=w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
+        calendar_note=calendar_note(calendar, lang),
         months=months,
         today_row=today_row if month_page is None else None,
         instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
@@ -221,14 +237,15 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
     query = {"city": city["id"], "year": year, "month": month, "method": method}
     prayer = responses.api_json("prayer-times", query, today)
-    maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in CALENDARS}
+    shown = page_calendars(calendar)
+    maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in shown}
     events_by_day = events_on_days(today, maps[calendar], calendar, lang)
     sep = words.SEPARATOR[lang]
     rows = []
     for i, day in enumerate(prayer["days"]):
         iso = day["date"]
         gregorian = date.fromisoformat(iso)
-        hijri_cells = {c: hijri_cell(maps[c]["days"][iso], first_row=i == 0, lang=lang) for c in CALENDARS}
+        hijri_cells = {c: hijri_cell(maps[c]["days"][iso], first_row=i == 0, lang=lang) for c in shown}
         shamsi_date = shamsi.from_gregorian(gregorian)
         weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
         own_hijri = maps[calendar]["days"][iso]
@@ -245,7 +262,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "shamsi": shamsi_cell(shamsi_date, first_row=i == 0, lang=lang),
-            "hijri": [{"calendar": c, **hijri_cells[c]} for c in CALENDARS],
+            "hijri": [{"calendar": c, **hijri_cells[c]} for c in shown],
             "times": [{"id": t, "name": words.TIME_NAMES[lang][t], "text": words.clock(day["local"][t], lang)}
                       for t in words.TIMES],
             "instants": [_unix_s(day[t]) for t in words.TIMES],
