@@ -96,7 +96,7 @@ JAMAAT_NOTICE = P.custom(
     "Default 1: every change.", keep_default=False, example="5")
 CALENDAR = HIJRI_CALENDAR.but(
     description="Hijri reckoning of the Eid days (with eid) and of Ramadan (with jamaatRamadan): moonsighting "
-    "(global sighting) or iran (official).", keep_default=False)
+    "(global sighting), iran (official), pakistan or india (their Shia's announced month starts).", keep_default=False)
 PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, JAMAAT_DST, JUMUAH_DST, JAMAAT_RAMADAN,
               JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, CALENDAR)
 NAMES = jamaat.PARAMETERS
