@@ -52,7 +52,9 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from generator import days, hijri, hijri_regions, static_paths
+from generator.calendars import hijri, hijri_regions
+from generator.output import static_paths
+from generator.places import days
 
 AUTHORITY = {"moonsighting": ("sistani", "Sistani office (Najaf; Iraq and neighbouring areas)")}
 # The South Asian reckonings (issue 26): the body that decides by default (--decided-by names another).

@@ -7,7 +7,7 @@ Usage::
 
 The plan is a list of (endpoint, query) pairs.  Each query goes through the endpoint's
 own ``parse`` — exactly what the runtime does with a request — so the file lands at the
-canonical path (generator/static_paths.py) the runtime and nginx look for.  ``--only`` and
+canonical path (generator/output/static_paths.py) the runtime and nginx look for.  ``--only`` and
 ``--cities`` make a partial build (tests and previews): nothing is pruned and the build is not
 marked complete.  A file is
 written only when its bytes change (incremental; two builds are byte-identical), with
@@ -38,8 +38,10 @@ from pathlib import Path
 import brotli
 from tqdm import tqdm
 
-from generator import cities as catalogue
-from generator import all_tables, locale, site, static_paths
+from generator.places import cities as catalogue
+from generator import all_tables, site
+from generator.output import static_paths
+from generator.words import locale
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
 from generator.query import Query

@@ -14,7 +14,7 @@ city id (data/cities.csv gives its coordinates and zone) or, with ``--lat``, ``-
 ``--coordinates`` (where they come from), any other place.  A refresh of a table already in
 data/timetables/index.csv keeps that entry's other fields unless given.
 
-Every check of the start-up loader (generator.timetables) runs before anything is written:
+Every check of the start-up loader (generator.prayer.timetables) runs before anything is written:
 the format, every day present once, the times of each day in order, the clock of the zone in
 ``--clock-year`` (daylight saving), each cell within a plausible distance of the preset's
 computed time, the place within reach of no other catalogue city; then the command prints
@@ -36,8 +36,10 @@ from pathlib import Path
 
 import build
 from announce import Refused, check_source
-from generator import cities, static_paths, timetables
-from generator.methods import METHODS
+from generator.output import static_paths
+from generator.places import cities
+from generator.prayer import timetables
+from generator.prayer.methods import METHODS
 
 AFFECTED_ENDPOINTS = ("methods", "pages")  # the static answers that name a table; API answers of the bound
 # presets are not pre-rendered (a city's year is pre-rendered for the default method only)

@@ -20,7 +20,7 @@ acot(f + tan z0).  Two independent computations, neither of them ours:
 Place-days: |lat| ≤ 58°, any longitude, 1900–2100, drawn with a fixed seed.  The day is
 the local mean solar day at the place's longitude, the same day the engine and praytime
 compute for that date.  The engine's asr takes the noon shadow from the declination at
-0h UT of the date (adhan-js' shortcut, generator/prayer.py); the statistics below measure
+0h UT of the date (adhan-js' shortcut, generator/prayer/prayer.py); the statistics below measure
 that shortcut against the reference.
 """
 from __future__ import annotations
@@ -34,8 +34,8 @@ from pathlib import Path
 import astronomy
 import numpy as np
 
-from generator.methods import METHODS
-from generator.prayer import _sun, compute, time_of_altitude, transit
+from generator.prayer.methods import METHODS
+from generator.prayer.prayer import _sun, compute, time_of_altitude, transit
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "asr_reference.csv"
@@ -87,7 +87,7 @@ def asr_praytime(cases: list[tuple[float, float, dt.date]], factor: int) -> np.n
 
 
 def asr_engine_shortcut(lat: float, lng: float, date: dt.date, factor: int) -> float:
-    """The engine's asr formula (generator/prayer.py: noon shadow from the declination at 0h UT), any factor."""
+    """The engine's asr formula (generator/prayer/prayer.py: noon shadow from the declination at 0h UT), any factor."""
     day = np.array([float((date - dt.date(1970, 1, 1)).days)])
     declination_0h, _ = _sun(day)
     zenith_noon = np.radians(np.abs(lat - declination_0h))

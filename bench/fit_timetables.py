@@ -6,7 +6,7 @@ time's rule and prints, per authority, the best parameters and the agreement: th
 of printed cells the rule reproduces exactly and within 1 minute, and the largest
 deviation.  Run: ``python -m bench.fit_timetables`` (about a second).
 
-All instants come from generator.prayer: ``transit`` (dhuhr) and ``time_of_altitude``
+All instants come from generator.prayer.prayer: ``transit`` (dhuhr) and ``time_of_altitude``
 (the Sun's centre at a given altitude before or after transit, from the DE440 sun
 table), sunrise and sunset at −0.8333°, as the engine computes them.  The engine always
 bounds fajr/isha by the twilight-angle rule and has one midnight; the variants below are
@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from generator.prayer import SUN_HORIZON_DEG, time_of_altitude, transit
+from generator.prayer.prayer import SUN_HORIZON_DEG, time_of_altitude, transit
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "timetables"

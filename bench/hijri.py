@@ -9,7 +9,7 @@
    agreement rate and every mismatching month; alternative zone thresholds on the same
    grid for comparison (none tuned to the data).
 3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
-   (`generator.hijri_calibration`): held-out agreement (leave-one-out and a year split),
+   (`generator.calendars.hijri_calibration`): held-out agreement (leave-one-out and a year split),
    printed next to the Iran-table figure, every candidate's score and every mismatch.
 4. The `pakistan` and `india` rules fitted on their announced months (issue 26): the rule
    chosen, leave-one-year-out agreement, every held-out miss, every candidate's score, and
@@ -30,7 +30,8 @@ os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-empty-static-")  # no
 import numpy as np  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from generator import crescent, hijri, hijri_calibration, hijri_regions  # noqa: E402
+from generator.astronomy import crescent  # noqa: E402
+from generator.calendars import hijri, hijri_calibration, hijri_regions
 from generator.api import moon_visibility  # noqa: E402
 from runtime import app as runtime_app  # noqa: E402
 
@@ -130,7 +131,7 @@ def regional_report(calendar: str) -> None:
     held, n = fit.held_out, len(fit.announced)
     print()
     print(f"{calendar} computed rule fitted on its announced months (data/month_starts/{calendar}.csv, "
-          f"generator/hijri_regions.py)")
+          f"generator/calendars/hijri_regions.py)")
     if not n:
         print("  no announced month: the strictest candidate is used")
         return
@@ -156,7 +157,7 @@ def sistani_report() -> None:
     cal = hijri_calibration.calibrate(data)
     n, test = len(data.start), cal.split_test
     print()
-    print("moonsighting computed rule calibrated on the Sistani office's announcements (generator/hijri_calibration.py)")
+    print("moonsighting computed rule calibrated on the Sistani office's announcements (generator/calendars/hijri_calibration.py)")
     print(f"  chosen on all {n} announcements: {cal.chosen[1]} over {cal.chosen[0]}")
     print(f"  held-out, leave-one-out:  {cal.loo_hits.mean() * 100:5.1f} % ({cal.loo_hits.sum()}/{n})"
           f"   [Iran rule vs Iran's table: see above, 1423-1448]")

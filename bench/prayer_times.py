@@ -23,7 +23,7 @@ from pathlib import Path
 os.environ["RATE_LIMIT_PER_MINUTE"] = "0"  # every request here must render, none may be refused
 os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="bench-empty-static-")  # nothing pre-rendered: every request renders
 
-from generator.methods import SPEC_METHODS  # noqa: E402
+from generator.prayer.methods import SPEC_METHODS  # noqa: E402
 from runtime import app as runtime_app  # noqa: E402
 
 PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"

@@ -29,9 +29,9 @@ import datetime as dt
 
 import numpy as np
 
-from generator import prayer, timetables
-from generator.methods import METHODS, Summer
-from generator.prayer import SUN_HORIZON_DEG, time_of_altitude, transit
+from generator.prayer import prayer, timetables
+from generator.prayer.methods import METHODS, Summer
+from generator.prayer.prayer import SUN_HORIZON_DEG, time_of_altitude, transit
 
 SECONDS_PER_DAY = 86400.0
 DRIFT_ALLOWANCE_MIN = 1.0

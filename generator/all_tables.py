@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 
-from generator import coastline, eclipses, hijri, lunar, sun_table
+from generator.astronomy import coastline, eclipses, lunar, sun_table
+from generator.calendars import hijri
 
 PATHS = (sun_table.TABLE_PATH, lunar.TABLE_PATH, hijri.TABLE_PATH, eclipses.TABLE_PATH, coastline.TABLE_PATH)
 

@@ -14,7 +14,7 @@ from generator.errors import QueryError
 
 MAX_VALUE_CHARS = 200
 # Values that are documents rather than words: their own bound, checked again by their reader
-# (issue 28: a mosque's typed-in jamaat table, generator.jamaat.MAX_TABLE_CHARS).
+# (issue 28: a mosque's typed-in jamaat table, generator.prayer.jamaat.MAX_TABLE_CHARS).
 LONG_VALUE_CHARS = {"jamaatTable": 32_000}
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?", re.ASCII)
 _INTEGER = re.compile(r"[+-]?\d{1,9}", re.ASCII)

@@ -2,7 +2,7 @@
 
 Routes are data (a list), built from the endpoint registry.  A request is validated
 into canonical parameters; the in-memory LRU answers repeats; otherwise the canonical
-static file (build.py's output, generator/static_paths.py) is read in a thread if it
+static file (build.py's output, generator/output/static_paths.py) is read in a thread if it
 exists, and only then is the response rendered, in the bounded render pool
 (runtime/render_pool.py: one client at most half of it), which counts against the client's rate
 limit by its CPU time (the expected cost before it runs, settled to the real cost after).
@@ -45,13 +45,16 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from generator import all_tables, hijri, site, static_paths, timetables
+from generator import all_tables, site
+from generator.calendars import hijri
+from generator.output import static_paths
+from generator.prayer import timetables
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
-from generator.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
+from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime import hosted
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
@@ -505,7 +508,9 @@ class Cors:
 
 def warm_up() -> None:
     """Load every table and catalogue before the first request (and fail loudly if one is broken)."""
-    from generator import cities, events, sun_table, ummalqura
+    from generator.astronomy import sun_table
+    from generator.calendars import events, ummalqura
+    from generator.places import cities
 
     sun_table.load()
     for calendar in hijri.CALENDARS:

@@ -15,7 +15,7 @@ The routes (`routes()`, mounted by runtime/app.py before its own):
 ``GET /v1/mosques/<id>/salahapi.json``        the profile in the SalahAPI 1.0 format (runtime/salahapi.py), and
 ``GET /v1/mosques/<id>/salahapi.csv``         its daily times in SalahAPI's CSV columns (file profiles too)
 
-A body is checked by the reader of data/mosques files (`generator.mosques.parse`) and then by the
+A body is checked by the reader of data/mosques files (`generator.prayer.mosques.parse`) and then by the
 endpoints' own parse (`generator.api.mosque_list.check_one`, as the start-up check does) before
 anything is stored: a refused profile is a 400 naming the field, never half-applied.  Bodies are
 bounded (`MAX_BODY_BYTES`, 413).  Creation and edits are limited per client (the render limiter's
@@ -23,7 +23,7 @@ client identity, runtime/ratelimit.py `client_ip`): `CREATE_PER_HOUR` and `EDITS
 (env HOSTED_CREATES_PER_HOUR, HOSTED_EDITS_PER_HOUR), each a bucket of that many refilled over
 an hour, answered 429 with Retry-After.
 
-How a hosted profile is served (`find`, registered as generator.mosques' hosted reader): read from
+How a hosted profile is served (`find`, registered as generator.prayer.mosques' hosted reader): read from
 the store and kept in this process at most `PROFILE_TTL_S` (an edit on this node forgets it at
 once; another node behind the same PostgreSQL reads it again within that).  Answers involving a
 hosted profile carry its version in their cache key (`variant`), are never read from the
@@ -47,10 +47,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from generator import mosques
+from generator.prayer import mosques
 from generator.api import mosque_edits, mosque_list
 from generator.api.endpoint import dumps
-from generator.static_paths import content_hash
+from generator.output.static_paths import content_hash
 from generator.api import salahapi
 from generator.site import urls
 from runtime import mosque_store

@@ -1,6 +1,6 @@
 """Which pre-rendered files the app may serve: those whose bytes match build.py's manifest.
 
-build.py ends every build by writing ``static_out/.manifest.json`` (generator/static_paths.py:
+build.py ends every build by writing ``static_out/.manifest.json`` (generator/output/static_paths.py:
 each file's XXH3-128 and size).  The app hashes a file's bytes anyway (the hash is its ETag),
 so checking them against the manifest costs one dict lookup: a truncated or garbled file, or
 one the manifest does not name, is never served (issue 22 found a truncated file served with
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import brotli
 
-from generator import static_paths
+from generator.output import static_paths
 from runtime.file_watch import FileWatch
 
 SIBLINGS = (".gz", ".br")  # what nginx's gzip_static and brotli_static send in the file's place

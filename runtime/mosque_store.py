@@ -1,6 +1,6 @@
 """Hosted mosque profiles (issue 27): one storage interface, SQLite by default, PostgreSQL when asked.
 
-A hosted profile is a profile in the data/mosques format (generator/mosques.py) that a mosque
+A hosted profile is a profile in the data/mosques format (generator/prayer/mosques.py) that a mosque
 published through the API (runtime/hosted.py) rather than a file the maintainers added.  It is
 kept as a sequence of numbered versions; every save appends one (nothing is overwritten), so an
 edit link can list and restore them:
@@ -87,7 +87,7 @@ def now_text() -> str:
 
 
 def new_id() -> str:
-    """A random id of ``[a-z0-9]`` (13 characters of base 32: 64 bits), within generator.mosques.ID."""
+    """A random id of ``[a-z0-9]`` (13 characters of base 32: 64 bits), within generator.prayer.mosques.ID."""
     alphabet = "abcdefghijklmnopqrstuvwxyz234567"
     number = int.from_bytes(secrets.token_bytes(ID_BYTES), "big")
     return "".join(alphabet[(number >> (5 * k)) & 31] for k in range(13))

@@ -2,7 +2,7 @@
 
 Rules, with the reasons in docs/site.md ("The right-to-left lint"):
 
-1. Letter forms and digits of the language (`generator.glossary.LETTER_RULES`): no Persian or
+1. Letter forms and digits of the language (`generator.words.glossary.LETTER_RULES`): no Persian or
    Urdu letters and no Extended digits in Arabic; no Arabic ي ك, no Urdu letters and no
    Arabic-Indic digits in Persian; no Arabic ي ك ة ه and no Arabic-Indic digits in Urdu.
 2. No ASCII digit and no Latin letter in right-to-left text unless it is isolated: inside
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from generator.glossary import LETTER_RULES, letter_form_errors
+from generator.words.glossary import LETTER_RULES, letter_form_errors
 
 RTL = ("ar", "fa", "ur")
 LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"

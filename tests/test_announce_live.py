@@ -18,7 +18,8 @@ import pytest
 
 import announce
 import build
-from generator import hijri, static_paths
+from generator.calendars import hijri
+from generator.output import static_paths
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.city_search import fold
+from generator.places.city_search import fold
 
 
 def _ids(client, q):

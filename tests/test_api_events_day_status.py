@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from conftest import call
 
-from generator import hijri
+from generator.calendars import hijri
 
 OFFICIAL_IRAN = {
     "ashura": ("2025-07-06", 1447, 1, 10),
@@ -318,11 +318,11 @@ def test_tonight_agrees_with_the_events_eves_and_night_of_worship_eve(calendar):
 def test_a_day_rule_the_service_cannot_read_is_refused_at_load(when):
     """data/day_rules.json is read into typed records once; a misspelt or half pattern is an error
     at start-up, never a rule that silently matches no day."""
-    from generator import day_status
+    from generator.calendars import day_status
 
     with pytest.raises(ValueError, match="day_rules.json"):
         day_status.DayRule.of({"when": when, "basis": "test"})
-    from generator import events
+    from generator.calendars import events
 
     emphasised = day_status.rules().fasting_emphasised  # the four of the year, each titled by a catalogue event
     assert len(emphasised) == 4 and {r.event for r in emphasised} <= {e["id"] for e in events.catalogue()}

@@ -10,8 +10,8 @@ import orjson
 import pytest
 from conftest import assert_bad_request, call
 
-from generator import prayer
-from generator.methods import METHODS
+from generator.prayer import prayer
+from generator.prayer.methods import METHODS
 
 TIME_FIELDS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")
 

@@ -6,7 +6,7 @@ import zoneinfo
 
 import pytest
 
-from generator import cities
+from generator.places import cities
 
 ARABIC_SCRIPT_ONLY = re.compile(r"^[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF\u200c\s\-()']+$")
 # Zones timezonefinder 9.0.0 answers differently for a reason (data/CITIES.md).
@@ -58,7 +58,7 @@ def test_required_shrine_and_capital_cities_are_present():
 def test_every_other_spelling_finds_its_city_first_and_names_no_other():
     """data/city_aliases.csv: an alias never equals (folded) another city's name or id, and a
     search for it puts its own city first."""
-    from generator import city_search
+    from generator.places import city_search
 
     names: dict[str, set[str]] = {}
     for city in cities.load():

@@ -12,7 +12,7 @@ import astronomy as ae
 import numpy as np
 import pytest
 
-from generator import crescent, lunar
+from generator.astronomy import crescent, lunar
 
 DEGREE_TOL = 0.05  # issue 3: ARCL, ARCV, W within 0.05 (deg / arcmin)
 Q_TOL = 0.01

@@ -8,7 +8,8 @@ from conftest import assert_bad_request
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import crescent, hijri
+from generator.astronomy import crescent
+from generator.calendars import hijri
 from generator.api import moon_visibility
 from generator.query import Query
 

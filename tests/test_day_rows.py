@@ -5,7 +5,7 @@ import numpy as np
 import orjson
 import pytest
 
-from generator import timezones
+from generator.places import timezones
 from generator.api.day_rows import COMPUTED_SOURCE, civil_from_days, json_rows, json_rows_with, rows_json
 
 NAMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight")

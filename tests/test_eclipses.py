@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 from conftest import assert_bad_request
 
-from generator import besselian, eclipses, ephemeris, hijri
+from generator.astronomy import besselian, eclipses, ephemeris
+from generator.calendars import hijri
 from generator.api import eclipses as api
 from generator.api import render
 from generator.errors import QueryError

@@ -28,8 +28,9 @@ from conftest import call as shared_call
 from ical.calendar_stream import IcsCalendarStream
 from ics_lint import lint
 
-from generator import feeds
-from generator import day_status, prayer
+from generator.output import feeds
+from generator.calendars import day_status
+from generator.prayer import prayer
 from generator.api import city_feeds
 from generator.api import BY_NAME
 from generator.errors import QueryError
@@ -188,7 +189,7 @@ def test_uids_and_events_stay_the_same_from_one_day_to_the_next():
 
 
 def test_non_english_descriptions_use_native_digits(rendered):
-    """ar uses Arabic-Indic digits, fa and ur Extended Arabic-Indic (as generator.hijri_names)."""
+    """ar uses Arabic-Indic digits, fa and ur Extended Arabic-Indic (as generator.words.hijri_names)."""
     for label, body in rendered.items():
         if "lang='en'" in label or "lang=" not in label or "prayer-times" in label:
             continue

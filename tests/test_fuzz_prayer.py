@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.methods import METHODS
+from generator.prayer.methods import METHODS
 
 NAMES = ["q", "lat", "lng", "city", "date", "year", "month", "method", "tz", "fajrAngle", "ishaAngle", "ishaInterval",
          "maghribAngle", "maghribInterval", "x"]

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import hijri, hijri_names, hijri_tabular
+from generator.calendars import hijri, hijri_tabular
+from generator.words import hijri_names
 
 FIRST_DAY = int(np.datetime64("1900-01-01").astype(np.int64))
 LAST_DAY = int(np.datetime64("2100-12-31").astype(np.int64))

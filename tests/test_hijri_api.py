@@ -7,7 +7,7 @@ from conftest import assert_bad_request
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import hijri
+from generator.calendars import hijri
 from generator.api import hijri as hijri_api
 from generator.errors import QueryError
 from generator.query import Query

@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from deploy import local_stack
-from generator import mosques
+from generator.prayer import mosques
 from generator.site import responses
 from runtime import hosted, mosque_store
 

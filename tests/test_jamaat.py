@@ -1,7 +1,7 @@
 """Jamaat times (issues 20 and 28) against an independent computation written from the rules, here.
 
 Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" with plain
-``datetime`` and ``zoneinfo`` loops over days (it never imports generator/jamaat.py):
+``datetime`` and ``zoneinfo`` loops over days (it never imports generator/prayer/jamaat.py):
 
 * minutes after the adhan, rounded *up* by walking the local clock minute by minute until it
   shows a multiple of the step (or midnight); minutes before sunrise, rounded *down* likewise;

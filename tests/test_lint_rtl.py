@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from rtl_lint import lint_html, lint_ics, lint_svg, lint_text
 
-from generator import events, glossary
+from generator.calendars import events
+from generator.words import glossary
 from generator.site import imsakiya, index, moon_page, timetable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,7 +263,7 @@ def test_the_glossary_refuses_a_bad_row(tmp_path, monkeypatch):
 
 
 def test_coordinates_name_the_hemisphere():
-    from generator import page_words as words
+    from generator.words import page_words as words
 
     assert words.coordinate(-33.87, "lat", "en") == "33.87° S" and words.coordinate(-0.13, "lng", "en") == "0.13° W"
     assert words.coordinate(33.32, "lat", "ar") == "٣٣٫٣٢° شمالاً" and words.coordinate(44.37, "lng", "ur") == "۴۴٫۳۷° مشرقی"

@@ -5,7 +5,7 @@ import astronomy
 import numpy as np
 import pytest
 
-from generator import lunar
+from generator.astronomy import lunar
 
 ONE_MINUTE_S = 60.0
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from generator.methods import METHODS
+from generator.prayer.methods import METHODS
 
 SPEC_IDS = ["Tehran", "Jafari", "SheikhKalbasi", "IslamicCentreOfEngland", "AlKhoeiFoundation", "MuslimWorldLeague",
             "Egyptian", "Karachi", "UmmAlQura", "Dubai", "MoonsightingCommittee", "NorthAmerica", "Kuwait", "Qatar",

@@ -25,7 +25,7 @@ import icalendar
 import pytest
 from conftest import assert_bad_request, call
 
-from generator import mosques
+from generator.prayer import mosques
 from generator.api import mosque_list
 from generator.site import responses
 
@@ -153,7 +153,7 @@ def test_broken_data_directory_stops_the_service_at_start(tmp_path):
     bad = _fixture_data()
     bad["jamaat"]["jamaat"] = "fajr:fajr"
     (tmp_path / "data" / "mosques" / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
-    code = ("import generator.mosques as m, pathlib; m.DATA_DIR = pathlib.Path('data/mosques'); "
+    code = ("import generator.prayer.mosques as m, pathlib; m.DATA_DIR = pathlib.Path('data/mosques'); "
             "import generator.api")
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
@@ -310,7 +310,7 @@ def _parsed(html: str) -> _Text:
 @pytest.mark.parametrize("lang", ["en", "ar", "fa", "ur"])
 def test_jcc_page_shows_the_apis_times_in_four_languages(client, lang):
     """Today's row and the month equal /v1/prayer-times?mosque=… (local HH:mm, in the language's digits)."""
-    from generator import page_words as words
+    from generator.words import page_words as words
 
     path = f"/mosque/{JCC}/" + ("" if lang == "en" else f"{lang}/")
     html = client.get(path).text
@@ -329,7 +329,7 @@ def test_jcc_page_describes_its_place_and_reckoning_in_words(client, lang):
     """The meta description names the place by its coordinates as the pages write them (hemisphere words), never
     by the zone id (the 2026-11-25 language review, fa note 2); the reckoning line is a phrase (reckoning.basis),
     not the column label."""
-    from generator import page_words as words
+    from generator.words import page_words as words
 
     html = client.get(f"/mosque/{JCC}/" + ("" if lang == "en" else f"{lang}/")).text
     description = re.search(r'<meta name="description" content="([^"]*)"', html)[1]

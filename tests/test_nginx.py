@@ -171,7 +171,7 @@ def test_errors_are_json(front):
 
 def test_csv_is_served_from_its_static_file_as_text_csv(front):
     """A pre-rendered CSV (written here as build.py writes it: the canonical path) is a static hit."""
-    from generator import static_paths
+    from generator.output import static_paths
     from generator.api import BY_NAME
     from generator.query import Query
 
@@ -218,7 +218,7 @@ def test_feeds_weigh_more(front):
 
 def test_pages_over_the_limit_get_the_html_429_in_their_language(front):
     base, _ = front
-    from generator.methods import METHODS
+    from generator.prayer.methods import METHODS
 
     for city in ("kufa", "samarra", "basra"):
         for method in METHODS:
@@ -345,7 +345,7 @@ def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
     restored after."""
     import brotli
 
-    from generator import static_paths
+    from generator.output import static_paths
 
     base, static = front
     relative, url = "v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", "/v1/hijri?calendar=moonsighting&hm=9&hy=1447"

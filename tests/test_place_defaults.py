@@ -4,7 +4,7 @@ on the method and reckoning its community keeps, and name them; the API keeps th
 References, written here independently of data/place_defaults.csv: what the sources of docs/decisions.md
 ("Each place's own defaults") say each place keeps: the UK, the Imam Ali Foundation's (Sistani office, London)
 printed tables; Iran, Iran's official calendar; Pakistan and India, their own reckonings (`pakistan`, `india`)
-once generator.hijri serves them, else sighting; Iraq, Pakistan and India, no Shia table found, so the SPEC's
+once generator.calendars.hijri serves them, else sighting; Iraq, Pakistan and India, no Shia table found, so the SPEC's
 Tehran.  The Birmingham cells are the Foundation's page as printed (shared/reference/timetables, read here
 from the JSON, not from data/).  The SPEC (section 4) fixes the API's defaults: Tehran and moonsighting.
 """
@@ -19,8 +19,9 @@ import orjson
 import pytest
 from conftest import call, shared_reference
 
-from generator import hijri, place_defaults
-from generator import page_words as words
+from generator.calendars import hijri
+from generator.prayer import place_defaults
+from generator.words import page_words as words
 
 REFERENCE = shared_reference("timetables", "najaf_org_uk_as_printed.json")  # conftest: shared/ beside the clone
 NOW_S = 1795694400  # 2026-11-26 12:00 UTC
@@ -35,7 +36,7 @@ def _birmingham_page() -> list:
 
 
 def reckoning(own: str) -> str:
-    """The reckoning a page shows for a community keeping ``own``: it, once generator.hijri serves it."""
+    """The reckoning a page shows for a community keeping ``own``: it, once generator.calendars.hijri serves it."""
     return own if own in hijri.CALENDARS else "moonsighting"
 
 
@@ -127,7 +128,7 @@ def test_the_api_keeps_the_specs_defaults_byte_for_byte():
 
 
 def test_a_reckoning_the_code_does_not_serve_yet_falls_back_to_sighting(tmp_path):
-    """A row may name a reckoning generator.hijri does not serve yet: the surfaces read sighting until it does;
+    """A row may name a reckoning generator.calendars.hijri does not serve yet: the surfaces read sighting until it does;
     a city's own row wins over its country's; a place with no row keeps the SPEC's defaults."""
     path = tmp_path / "place_defaults.csv"
     path.write_text("place,method,calendar,method_source,calendar_source\n"
@@ -156,7 +157,7 @@ def test_every_choice_names_a_source_and_a_known_method():
 def test_a_static_host_has_the_file_the_screen_reads_first(client):
     """build.py's plan pre-renders the year the screen of a UK city reads by its path URL (the city's own
     method), so a file host without the app serves the screen (docs/site.md, "The screen and the widget")."""
-    from generator import static_paths
+    from generator.output import static_paths
     from generator.api import BY_NAME
     from generator.api.endpoint import Window
     from generator.query import Query

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator import ephemeris, prayer, sun_table
-from generator.methods import METHODS
+from generator.astronomy import ephemeris, sun_table
+from generator.prayer import prayer
+from generator.prayer.methods import METHODS
 
 TOLERANCE_DEG = 0.01
 

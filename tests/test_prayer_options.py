@@ -29,9 +29,10 @@ from conftest import assert_bad_request, call, run_adhan
 from ics_lint import lint
 from peers_praytime import run_praytime
 
-from generator import days, prayer
+from generator.places import days
+from generator.prayer import prayer
 from generator.api import BY_NAME
-from generator.methods import METHODS
+from generator.prayer.methods import METHODS
 from generator.query import Query
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc).timestamp()

@@ -25,7 +25,7 @@ from conftest import run_adhan
 from hijridate import Gregorian
 from test_prayer_altitudes import _geocentric_altitude_deg
 
-from generator.methods import METHODS, SPEC_METHODS
+from generator.prayer.methods import METHODS, SPEC_METHODS
 
 TOLERANCE_S = 60
 ADHAN_ASR_TOLERANCE_S = 180  # adhan's 0h-UT shortcut: measured worst 2.6 min at |lat| <= 58 (docs/decisions.md)

@@ -25,9 +25,9 @@ import pytest
 
 import timetable as command
 from bench import printed_tables
-from generator import timetables
+from generator.prayer import timetables
 from generator.api import BY_NAME
-from generator.methods import METHODS, SPEC_METHODS
+from generator.prayer.methods import METHODS, SPEC_METHODS
 from generator.query import Query
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "timetables"

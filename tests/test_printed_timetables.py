@@ -24,8 +24,8 @@ from peers_praytime import run_praytime
 
 from bench.fit_timetables import Cells, load
 from generator.api.prayer_times import options_of
-from generator.methods import METHODS, Method, custom_method
-from generator.prayer import DEFAULT_OPTIONS, Options, compute
+from generator.prayer.methods import METHODS, Method, custom_method
+from generator.prayer.prayer import DEFAULT_OPTIONS, Options, compute
 
 TOLERANCE_S = 60.0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.qibla import bearing_deg
+from generator.prayer.qibla import bearing_deg
 
 PUBLISHED = [
     ("Washington DC", 38.9072, -77.0369, 56.56),

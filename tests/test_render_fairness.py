@@ -161,7 +161,7 @@ def test_a_burst_of_expensive_feeds_is_charged_what_its_options_cost(tmp_path):
     CPU in one burst against 1 s a minute.  Here a client primes the model with three plain feeds, then
     another client sends BURST such feeds at once (distinct cities: nothing cached): the CPU of those
     admitted must stay within the minute's budget (100 units), plus the refill meanwhile and one feed."""
-    from generator import cities
+    from generator.places import cities
 
     ids = sorted(c["id"] for c in cities.by_id().values() if abs(c["lat"]) < 50)[:BURST + 3]
     with serving(tmp_path, rate_limit_per_minute=100) as base:

@@ -109,7 +109,7 @@ def test_response_cache_is_bounded_in_entries_and_bytes():
 
 def test_the_test_client_answers_from_the_code_not_from_static_out(client, tmp_path):
     """A wrong file planted where `make build` writes (static_out/) is never what the tests' client serves."""
-    from generator import static_paths
+    from generator.output import static_paths
 
     relative = static_paths.relative_path("qibla", {"lat": 51.51, "lng": -0.13})
     planted = static_paths.STATIC_ROOT / relative
@@ -157,7 +157,7 @@ def test_every_path_url_deploy_readme_lists_is_the_query_answer(client):
     import re
     from pathlib import Path
 
-    from generator import static_paths
+    from generator.output import static_paths
 
     readme = (Path(__file__).resolve().parent.parent / "deploy" / "README.md").read_text()
     listed = sorted(set(re.findall(r"`(/v1/[^`?<]*\.(?:json|ics))`", readme)))

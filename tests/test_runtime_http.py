@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from deploy import local_stack
-from generator import static_paths
+from generator.output import static_paths
 
 pytestmark = pytest.mark.xdist_group("runtime_http")
 
@@ -155,7 +155,7 @@ def test_importance_minor_is_accepted(served):
 
 def test_pages_get_html_429_in_their_language(served):
     """Other methods' pages are rendered on request, so they count; the 429 is the site's page."""
-    from generator.methods import METHODS
+    from generator.prayer.methods import METHODS
 
     methods = list(METHODS)
     seen = []

@@ -342,7 +342,7 @@ def test_table_and_dates_follow_the_place_across_midnight_and_a_month_end(seen, 
 
 def _gregorian(day: date, lang: str) -> str:
     """The date line: weekday, day, month, year in the glossary's words (data/glossary.csv), ASCII digits."""
-    from generator import glossary
+    from generator.words import glossary
 
     weekday = glossary.term(f"weekday.{('mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun')[day.weekday()]}")[lang]
     month = glossary.sequence("gregorian_month")[lang][day.month - 1]
@@ -402,7 +402,7 @@ def test_nothing_overflows_at_any_size_in_any_language(seen, lang, viewport):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_jumuah_on_fridays(seen, lang):
-    from generator import feed_words
+    from generator.words import feed_words
 
     runs, expected = seen
     api, tz, _ = expected[f"look-{lang}"]
@@ -733,7 +733,7 @@ def _check_reads(run: dict, api: _Year28, lang: str) -> None:
 
 @functools.cache
 def _words(lang: str) -> dict[str, str]:
-    from generator import glossary
+    from generator.words import glossary
 
     return {key: glossary.term(f"page.screen.{key}")[lang]
             for key in ("until_adhan", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "moved_end", "in_prayer",
@@ -741,7 +741,7 @@ def _words(lang: str) -> dict[str, str]:
 
 
 def _prayer(name: str, lang: str) -> str:
-    from generator import glossary
+    from generator.words import glossary
 
     return glossary.term(f"prayer.{name}")[lang]
 
@@ -876,7 +876,7 @@ def test_prayer_in_progress_view_and_the_qr_code(year_runs, server):
 def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
     """At 13:00 on a Friday with Jumu'ah at 13:15 the widget's "Next" is Jumu'ah at 13:15 in 0:15 (the issue saw
     "Next: Asr"); the API's first slot is the reference."""
-    from generator import glossary
+    from generator.words import glossary
 
     runs, api = year_runs
     run = runs[f"widget-{lang}"]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import announce
-from generator import hijri, hijri_calibration
+from generator.calendars import hijri, hijri_calibration
 
 ANNOUNCED_COLUMNS = ["hy", "hm", "gregorian_start", "authority_id", "kind", "authority", "source", "reported"]
 

@@ -11,12 +11,13 @@ from conftest import call
 from markupsafe import escape
 
 import build
-from generator import site, static_paths
+from generator import site
+from generator.output import static_paths
 from generator.api import BY_NAME, render
 from generator.query import Query
-from generator import coastline
-from generator import moon_map_svg as moon_map
-from generator import page_words as words
+from generator.astronomy import coastline
+from generator.output import moon_map_svg as moon_map
+from generator.words import page_words as words
 from generator.site import imsakiya, index, responses, routes, timetable, urls
 
 TODAY = date(2026, 3, 20)  # a fixed "today": this month March 2026, next April

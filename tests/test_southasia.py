@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import announce
-from generator import hijri, hijri_calibration, hijri_regions
+from generator.calendars import hijri, hijri_calibration, hijri_regions
 
 from conftest import assert_bad_request
 
@@ -269,7 +269,7 @@ def test_a_page_following_pakistan_shows_its_column_first_on_the_announced_days(
     Muharram-ul-Haram was sighted in Pakistan"); the note says what the column follows."""
     import re
 
-    from generator import page_words as words
+    from generator.words import page_words as words
     from generator.site import routes, timetable
 
     row = _kept("pakistan")[(1447, 1)]
@@ -311,7 +311,7 @@ def test_a_mosque_profile_may_keep_a_south_asian_reckoning(tmp_path):
     import json
     from pathlib import Path
 
-    from generator import mosques
+    from generator.prayer import mosques
 
     data = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text("utf-8"))
     for reckoning in CALENDARS:

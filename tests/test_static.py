@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import build
-from generator import mosques
+from generator.prayer import mosques
 from conftest import STATIC_BUILD_CITIES, STATIC_BUILD_GROUP
-from generator import static_paths
+from generator.output import static_paths
 from generator.api import BY_NAME, render
 from generator.errors import QueryError
 from generator.query import Query

@@ -14,7 +14,7 @@ import time
 import pytest
 
 import build
-from generator import static_paths
+from generator.output import static_paths
 from generator.api import BY_NAME
 
 RELATIVE = "v1/methods.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from generator import ephemeris, sun_table
+from generator.astronomy import ephemeris, sun_table
 
 ARCSECOND_DEG = 1 / 3600
 

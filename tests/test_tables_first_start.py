@@ -17,7 +17,8 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from generator import hijri, tables
+from generator import tables
+from generator.calendars import hijri
 from runtime import app as runtime_app
 
 ROOT = Path(__file__).resolve().parent.parent

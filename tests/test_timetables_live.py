@@ -21,7 +21,7 @@ import pytest
 
 import timetable as command
 from deploy import local_stack
-from generator import timetables
+from generator.prayer import timetables
 
 pytestmark = pytest.mark.xdist_group("runtime_http")
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from generator import timezones
+from generator.places import timezones
 
 ZONES = ["Europe/London", "Asia/Tehran", "America/New_York", "Australia/Sydney", "Africa/Casablanca",
          "America/Santiago", "Asia/Baghdad", "Europe/Moscow", "Pacific/Apia", "Asia/Kolkata", "America/St_Johns",

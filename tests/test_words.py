@@ -19,7 +19,8 @@ import icalendar
 import pytest
 from conftest import call
 
-from generator import cities, glossary
+from generator.places import cities
+from generator.words import glossary
 
 RTL = ("ar", "fa", "ur")
 TODAY = date(2026, 11, 26)
@@ -296,7 +297,7 @@ def test_a_mosque_pages_jamaat_column_is_named_after_the_prayer(monkeypatch):
     """fa E-6: the jamaat column is «نماز جماعت ظهر», not «اذان ظهر — جماعت» (the adhan column's name)."""
     from test_mosques import FIXTURE
 
-    from generator import mosques
+    from generator.prayer import mosques
     from generator.site import mosque_page, responses
 
     served = {**mosques.load(), **mosques.load(FIXTURE.parent)}

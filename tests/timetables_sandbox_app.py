@@ -3,7 +3,7 @@ for tests that change a table with `timetable.py add --data` while app processes
 import os
 from pathlib import Path
 
-from generator import timetables
+from generator.prayer import timetables
 
 timetables.TABLES_DIR = Path(os.environ["TIMETABLES_SANDBOX"])
 timetables.reload()

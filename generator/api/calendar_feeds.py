@@ -1,17 +1,20 @@
 """The two all-day feeds (SPEC 4.10): /v1/events.ics and /v1/fasting.ics.
 
 Each reuses the computation behind a JSON endpoint, so the two can never disagree: events
-are `generator.events.resolve` (as /v1/events?hy=), fasting days are the /v1/day-status
-flags (`generator.day_status.fasting_days`).  How the feeds are written (UIDs, escaping,
-folding) is `generator.feeds`; their words are `generator.feed_words`.  Windows, wording
+are `generator.calendars.events.resolve` (as /v1/events?hy=), fasting days are the /v1/day-status
+flags (`generator.calendars.day_status.fasting_days`).  How the feeds are written (UIDs, escaping,
+folding) is `generator.output.feeds`; their words are `generator.words.feed_words`.  Windows, wording
 and every other choice: docs/decisions.md.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from generator import day_status, days, events, feeds, hijri, hijri_names, page_words
-from generator import feed_words as words
+from generator.calendars import day_status, events, hijri
+from generator.output import feeds
+from generator.places import days
+from generator.words import hijri_names, page_words
+from generator.words import feed_words as words
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR, LANG

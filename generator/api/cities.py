@@ -1,7 +1,7 @@
 """GET /v1/cities: search the catalogue by name in en, ar, fa or ur (or list it all)."""
 from __future__ import annotations
 
-from generator import cities, city_search
+from generator.places import cities, city_search
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.endpoint import Canonical, Endpoint, Params

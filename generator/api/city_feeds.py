@@ -3,11 +3,11 @@
 A feed is for a catalogue ``city`` (as the SPEC first defined it, keys and UIDs unchanged) or
 for ``lat``+``lng`` with a zone (``tz``, or ``tz=auto``: the feed's days are that zone's days),
 with a method, ``method=custom`` and its angles, and the options of /v1/prayer-times that move
-one of the feed's times (issue 9).  Prayer instants are `generator.prayer.compute` called
+one of the feed's times (issue 9).  Prayer instants are `generator.prayer.prayer.compute` called
 exactly as /v1/prayer-times calls it (`generator.api.prayer_times.times_for`, same options),
 so a feed and the JSON can never disagree; the night's last third is
-`generator.prayer.last_third_start_s`.  How the feeds are written
-(UIDs, escaping, folding) is `generator.feeds`; their words are `generator.feed_words`.
+`generator.prayer.prayer.last_third_start_s`.  How the feeds are written
+(UIDs, escaping, folding) is `generator.output.feeds`; their words are `generator.words.feed_words`.
 Windows, wording and every other choice: docs/decisions.md.
 """
 from __future__ import annotations
@@ -16,8 +16,12 @@ import re
 
 import numpy as np
 
-from generator import cities, days, feeds, hijri, hijri_names, jamaat, mosques, prayer, timezones
-from generator import feed_words as words
+from generator.calendars import hijri
+from generator.output import feeds
+from generator.places import cities, days, timezones
+from generator.prayer import jamaat, mosques, prayer
+from generator.words import hijri_names
+from generator.words import feed_words as words
 from generator.api import feed_options as FO
 from generator.api import jamaat_params as JP
 from generator.api import mosques as MQ
@@ -28,8 +32,8 @@ from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.api import prayer_times as PT
 from generator.api.location import CITY, LAT, LNG, TZ, coordinates, place
 from generator.errors import QueryError
-from generator.locale import decimal
-from generator.methods import DEFAULT_METHOD, METHODS
+from generator.words.locale import decimal
+from generator.prayer.methods import DEFAULT_METHOD, METHODS
 
 MIN_DAYS, MAX_DAYS, DEFAULT_DAYS = 7, 90, 60  # SPEC 8: feed window
 MIN_OFFSET_MIN, MAX_OFFSET_MIN = -60, 180  # SPEC 8: jamaat offsets
@@ -374,7 +378,7 @@ def build_prayer_times(params: Params) -> bytes:
         dhuhr = result.times["dhuhr"][0]
         jumuah = words.JUMUAH_NAME[lang]
         partner = "asr" if "asr" in folded else None
-        # the last start that leaves time to pray before Jumu'ah's end (generator/jamaat.py, the rule's own bound)
+        # the last start that leaves time to pray before Jumu'ah's end (generator/prayer/jamaat.py, the rule's own bound)
         last_start = result.times[jamaat.END_OF["jumuah"]][0] - jamaat.latest_start_min("jumuah") * 60
         for i in np.flatnonzero(jam.fridays).tolist():
             for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):

@@ -1,9 +1,9 @@
 """Declarations shared by several endpoints: the reckoning, Hijri year and month, language, years."""
 from __future__ import annotations
 
-from generator import hijri
+from generator.calendars import hijri
 from generator.api import params as P
-from generator.locale import DEFAULT_LANGUAGE, LANGUAGES
+from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 CALENDAR = P.choice("calendar", hijri.CALENDARS,
                     "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia) "

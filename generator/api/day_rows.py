@@ -258,7 +258,7 @@ def clock_texts(instants_s: np.ndarray, utc_offsets_s: np.ndarray) -> np.ndarray
 
 def provenance_fields(provenance) -> list[bytes]:
     """Return, per row (method-major, as `json_rows`), the JSON fields of a day's source, or b"" for a
-    method bound to no table (generator.timetables.Provenance).
+    method bound to no table (generator.prayer.timetables.Provenance).
 
     A printed day: ``,"source":"printed","authority":…,"table":…,"computed":[times the table does not
     print][,"ignored":[options]]``; a computed day of a bound method: ``,"source":"computed"``.

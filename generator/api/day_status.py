@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from generator import day_status, days, hijri, hijri_names
+from generator.calendars import day_status, hijri
+from generator.places import days
+from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR

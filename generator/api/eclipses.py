@@ -3,7 +3,7 @@
 Filters: ``kind``, ``type``, ``from``/``to`` (YYYY or YYYY-MM-DD; a bare year as ``to``
 means through 31 December), ``upcoming`` (the next N eclipses from today, with
 ``daysUntil``; not with from/to) and ``calendar`` for the Hijri date.  The eclipses
-themselves come from `generator.eclipses` (computed from DE440); `meta` and the field
+themselves come from `generator.astronomy.eclipses` (computed from DE440); `meta` and the field
 definitions are documented in docs/decisions.md.
 """
 from __future__ import annotations
@@ -13,7 +13,9 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, eclipses, hijri
+from generator.astronomy import eclipses
+from generator.calendars import hijri
+from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR

@@ -17,7 +17,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 import orjson
 
-from generator import cities, days, hijri
+from generator.calendars import hijri
+from generator.places import cities, days
 from generator.api import params as P
 from generator.query import Query
 

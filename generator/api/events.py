@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 
-from generator import days, events, hijri
+from generator.calendars import events, hijri
+from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR, HM, HY

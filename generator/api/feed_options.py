@@ -22,7 +22,7 @@ import re
 
 from generator.api import params as P
 from generator.errors import QueryError
-from generator.prayer import OUTPUT_TIMES
+from generator.prayer.prayer import OUTPUT_TIMES
 
 EVENT_NAMES = tuple(n for n in OUTPUT_TIMES if n not in ("sunset",))  # imsak … midnight: what `prayers` may name
 FIVE = ("fajr", "dhuhr", "asr", "maghrib", "isha")

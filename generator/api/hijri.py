@@ -35,7 +35,9 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, hijri, hijri_names
+from generator.calendars import hijri
+from generator.places import days
+from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR, HM, HY, MONTH, YEAR

@@ -1,6 +1,6 @@
 """The jamaat parameters (issue 20), declared once: read by /v1/prayer-times, its CSV and ICS feed.
 
-The rules themselves are `generator.jamaat` (a pure function of the canonical texts, so a
+The rules themselves are `generator.prayer.jamaat` (a pure function of the canonical texts, so a
 mosque profile fills them the same way); this module declares the parameters, turns a query's
 values into canonical params (`read`), computes each method's jamaat from the endpoint's own
 final times (`compute`), and writes them into JSON rows and CSV cells.
@@ -20,7 +20,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from generator import days, hijri, jamaat, prayer, timezones
+from generator.calendars import hijri
+from generator.places import days, timezones
+from generator.prayer import jamaat, prayer
 from generator.api import day_rows
 from generator.api import params as P
 from generator.api.common import CALENDAR as HIJRI_CALENDAR

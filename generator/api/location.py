@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from generator import cities, timezones
+from generator.places import cities, timezones
 from generator.api import params as P
 from generator.errors import QueryError
 

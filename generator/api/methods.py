@@ -1,12 +1,12 @@
 """GET /v1/methods: the SPEC's sixteen calculation methods, then the extensions (``extension: true``).
 
-A preset bound to printed tables (generator.timetables) lists them in ``tables``."""
+A preset bound to printed tables (generator.prayer.timetables) lists them in ``tables``."""
 from __future__ import annotations
 
 from generator.api import schemas
 from generator.api.endpoint import Canonical, Endpoint, Params
-from generator import timetables
-from generator.methods import METHODS, Method
+from generator.prayer import timetables
+from generator.prayer.methods import METHODS, Method
 
 
 def canonical(values, now_unix_s: float) -> Canonical:

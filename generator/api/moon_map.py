@@ -1,13 +1,13 @@
 """GET /v1/moon-visibility.svg: the crescent-visibility world map of one evening, as SVG.
 
 The same grid as /v1/moon-visibility in grid mode (``hy``, ``hm``, ``evening``, ``res``,
-``calendar``; the place parameters are refused), drawn by `generator.moon_map_svg`: one
+``calendar``; the place parameters are refused), drawn by `generator.output.moon_map_svg`: one
 square per grid cell in the colour of its digit, GSHHS coastlines, and a legend in
 ``lang`` (en, ar, fa, ur; default en).
 """
 from __future__ import annotations
 
-from generator import moon_map_svg
+from generator.output import moon_map_svg
 from generator.api import moon_visibility, schemas
 from generator.api.common import LANG
 from generator.api.endpoint import Canonical, Endpoint, Params

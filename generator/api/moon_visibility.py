@@ -7,7 +7,7 @@ The lunation is that of ``hy``/``hm`` (default: the month containing today, UTC,
 * Grid mode (no place): one evening (``evening`` −2..2 days from the sighting evening),
   cells of ``res`` degrees, each evaluated at its own local date and best time.
   ``rows[r][c]`` is the digit of the cell centred on lat = 70 − (r + 0.5)·res,
-  lng = −180 + (c + 0.5)·res.  Digits (from both criteria, `generator.crescent.digit`):
+  lng = −180 + (c + 0.5)·res.  Digits (from both criteria, `generator.astronomy.crescent.digit`):
   0 not visible, 1 easily visible to the naked eye, 2 visible to the naked eye,
   3 naked eye possible after finding it with optical aid, 4 optical aid (telescope) only.
   ``counts`` = {digits, yallop, odeh, status}: number of cells per digit, per zone
@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator import crescent, days, hijri
+from generator.astronomy import crescent
+from generator.calendars import hijri
+from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR, HM, HY

@@ -2,14 +2,14 @@
 
 These operations write, so they are not `Endpoint`s (which are GET answers of a query, pre-rendered by
 build.py); their paths are added to /v1/openapi.json beside the endpoints' (`PATHS`).  The request body
-is a profile in the data/mosques format (`PROFILE`, docs/mosques.md), checked by generator.mosques and
+is a profile in the data/mosques format (`PROFILE`, docs/mosques.md), checked by generator.prayer.mosques and
 the endpoints' own parse before anything is stored.
 """
 from __future__ import annotations
 
-from generator import mosques
+from generator.prayer import mosques
 from generator.api import schemas
-from generator.locale import LANGUAGES
+from generator.words.locale import LANGUAGES
 
 MAX_BODY_BYTES = 64 * 1024  # runtime/hosted.py refuses larger bodies with 413
 

@@ -1,5 +1,5 @@
 """GET /v1/mosques: the mosque profiles served (data/mosques files, then the hosted profiles a maintainer
-listed: `generator.mosques.listed`), and the check of a profile (every file at start-up, a hosted one before
+listed: `generator.prayer.mosques.listed`), and the check of a profile (every file at start-up, a hosted one before
 it is saved).
 
 `check` reads each profile through the endpoints that take ``mosque`` (their own parse, as a
@@ -14,7 +14,8 @@ may give instead), and ``links`` to its answers, feeds, page and screen.
 """
 from __future__ import annotations
 
-from generator import cities, mosques
+from generator.places import cities
+from generator.prayer import mosques
 from generator.api import city_feeds, prayer_times, schemas
 from generator.api import mosques as MQ
 from generator.api.endpoint import Canonical, Endpoint, Params, Window

@@ -1,4 +1,4 @@
-"""``mosque=<id>``: a mosque profile (`generator.mosques`) standing for the query it describes.
+"""``mosque=<id>``: a mosque profile (`generator.prayer.mosques`) standing for the query it describes.
 
 Declared once here and read by /v1/prayer-times, its CSV, /v1/prayer-times.ics, /v1/night.ics
 and the screen and widget (through /v1/prayer-times' own parse).  `fill` turns the profile into
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from generator import mosques
+from generator.prayer import mosques
 from generator.api import params as P
 from generator.errors import QueryError
 from generator.query import Query

@@ -7,7 +7,9 @@ from datetime import date
 
 import numpy as np
 
-from generator import days, mosques, place_defaults, prayer, qibla, timetables, timezones, ummalqura
+from generator.calendars import ummalqura
+from generator.places import days, timezones
+from generator.prayer import mosques, place_defaults, prayer, qibla, timetables
 from generator.api import day_rows, schemas
 from generator.api import jamaat_params as JP
 from generator.api import mosques as MQ
@@ -17,8 +19,8 @@ from generator.api.dates import gregorian_range
 from generator.api.endpoint import Canonical, Endpoint, Params, Window, dumps
 from generator.api.location import LAT, LNG, CITY, TZ, coordinates, place
 from generator.errors import QueryError
-from generator.methods import METHODS, DEFAULT_METHOD, SPEC_METHODS, HighLatitudeRule, custom_method, resolve as resolve_method
-from generator.methods import Midnight
+from generator.prayer.methods import METHODS, DEFAULT_METHOD, SPEC_METHODS, HighLatitudeRule, custom_method, resolve as resolve_method
+from generator.prayer.methods import Midnight
 
 MAX_DAY_METHODS = 496  # SPEC 8
 CUSTOM = "custom"
@@ -310,7 +312,7 @@ def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
 
 def plan(window: Window):
     """A year of the default method for every catalogue city, and of the city's own method where its place keeps
-    another (generator.place_defaults: what its screen and widget read, issue 26), and each mosque's year
+    another (generator.prayer.place_defaults: what its screen and widget read, issue 26), and each mosque's year
     (`mosque=<id>`: its file is that of the explicit query the profile stands for)."""
     own = {city: place_defaults.for_city(city).method for city in window.city_ids}
     return ([{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]

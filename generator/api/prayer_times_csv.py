@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator import timezones
+from generator.places import timezones
 from generator.api import day_rows, prayer_times
 from generator.api import jamaat_params as JP
 from generator.api.endpoint import Endpoint, Params, Window
 from generator.api.location import coordinates
-from generator.prayer import OUTPUT_TIMES
+from generator.prayer.prayer import OUTPUT_TIMES
 
 MEDIA_TYPE = "text/csv"
 LINE_END = b"\r\n"  # RFC 4180

@@ -1,7 +1,7 @@
 """GET /v1/qibla: the bearing to the Kaaba from a place."""
 from __future__ import annotations
 
-from generator import qibla
+from generator.prayer import qibla
 from generator.api import schemas
 from generator.api.endpoint import Canonical, Endpoint, Params
 from generator.api.location import PLACE, coordinates, place

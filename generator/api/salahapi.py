@@ -27,9 +27,10 @@ from pathlib import Path
 
 import orjson
 
-from generator import cities, mosques
+from generator.places import cities
+from generator.prayer import mosques
 from generator.api import mosque_list, prayer_times
-from generator.methods import METHODS
+from generator.prayer.methods import METHODS
 from generator.errors import QueryError
 from generator.query import Query
 

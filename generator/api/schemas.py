@@ -4,9 +4,9 @@ Every response is checked against these schemas by the tests (tests/test_schemat
 """
 from __future__ import annotations
 
-from generator import events, hijri
+from generator.calendars import events, hijri
 from generator.api.params import DATE_SCHEMA
-from generator.locale import LANGUAGES
+from generator.words.locale import LANGUAGES
 
 
 def _integer(low: int, high: int) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from generator import page_words as words
+from generator.words import page_words as words
 from generator.site import urls
 
 # og:locale is language_TERRITORY (ogp.me); these are the territories of the locales Facebook

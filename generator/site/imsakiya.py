@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from generator import hijri_names
-from generator import page_words as words
+from generator.words import hijri_names
+from generator.words import page_words as words
 from generator.site import head, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page

@@ -15,8 +15,8 @@ from datetime import date
 
 from markupsafe import Markup, escape
 
-from generator import collation, hijri_names
-from generator import page_words as words
+from generator.words import collation, hijri_names
+from generator.words import page_words as words
 from generator.site import head, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page, render_page

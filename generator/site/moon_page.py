@@ -1,16 +1,17 @@
 """A Hijri month's crescent-visibility page: world maps of the sighting evening and its neighbours.
 
 The five evenings −2..+2 around the sighting evening are five /v1/moon-visibility grids
-(``res`` 5), asked in process and drawn by `generator.moon_map_svg`; the page adds the
+(``res`` 5), asked in process and drawn by `generator.output.moon_map_svg`; the page adds the
 legend, the conjunction and the month start (from the same answers), in one language.
 """
 from __future__ import annotations
 
 from datetime import date
 
-from generator import hijri, hijri_names
-from generator import moon_map_svg as moon_map
-from generator import page_words as words
+from generator.calendars import hijri
+from generator.words import hijri_names
+from generator.output import moon_map_svg as moon_map
+from generator.words import page_words as words
 from generator.site import head, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page

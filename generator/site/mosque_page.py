@@ -23,8 +23,9 @@ from datetime import date, timedelta
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri_names, mosques
-from generator import page_words as words
+from generator.prayer import mosques
+from generator.words import feed_words, hijri_names
+from generator.words import page_words as words
 from generator.api import mosque_list
 from generator.site import head, responses, timetable, urls
 from generator.site.page import PageNotFound

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from generator import page_words as words
+from generator.words import page_words as words
 
 CENTRE, RADIUS = 50, 44  # viewBox units
 

@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 import orjson
 
-from generator import mosques, static_paths
+from generator.output import static_paths
+from generator.prayer import mosques
 from generator.api import BY_NAME
 from generator.query import Query
 

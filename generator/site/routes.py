@@ -14,8 +14,8 @@ import functools
 import re
 from datetime import date
 
-from generator import mosques
-from generator import page_words as words
+from generator.prayer import mosques
+from generator.words import page_words as words
 from generator.site import head, imsakiya, index, moon_page, mosque_page, responses, screen, sitemap, timetable
 from generator.site.page import Page, PageNotFound, QueryPage
 from generator.site.templating import render_page

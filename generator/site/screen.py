@@ -16,7 +16,7 @@ query is a `BadPageQuery` (the runtime answers 400 with the error page in the qu
 
 The page itself computes nothing.  It carries the addresses of the answers its script reads
 (`data_urls`): a year of /v1/prayer-times and each day's /v1/day-status, as static path URLs
-(`generator.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
+(`generator.output.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
 serves) and, as the fallback, the same query as a query URL (the only form a query whose values
 need a hash, such as ``jamaat=fajr:20``, has).  The page's own data is only what no endpoint
 answers: the first days of the Solar Hijri months on Persian screens (`generator.site.shamsi`,
@@ -39,8 +39,9 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri_names, mosques, place_defaults
-from generator import page_words as words
+from generator.prayer import mosques, place_defaults
+from generator.words import feed_words, hijri_names
+from generator.words import page_words as words
 from generator.api import BY_NAME, params as P
 from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
@@ -49,7 +50,7 @@ from generator.query import Query
 from generator.site import head, responses, shamsi, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
-from generator import static_paths
+from generator.output import static_paths
 
 MAX_NOTES = 3  # announcement lines on a screen
 MAX_NOTE_CHARS = 120  # each: two lines at the screen's smallest size on a 1920-px TV
@@ -76,7 +77,7 @@ THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (defa
 # /v1/prayer-times for jamaatNotice=<notice> (issue 28) when its query has jamaat rules and the API takes it.
 NOTICE_API = "jamaatNotice"
 DEFAULT_NOTICE_MIN = 5
-# The screen's options; a mosque profile may set them too (its ``screen`` group: generator/mosques.py, which
+# The screen's options; a mosque profile may set them too (its ``screen`` group: generator/prayer/mosques.py, which
 # declares their bounds), as the defaults of its screen.
 NOTICE = P.integer("notice", *mosques.SCREEN_MINUTES["notice"], "Minutes a jamaat must move by for the screen's "
                    f"\"changes tomorrow\" line (default {DEFAULT_NOTICE_MIN}; 1: every change); given to "

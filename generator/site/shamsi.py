@@ -13,7 +13,7 @@ from datetime import date
 
 from persiantools.jdatetime import JalaliDate
 
-from generator import glossary
+from generator.words import glossary
 
 # Month names as Iran's official calendar prints them.
 MONTHS_FA = glossary.sequence("shamsi_month")["fa"]  # data/glossary.csv

@@ -36,7 +36,7 @@ def render_page(template: str, **context: Any) -> bytes:
 
 def render_localised_page(template: str, lang: str, **context: Any) -> bytes:
     """`render_page` with the language's words, direction and separator in the context."""
-    from generator import page_words as words
+    from generator.words import page_words as words
 
     return render_page(template, lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=words.WORDS[lang],
                        **context)

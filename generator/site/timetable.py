@@ -11,7 +11,7 @@ script moves the mark and the card when the reader's clock says the city's date 
 day (docs/site.md).
 
 Events are placed by the city's own reckoning and the page opens on its own method (data/place_defaults.csv,
-generator.place_defaults: ``iran`` for cities in Iran, ``pakistan`` and ``india`` there, the Imam Ali Foundation's
+generator.prayer.place_defaults: ``iran`` for cities in Iran, ``pakistan`` and ``india`` there, the Imam Ali Foundation's
 tables in the UK; the SPEC's defaults where no source was found); the Hijri dates of moonsighting and iran are shown
 on every row, and of the city's own first when it is another (`page_calendars`).
 """
@@ -24,8 +24,10 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator import feed_words, hijri, hijri_names, place_defaults
-from generator import page_words as words
+from generator.calendars import hijri
+from generator.prayer import place_defaults
+from generator.words import feed_words, hijri_names
+from generator.words import page_words as words
 from generator.site import head, qibla_svg, responses, shamsi, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
@@ -96,7 +98,7 @@ def month_link(city_id: str, lang: str, method: str, local_today: date, target: 
 
 
 def city_default_method(methods: list[dict], city_id: str) -> str:
-    """Return the method a city's page shows by default: its place's (generator.place_defaults: the city's
+    """Return the method a city's page shows by default: its place's (generator.prayer.place_defaults: the city's
     row, else the authority whose printed table serves the city, else its country's row), else the API's
     default (the SPEC's Tehran)."""
     method = place_defaults.for_city(city_id).method

@@ -9,7 +9,7 @@
   ``…/imsakiya/<calendar>/`` the other reckoning; ``…/imsakiya/<calendar>/<method>/`` any method;
 * ``/moon/<hy>-<hm>/`` English; ``/moon/<hy>-<hm>/<lang>/`` another language;
 * ``/<lang>/`` the home page in ar, fa, ur (``/`` is English);
-* ``/mosque/<id>/`` a mosque's page in English (`generator.mosques.PAGE_PATH`), ``/mosque/<id>/<lang>/`` in
+* ``/mosque/<id>/`` a mosque's page in English (`generator.prayer.mosques.PAGE_PATH`), ``/mosque/<id>/<lang>/`` in
   another language; ``/mosque/<id>/screen/`` redirects to its wall screen, ``/screen/?mosque=<id>&lang=<lang>``
   (a query page: rendered on request, in the scope of the screen's service worker).
 
@@ -31,9 +31,9 @@ from __future__ import annotations
 import os
 import re
 
-from generator import mosques
-from generator.methods import DEFAULT_METHOD
-from generator.locale import DEFAULT_LANGUAGE
+from generator.prayer import mosques
+from generator.prayer.methods import DEFAULT_METHOD
+from generator.words.locale import DEFAULT_LANGUAGE
 
 PUBLIC_ORIGIN_VARIABLE = "PUBLIC_ORIGIN"
 DEFAULT_PUBLIC_ORIGIN = "http://127.0.0.1:8000"

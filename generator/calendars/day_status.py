@@ -1,0 +1,208 @@
+"""What a civil day is in the Shia calendar: season, mourning, eid, fasting, nights of worship.
+
+Every flag comes from the rules in data/day_rules.json (with their basis in Shia practice)
+applied to the day's Hijri date under a reckoning; nothing here names a particular day.
+The Hijri day begins at sunset, so the night of a Hijri date D is the evening of the
+civil day before it: ``nightOfWorshipEve`` on a civil day means its evening begins a
+night of worship (the next civil day's Hijri date is one), and ``tonight`` lists the
+catalogue's night events (data/nights.csv) that begin at that evening's sunset.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+from generator.calendars import events, hijri
+from generator.places import days
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "data" / "day_rules.json"
+AYYAM_AL_BID_DAYS = (13, 14, 15)
+RAMADAN = 9  # its days are obligatory fasts, so Ayyam al-Bid is not listed in it
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+@dataclass(frozen=True)
+class When:
+    """A pattern of Hijri days (a rule's ``when`` in data/day_rules.json).
+
+    One of: a span ``from``..``to`` of (month, day) pairs; a ``month`` (the whole month, or
+    with ``day`` — a number or "last" — or ``days``, or a ``weekday`` and ``which`` of them:
+    first, last, first-after-10); ``days`` of every month; or a ``weekday`` of every month.
+    """
+
+    span: tuple[tuple[int, int], tuple[int, int]] | None = None
+    month: int | None = None
+    day: int | str | None = None
+    days: tuple[int, ...] | None = None
+    weekday: int | None = None  # Monday = 0
+    which: str | None = None
+
+    @classmethod
+    def of(cls, raw: Mapping) -> "When":
+        unknown = set(raw) - {"from", "to", "month", "day", "days", "weekday", "which"}
+        if unknown or ("from" in raw) != ("to" in raw) or ("weekday" in raw) != ("which" in raw):
+            raise ValueError(f"{RULES_PATH.name}: a 'when' pattern it cannot read: {dict(raw)}")
+        if "which" in raw and raw["which"] not in _WHICH:
+            raise ValueError(f"{RULES_PATH.name}: 'which' must be one of {', '.join(_WHICH)}: {dict(raw)}")
+        return cls(
+            span=(tuple(raw["from"]), tuple(raw["to"])) if "from" in raw else None,
+            month=raw.get("month"),
+            day=raw.get("day"),
+            days=tuple(raw["days"]) if "days" in raw else None,
+            weekday=WEEKDAYS.index(raw["weekday"]) if "weekday" in raw else None,
+            which=raw.get("which"),
+        )
+
+    def is_one_day(self) -> bool:
+        """True for a Hijri month and a day number and nothing else (one day a year)."""
+        return isinstance(self.month, int) and isinstance(self.day, int) and self == When(month=self.month, day=self.day)
+
+    def matches(self, month: int, day: int, month_length: int, weekday: int) -> bool:
+        """True when a Hijri day (its month, day, month length and Gregorian weekday, Monday = 0) fits."""
+        if self.span is not None:
+            return self.span[0] <= (month, day) <= self.span[1]
+        if self.month is not None and self.month != month:
+            return False
+        if self.weekday is not None:
+            return self.weekday == weekday and _WHICH[self.which](day, month_length)
+        if self.days is not None:
+            return day in self.days
+        if self.day is not None:
+            return day == (month_length if self.day == "last" else self.day)
+        return self.month is not None  # the whole month
+
+
+_WHICH = {"first": lambda day, length: day <= 7, "last": lambda day, length: day > length - 7,
+          "first-after-10": lambda day, length: 11 <= day <= 17}
+
+
+@dataclass(frozen=True)
+class DayRule:
+    """One rule of data/day_rules.json: when it applies and its basis in practice; a season has an
+    ``id`` and a ``kind``, an emphasised fast names its catalogue ``event``."""
+
+    when: When
+    basis: str
+    id: str | None = None
+    kind: str | None = None
+    event: str | None = None
+
+    @classmethod
+    def of(cls, raw: Mapping) -> "DayRule":
+        unknown = set(raw) - {"when", "basis", "id", "kind", "event"}
+        if unknown or "when" not in raw or not raw.get("basis"):
+            raise ValueError(f"{RULES_PATH.name}: a rule needs 'when' and 'basis' and nothing unknown: {dict(raw)}")
+        return cls(When.of(raw["when"]), raw["basis"], raw.get("id"), raw.get("kind"), raw.get("event"))
+
+
+@dataclass(frozen=True)
+class DayRules:
+    """The whole rules file, each section a tuple of `DayRule`."""
+
+    seasons: tuple[DayRule, ...]
+    mourning_event_types: frozenset[str]
+    eids: tuple[DayRule, ...]
+    fasting_recommended: tuple[DayRule, ...]
+    fasting_emphasised: tuple[DayRule, ...]
+    fasting_not_recommended: tuple[DayRule, ...]
+    fasting_forbidden: tuple[DayRule, ...]
+    ashura_imsak: tuple[DayRule, ...]
+    nights_of_worship: tuple[DayRule, ...]
+
+    @classmethod
+    def of(cls, raw: Mapping) -> "DayRules":
+        sections = {f.name for f in dataclasses.fields(cls)} - {"mourning_event_types"}
+        unknown = set(raw) - sections - {"mourning", "_comment"}
+        if unknown:
+            raise ValueError(f"{RULES_PATH.name}: unknown sections {sorted(unknown)}")
+        rules = cls(mourning_event_types=frozenset(raw["mourning"]["event_types"]),
+                    **{name: tuple(DayRule.of(rule) for rule in raw[name]) for name in sections})
+        if not all(r.when.is_one_day() and r.event for r in rules.fasting_emphasised):
+            raise ValueError(f"{RULES_PATH.name}: an emphasised fast must name a Hijri month and day only, and its event")
+        return rules
+
+
+@functools.cache
+def rules() -> DayRules:
+    """Return the rules file, read and checked once."""
+    return DayRules.of(json.loads(RULES_PATH.read_text(encoding="utf-8")))
+
+
+def _any(section: str, *hijri_day) -> bool:
+    return any(rule.when.matches(*hijri_day) for rule in getattr(rules(), section))
+
+
+def events_on(month: int, day: int, month_length: int) -> list[Mapping]:
+    """Return the catalogue events that fall on a Hijri day (last-day events on the 29th of a short month)."""
+    return [
+        e
+        for e in events.catalogue()
+        if e["hijriMonth"] == month and (e["hijriDay"] == day or (e["lastDayOfMonth"] and day == month_length))
+    ]
+
+
+def status(civil_day: date, calendar: str) -> dict:
+    """Return the flags and Hijri facts of a civil day (SPEC 2.9) under ``calendar``."""
+    unix_day = days.unix_day(civil_day)
+    today = hijri.to_hijri(unix_day, calendar)
+    tomorrow = hijri.to_hijri(unix_day + 1, calendar)
+    weekday = civil_day.weekday()
+    hd = (int(today.month), int(today.day), int(today.month_length), weekday)
+    next_hd = (int(tomorrow.month), int(tomorrow.day), int(tomorrow.month_length), (weekday + 1) % 7)
+
+    todays_events = events_on(*hd[:3])
+    season = next((s for s in rules().seasons if s.when.matches(*hd)), None)
+    mourning_types = rules().mourning_event_types
+    forbidden = _any("fasting_forbidden", *hd)
+    return {
+        "hijri": {"hy": int(today.year), "hm": hd[0], "hd": hd[1]},
+        "source": str(today.source),
+        "events": [
+            {"id": e["id"], "type": e["type"], "importance": e["importance"], "title": dict(e["title"])}
+            for e in todays_events
+        ],
+        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in events_on(*next_hd[:3]) if e["night"]],
+        "flags": {
+            "mourning": (season is not None and season.kind == "mourning")
+            or any(e["type"] in mourning_types for e in todays_events),
+            "season": None if season is None else {"id": season.id, "kind": season.kind},
+            "eid": _any("eids", *hd),
+            "fastingRecommended": _any("fasting_recommended", *hd)
+            and not forbidden
+            and not _any("fasting_not_recommended", *hd),
+            "fastingForbidden": forbidden,
+            "ashuraImsak": _any("ashura_imsak", *hd),
+            "nightOfWorshipEve": _any("nights_of_worship", *next_hd),
+        },
+    }
+
+
+def emphasised_fasts() -> tuple[DayRule, ...]:
+    """Return the rules of the four emphasised fasts (data/day_rules.json ``fasting_emphasised``)."""
+    return rules().fasting_emphasised
+
+
+def fasting_days(first: int, end: int, calendar: str) -> list[tuple[int, list[DayRule]]]:
+    """Return (unix day, emphasised rules matched) of every fast listed in [first, end).
+
+    Candidates are Ayyam al-Bid outside Ramadan and the emphasised days; each is kept
+    only when /v1/day-status says fasting is recommended and not forbidden that day.
+    """
+    day_numbers = np.arange(first, end, dtype=np.int64)
+    dates = hijri.to_hijri(day_numbers, calendar)
+    ayyam_al_bid = np.isin(dates.day, AYYAM_AL_BID_DAYS) & (dates.month != RAMADAN)
+    matched = [(dates.month == r.when.month) & (dates.day == r.when.day) for r in emphasised_fasts()]
+    candidates = np.flatnonzero(ayyam_al_bid | np.logical_or.reduce(matched))
+    out = []
+    for i in candidates.tolist():
+        flags = status(days.to_date(day_numbers[i]), calendar)["flags"]
+        if flags["fastingRecommended"] and not flags["fastingForbidden"]:
+            out.append((int(day_numbers[i]), [r for r, m in zip(emphasised_fasts(), matched) if m[i]]))
+    return out

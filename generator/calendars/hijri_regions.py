@@ -1,0 +1,234 @@
+"""The month starts of South Asia's Shia: announced tables and the visibility rule fitted to each.
+
+Two reckonings, ``pakistan`` and ``india`` (issue 26), are built like ``moonsighting``:
+the months a community's Shia announced (``data/month_starts/<calendar>.csv``, cited in
+data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
+it is the candidate rule, from a small family fixed before scoring, that reproduces the most
+announced months of that reckoning, so a row added to the file needs no code change.
+
+* Candidates: a criterion (Yallop zone A, ≥ B, ≥ C, ≥ D; Odeh zone A, ≥ B, ≥ C, with the
+  6.4° Danjon limit) at a set of the places where the region's sightings are made (the
+  zonal committees' cities for Pakistan, Lucknow and the cities whose witnesses it hears
+  for India), each place at its own best time; the crescent counts as seen when any place
+  of the set meets the criterion.  Evenings are tried from the conjunction's date at the
+  region's clock (PKT UTC+5, IST UTC+5:30), as the other reckonings do.
+* Order (ties go to the first): smaller place sets first, then Yallop before Odeh, stricter
+  before looser: the least permissive rule that fits the announcements.
+* Held-out agreement: leave one Hijri year out (choose on the other years' rows, score
+  that year's rows), the figure `make bench` prints and docs/hijri.md states.
+
+Which announced row counts: a row whose ``shia_followed`` is ``no`` is not the day the Shia
+kept (its month has a ``shia-ulema`` row instead); a row of the community's own Shia body
+overrides the national committee's row of the same month (``NATIONAL_BODY``).
+"""
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from generator.astronomy import crescent
+from generator.places import cities, days
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+MONTH_STARTS_DIR = DATA_DIR / "month_starts"
+COLUMNS = ("hy", "hm", "gregorian_start", "decided_by", "shia_followed", "source", "quote", "reported", "read")
+SHIA_FOLLOWED = ("yes", "no", "unknown")
+AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
+
+
+class Region(NamedTuple):
+    """Where a reckoning's crescent is looked for: its clock and its candidate places."""
+
+    utc_offset_days: float  # the date of the conjunction on the region's clock starts the evenings
+    places: tuple[str, ...]  # catalogue city ids (data/cities.csv gives their coordinates)
+    place_sets: tuple[tuple[str, ...], ...]  # the candidate sets, smaller first
+
+
+# The cities of Pakistan's zonal Ruet-e-Hilal committees (the central committee meets in one of
+# them and hears the others); for India, Lucknow, where the Shia committee sits, then the cities
+# of the north it hears witnesses from and the larger Shia centres.
+REGIONS = {
+    "pakistan": Region(
+        utc_offset_days=5.0 / 24.0,
+        places=("karachi", "quetta", "lahore", "peshawar", "islamabad"),
+        place_sets=(("karachi",), ("quetta",), ("lahore",), ("peshawar",),
+                    ("karachi", "quetta", "lahore"),
+                    ("karachi", "quetta", "lahore", "peshawar", "islamabad")),
+    ),
+    "india": Region(
+        utc_offset_days=5.5 / 24.0,
+        places=("lucknow", "delhi", "mumbai", "hyderabad-in", "kolkata"),
+        place_sets=(("lucknow",), ("delhi",), ("mumbai",), ("lucknow", "delhi"),
+                    ("lucknow", "delhi", "mumbai", "hyderabad-in", "kolkata")),
+    ),
+}
+CALENDARS = tuple(REGIONS)
+NATIONAL_BODY = {"pakistan": "ruet-e-hilal"}  # overridden, month by month, by the Shia's own announcement
+CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= threshold (and ARCL ≥ Danjon)
+    "Yallop A": ("q", crescent.YALLOP_Q_ABOVE[0]),
+    "Yallop >= B": ("q", crescent.YALLOP_Q_ABOVE[1]),
+    "Yallop >= C": ("q", crescent.YALLOP_Q_ABOVE[2]),
+    "Yallop >= D": ("q", crescent.YALLOP_Q_ABOVE[3]),
+    "Odeh A": ("v", crescent.ODEH_V_AT_LEAST[0]),
+    "Odeh >= B": ("v", crescent.ODEH_V_AT_LEAST[1]),
+    "Odeh >= C": ("v", crescent.ODEH_V_AT_LEAST[2]),
+}
+
+
+class Row(NamedTuple):
+    hy: int
+    hm: int
+    start: int  # unix day of day 1
+    decided_by: str
+
+
+def path_of(calendar: str) -> Path:
+    return MONTH_STARTS_DIR / f"{calendar}.csv"
+
+
+def candidates(calendar: str) -> list[tuple[tuple[str, ...], str]]:
+    """Return the candidate rules of a region as (place set, criterion), in tie-break order."""
+    return [(places, criterion) for places in REGIONS[calendar].place_sets for criterion in CRITERIA]
+
+
+def candidate_name(candidate: tuple[tuple[str, ...], str]) -> str:
+    places, criterion = candidate
+    return f"{criterion} at {'/'.join(str(cities.by_id()[p]['names']['en']) for p in places)}"
+
+
+def coordinates(calendar: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return the latitudes and longitudes (degrees, east positive) of a region's places, in `Region.places` order."""
+    catalogue = cities.by_id()
+    places = REGIONS[calendar].places
+    return (np.array([float(catalogue[p]["lat"]) for p in places]),
+            np.array([float(catalogue[p]["lng"]) for p in places]))
+
+
+def rules_key() -> str:
+    """Return what the candidates' starts depend on (for the month table's stamp)."""
+    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets)
+                 for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
+
+
+# --- the data files -----------------------------------------------------------------------
+
+
+def read_rows(calendar: str, path: Path | None = None) -> list[dict[str, str]]:
+    """Return the rows of a reckoning's file, checked (ValueError naming the row otherwise)."""
+    path = path or path_of(calendar)
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise ValueError(f"{path.name}: the header must be {','.join(COLUMNS)}")
+        rows = list(reader)
+    for line, r in enumerate(rows, start=2):
+        where = f"{path.name} line {line}"
+        if not (r["hy"].isdigit() and r["hm"].isdigit() and 1 <= int(r["hm"]) <= 12):
+            raise ValueError(f"{where}: hy/hm must be a Hijri year and a month 1..12")
+        days.unix_day(r["gregorian_start"])  # a real date, or ValueError
+        if not AUTHORITY_ID.fullmatch(r["decided_by"]):
+            raise ValueError(f"{where}: decided_by must be an id such as ruet-e-hilal")
+        if r["shia_followed"] not in SHIA_FOLLOWED:
+            raise ValueError(f"{where}: shia_followed must be one of {', '.join(SHIA_FOLLOWED)}")
+        if not r["source"].startswith(("http://", "https://")):
+            raise ValueError(f"{where}: source must be an http(s) address")
+    return rows
+
+
+def announced(calendar: str, path: Path | None = None) -> dict[tuple[int, int], Row]:
+    """Return {(hy, hm): Row} of the day 1 each month's Shia kept, by the file's rows.
+
+    Rows the Shia did not follow are skipped; the Shia's own body overrides the national
+    committee; two different days of the same standing for one month are a ValueError.
+    """
+    national = NATIONAL_BODY.get(calendar)
+    found: dict[tuple[int, int], Row] = {}
+    for r in read_rows(calendar, path):
+        if r["shia_followed"] == "no":
+            continue
+        row = Row(int(r["hy"]), int(r["hm"]), days.unix_day(r["gregorian_start"]), r["decided_by"])
+        key = (row.hy, row.hm)
+        old = found.get(key)
+        if old is None or (old.decided_by == national and row.decided_by != national):
+            found[key] = row
+        elif (row.decided_by == national) == (old.decided_by == national) and old.start != row.start:
+            raise ValueError(f"{calendar}.csv: two different starts for {key[0]}/{key[1]} "
+                             f"({days.iso(old.start)}, {days.iso(row.start)})")
+    return dict(sorted(found.items()))
+
+
+# --- the candidates -----------------------------------------------------------------------
+
+
+def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int) -> np.ndarray:
+    """Return (candidates, months) month starts (unix day) of every candidate after each conjunction.
+
+    One `crescent.evening` evaluation per evening offset over months × the region's places;
+    a month whose crescent no candidate sees within ``evenings_tried`` evenings starts the day
+    after the last one tried (the seams of the month table then complete the month).  NaN
+    conjunctions (outside the new-moon table) give -2**31.
+    """
+    region = REGIONS[calendar]
+    conjunction = np.asarray(conjunction, dtype=float)
+    known = np.isfinite(conjunction)
+    conj = np.where(known, conjunction, 0.0)
+    first = np.floor(conj + region.utc_offset_days).astype(np.int64)
+    names = list(region.places)
+    lat, lng = coordinates(calendar)
+    q = np.full((len(conj), evenings_tried, len(names)), -np.inf)
+    v = np.full_like(q, -np.inf)
+    for offset in range(evenings_tried):
+        todo = np.flatnonzero(known)
+        e = crescent.evening(lat[None, :], lng[None, :], (first[todo] + offset)[:, None], conj[todo][:, None])
+        ok = e.status == crescent.OK
+        q[todo, offset] = np.where(ok, e.q, -np.inf)
+        v[todo, offset] = np.where(ok & (e.arcl_topo_deg >= crescent.ODEH_DANJON_ARCL_DEG), e.v, -np.inf)
+    out = []
+    for places, criterion in candidates(calendar):
+        columns = [names.index(p) for p in places]
+        quantity, threshold = CRITERIA[criterion]
+        seen = (q[:, :, columns] > threshold) if quantity == "q" else (v[:, :, columns] >= threshold)
+        seen = seen.any(axis=2)
+        evening = np.where(seen.any(axis=1), seen.argmax(axis=1), evenings_tried)
+        out.append(np.where(known, first + evening + 1, np.iinfo(np.int32).min))
+    return np.array(out, dtype=np.int64)
+
+
+def choose(hits: np.ndarray, use: np.ndarray | None = None) -> int:
+    """Return the index of the candidate reproducing most months of ``use`` (first on ties).
+
+    ``hits`` is (candidates, months) bool; with no month to choose on, the first (strictest) candidate.
+    """
+    if use is None:
+        use = np.ones(hits.shape[1], dtype=bool)
+    return int(np.argmax(hits[:, use].sum(axis=1)))
+
+
+class HeldOut(NamedTuple):
+    hy: np.ndarray  # (months,) the announced months scored
+    hm: np.ndarray
+    announced: np.ndarray  # unix day
+    predicted: np.ndarray  # unix day, by the rule chosen without the month's year
+    chosen: list[int]  # per month, the candidate chosen without its year
+
+    @property
+    def hits(self) -> np.ndarray:
+        return self.predicted == self.announced
+
+
+def leave_one_year_out(hy: np.ndarray, hm: np.ndarray, announced_start: np.ndarray, starts: np.ndarray) -> HeldOut:
+    """Score each announced month with the rule chosen on the other Hijri years' months.
+
+    ``starts`` is (candidates, months): each candidate's start of the announced months.
+    """
+    hits = starts == announced_start[None, :]
+    chosen = np.empty(len(hy), dtype=np.int64)
+    for year in np.unique(hy):
+        held = hy == year
+        chosen[held] = choose(hits, ~held)
+    predicted = starts[chosen, np.arange(len(hy))]
+    return HeldOut(hy=hy, hm=hm, announced=announced_start, predicted=predicted, chosen=chosen.tolist())

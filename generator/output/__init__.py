@@ -1,0 +1,1 @@
+"""Output: calendar files, the crescent map's drawing, the static path scheme."""
