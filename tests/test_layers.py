@@ -4,6 +4,9 @@ Reference: the import statements of the source itself, read with ``ast`` (module
 inside functions alike, since an import inside a function is still a dependency):
 
 * domain (generator/*.py) imports no api, site, runtime, build, announce or deploy module;
+* the domain's packages (issue 29) read one way too: each imports only the packages before it in
+  `DOMAIN_ORDER` (and the shared modules generator.errors, generator.query, generator.tables), and
+  no domain module stands outside a package but those and generator.all_tables (which builds the tables);
 * api (generator/api/) imports no site, runtime, build or announce module;
 * site (generator/site/) imports no runtime, build or announce module;
 * the graph of imports between the project's modules has no cycle.
@@ -101,3 +104,31 @@ def test_the_checks_can_fail(tmp_path):
     found = _imports(planted, "generator.planted", modules)
     assert found == {"generator.site.routes", "generator.api.params"}
     assert all(_layer(target) in FORBIDDEN[_layer("generator.planted")] for target in found)
+
+
+# Issue 29: the domain's packages, lowest first (docs/architecture.md "The domain's packages").
+DOMAIN_ORDER = ("places", "words", "astronomy", "calendars", "prayer", "output")
+SHARED = ("generator.errors", "generator.query", "generator.tables")
+TOP_OF_DOMAIN = ("generator.all_tables",)  # builds every generated table, so it stands above the packages
+
+
+def _package(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "generator" and parts[1] in DOMAIN_ORDER else None
+
+
+def test_the_domains_packages_import_only_those_below_them():
+    wrong = [(name, target) for name, targets in _graph().items() if _package(name)
+             for target in targets if _package(target) and _package(target) != _package(name)
+             and DOMAIN_ORDER.index(_package(target)) > DOMAIN_ORDER.index(_package(name))]
+    assert not wrong, wrong
+    upward = [(name, target) for name, targets in _graph().items() if _package(name) or name in SHARED
+              for target in targets if target in TOP_OF_DOMAIN]
+    assert not upward, upward
+
+
+def test_every_domain_module_is_in_its_package():
+    loose = sorted(name for name in _modules() if name.startswith("generator.") and name.count(".") == 1
+                   and name not in (*SHARED, *TOP_OF_DOMAIN, "generator.api", "generator.site", *(
+                       f"generator.{p}" for p in DOMAIN_ORDER)))
+    assert loose == [], loose

@@ -496,3 +496,14 @@ def test_the_arabic_search_label_repeats_or():
     html = index.render_home(TODAY, "ar").decode()
     label = re.search(r'<label for="city-q">(.*?)</label>', html, re.S)[1]
     assert label.count(" أو ") == 3 and "</bdi>، <bdi" not in label, label
+
+
+def test_every_reckoning_has_its_feed_title_and_basis_rows():
+    """The words read the reckonings from their glossary rows (generator.words stands below generator.calendars):
+    exactly the reckonings generator.calendars.hijri serves, each in the four languages."""
+    from generator.calendars import hijri
+    from generator.words import feed_words
+
+    for rows in (feed_words.RECKONING_TITLE, feed_words.RECKONING_BASIS):
+        assert set(rows) == set(hijri.CALENDARS)
+        assert all(set(texts) == {"en", "ar", "fa", "ur"} and all(texts.values()) for texts in rows.values())

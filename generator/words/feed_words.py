@@ -19,7 +19,6 @@ catalogue text, and the feed builder escapes the result (`generator.output.feeds
 """
 from __future__ import annotations
 
-from generator.calendars import hijri
 from generator.places import cities
 from generator.words import glossary, hijri_names, locale
 from generator.words.locale import DECIMAL_SEPARATOR, DEFAULT_LANGUAGE, LANGUAGES, RTL, native  # noqa: F401  (re-exported)
@@ -106,8 +105,15 @@ NIGHT_DESCRIPTION = glossary.term("feed.night_description")
 NIGHT_DESCRIPTION_ZONE = glossary.term("feed.night_description_zone")  # a zone no catalogue city names
 
 # Hijri reckonings: as a calendar title suffix, and as the phrase "dates follow …".
-RECKONING_TITLE = {c: glossary.term(f"feed.reckoning_title.{c}") for c in hijri.CALENDARS}
-RECKONING_BASIS = {c: glossary.term(f"reckoning.basis.{c}") for c in hijri.CALENDARS}
+def _by_key(prefix: str) -> dict[str, dict[str, str]]:
+    """{key: {language: text}} of the glossary's ``<prefix>.<key>`` rows: one per reckoning (the words know
+    the reckonings by their rows, not from generator.calendars, which stands above them)."""
+    grouped = glossary.group(prefix)
+    return {key: {lang: texts[key] for lang, texts in grouped.items()} for key in next(iter(grouped.values()))}
+
+
+RECKONING_TITLE = _by_key("feed.reckoning_title")
+RECKONING_BASIS = _by_key("reckoning.basis")
 DATES_FOLLOW = glossary.term("feed.dates_follow")
 SUNSET_NOTE = glossary.term("feed.sunset_note")
 PREDICTED_NOTE = glossary.term("feed.predicted_note")
