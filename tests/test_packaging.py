@@ -242,16 +242,22 @@ def _free_port() -> int:
 
 
 @pytest.mark.skipif(MAKE is None or not Path("/proc/self/stat").exists(), reason="needs make and /proc")
+def _serve(tmp_path, port: int, prerender: str):
+    """`make serve` on ``port`` (its venv as it is), static root and log (serve.log) in ``tmp_path``, PRERENDER
+    given: (the make process, the open log)."""
+    log = (tmp_path / "serve.log").open("w")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
+    env["STATIC_ROOT"] = str(tmp_path)
+    return subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
+                             f"PRERENDER={prerender}"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True), log
+
+
 def test_make_serve_leaves_no_zombie_pre_render(tmp_path):
     """`make serve` starts the pre-render in the background and execs the server: once the
     pre-render ends, the server must have no zombie child (it never waits for one)."""
     port, marker = _free_port(), tmp_path / "prerender-out"
-    log = (tmp_path / "serve.log").open("w")
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
-    env["STATIC_ROOT"] = str(tmp_path)
-    make = subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
-                             f"PRERENDER=--tables-only --out {marker}"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    make, log = _serve(tmp_path, port, f"--tables-only --out {marker}")
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -297,12 +303,7 @@ def test_a_failed_pre_render_is_reported_and_a_bad_years_is_a_usage_error(tmp_pa
                          text=True, timeout=120)
     assert run.returncode == 2 and "is not a date" in run.stderr and "Traceback" not in run.stderr
     port = _free_port()
-    log = (tmp_path / "serve.log").open("w")
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
-    env["STATIC_ROOT"] = str(tmp_path)
-    make = subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
-                             f"PRERENDER=--years 2026 --out {tmp_path / 'out'}"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    make, log = _serve(tmp_path, port, f"--years 2026 --out {tmp_path / 'out'}")
     try:
         deadline = time.monotonic() + 180
         while "the pre-render failed (exit 2)" not in (tmp_path / "serve.log").read_text():

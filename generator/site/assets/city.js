@@ -11,17 +11,6 @@
     : document.documentElement.lang === "ar" ? "٠١٢٣٤٥٦٧٨٩" : "۰۱۲۳۴۵۶۷۸۹";
   const native = (text) => String(text).replace(/[0-9]/g, (d) => digits[Number(d)]);
 
-  function markToday(iso) {
-    for (const row of document.querySelectorAll("tr.today")) {
-      row.classList.remove("today");
-      row.removeAttribute("aria-current");
-    }
-    for (const row of document.querySelectorAll('tr[data-date="' + iso + '"]')) {
-      row.classList.add("today");
-      row.setAttribute("aria-current", "date");
-    }
-  }
-
   function fillCard(iso) {
     const row = document.querySelector('tr[data-date="' + iso + '"]');
     if (!card || !row) return false;

@@ -9,17 +9,6 @@
   // en-CA writes dates as YYYY-MM-DD, the rows' data-date.
   const placeDate = new Intl.DateTimeFormat("en-CA", { timeZone: data.tz, year: "numeric", month: "2-digit", day: "2-digit" });
 
-  function markToday(iso) {
-    for (const row of document.querySelectorAll("tr.today")) {
-      row.classList.remove("today");
-      row.removeAttribute("aria-current");
-    }
-    for (const row of document.querySelectorAll('tr[data-date="' + iso + '"]')) {
-      row.classList.add("today");
-      row.setAttribute("aria-current", "date");
-    }
-  }
-
   function fillCard(iso) {
     const day = data.days[iso];
     if (!card || !day) return false;
