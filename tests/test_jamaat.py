@@ -13,8 +13,8 @@ Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" 
 * the weekly hold: the week from the chosen weekday, cut where the clock's offset at local noon,
   the rule in force or a table day changes; every day at the latest local clock time of its
   hold (the earliest for a rule before sunrise), however the range was requested;
-* within the prayer's time: before it opens (its adhan; asr: dhuhr's, isha: maghrib's) → the
-  opening; later than the last start that leaves time to pray before the end (sunrise, sunset,
+* within the prayer's time: before it opens (its adhan; asr: 8 minutes after dhuhr's, isha: 6 after
+  maghrib's, once the first prayer of the pair can have been prayed) → the opening; later than the last start that leaves time to pray before the end (sunrise, sunset,
   the day's midnight; asr for Jumu'ah, dhuhr for Eid), at 2 minutes a rak'a counting the reserved
   time of asr before sunset and of isha before midnight, and a partner prayed with it → that last
   start; listed as moved (and moved for the end);
@@ -132,6 +132,8 @@ class Reference:
 
     END = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight"}
     OPENS = {"fajr": "fajr", "dhuhr": "dhuhr", "asr": "dhuhr", "maghrib": "maghrib", "isha": "maghrib"}
+    # asr and isha open once dhuhr's 4 and maghrib's 3 rak'as can have been prayed after their adhan (2 min each)
+    OPENS_AFTER = {"asr": 8, "isha": 6}
     # Minutes before the end by which a jamaat must start: 2 minutes a rak'a, its own rak'as and those of the prayer
     # whose reserved time closes the shared time (asr's 4 before sunset, isha's 4 before midnight), or of a partner
     # prayed in the same jamaat.
@@ -250,7 +252,8 @@ class Reference:
         partner = {"dhuhr": "asr", "asr": "dhuhr", "maghrib": "isha", "isha": "maghrib"}.get(name)
         carries = partner is not None and self.rule(partner, day)[1] == name
         margin = self.CARRYING.get(name, self.MARGIN[name]) if carries else self.MARGIN[name]
-        final, moved, for_end = self.within(value, self.adhan[day][self.OPENS[name]],
+        opens = self.adhan[day][self.OPENS[name]] + timedelta(minutes=self.OPENS_AFTER.get(name, 0))
+        final, moved, for_end = self.within(value, opens,
                                             self.adhan[day][self.END[name]] - timedelta(minutes=margin))
         return final, moved, for_end, fixed
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import icalendar
 import pytest
@@ -375,17 +375,19 @@ def test_the_imsak_event_is_titled_as_a_precaution_not_as_the_end_of_suhoor(lang
         assert not any("این وقت" in line for line in note), note  # fa E-1: «امساک از این وقت» read as "from dawn"
 
 
-ADHAN_OF = {  # "the dhuhr / maghrib adhan" in each language (prayer names: glossary prayer.*, read independently)
-    "en": ("Dhuhr adhan", "Maghrib adhan"), "ar": ("أذان الظهر", "أذان المغرب"),
-    "fa": ("اذان ظهر", "اذان مغرب"), "ur": ("ظہر کی اذان", "مغرب کی اذان"),
+ADHAN_OF = {  # "before dhuhr / maghrib can have been prayed" in each language (names read independently)
+    "en": ("before Dhuhr can have been prayed", "before Maghrib can have been prayed"),
+    "ar": ("قبل أن تُصلّى الظهر", "قبل أن تُصلّى المغرب"),
+    "fa": ("نماز ظهر", "نماز مغرب"), "ur": ("ظہر کی نماز", "مغرب کی نماز"),
 }
 
 
 @pytest.mark.parametrize("lang", ("en", *RTL))
 def test_an_asr_or_isha_jamaat_before_dhuhr_or_maghrib_is_held_at_that_adhan_and_says_so(lang):
     """ar W-1, fa W-2, ur W-2: in Ja'fari fiqh the time of asr begins with dhuhr's and isha's with maghrib's, so a
-    mosque's asr (isha) set before the dhuhr (maghrib) adhan is held at that adhan, and the line names it; the
-    computed asr and isha open only their fadhila time, so the line does not say "before today's adhan"."""
+    mosque's asr (isha) set before the dhuhr (maghrib) adhan is held right after that prayer (third pass, fa W-1:
+    its four (three) rak'as at 2 minutes each after the adhan), and the line names it; the computed asr and isha
+    open only their fadhila time, so the line does not say "before today's adhan"."""
     import json
 
     now = _at(2026, 12, 1)
@@ -400,7 +402,8 @@ def test_an_asr_or_isha_jamaat_before_dhuhr_or_maghrib_is_held_at_that_adhan_and
         date_ = event["DTSTART"].dt.astimezone(timezone.utc).date()
         row = next(d for d in day if d["date"] == date_.isoformat())
         adhan = datetime.fromisoformat(row[opens[kind]].replace("Z", "+00:00"))
-        assert event["DTSTART"].dt == adhan, (kind, event["DTSTART"].dt, adhan)
+        after = timedelta(minutes={"asr": 8, "isha": 6}[kind])  # dhuhr's 4 rak'as, maghrib's 3, 2 minutes each
+        assert event["DTSTART"].dt == adhan + after, (kind, event["DTSTART"].dt, adhan)
         text = str(event["DESCRIPTION"])
         assert ADHAN_OF[lang][kind == "isha"] in text, (kind, text)
         seen.add(kind)

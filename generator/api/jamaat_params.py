@@ -36,7 +36,8 @@ JAMAAT = P.custom(
     f"is minutes after that day's adhan (fajr:20; 0..{jamaat.MAX_AFTER_ADHAN_MIN}), minutes before sunrise (fajr only: "
     "fajr:sunrise-30), a fixed local time (dhuhr:13:30; needs a zone), or the prayer it is prayed with (asr:dhuhr, "
     "isha:maghrib; one jamaat for both, the partner needs its own rule). A jamaat is always within its prayer's "
-    "time: one before the time opens (its adhan; for asr the dhuhr adhan, for isha the maghrib adhan: a shared time) "
+    "time: one before the time opens (its adhan; asr 8 minutes after the dhuhr adhan, isha 6 after the maghrib adhan: "
+    "a shared time, once the first prayer can have been prayed) "
     "moves to it, one too late to be prayed before the end (fajr: sunrise; dhuhr: asr's four rak'as before sunset; "
     "asr: sunset; maghrib: isha's four rak'as before midnight; isha: midnight; 2 minutes a rak'a) to the last start "
     "that leaves time (jamaatMoved; jamaatMovedEnd).",

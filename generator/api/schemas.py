@@ -73,7 +73,7 @@ DAY_ENTRY = obj(
      "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
      "jamaatLocal": _jamaat(CLOCK, "The same as local HH:mm (with a zone)"),
      "jamaatMoved": {**JAMAAT_NAMES, "description": "Jamaat times moved to stay within their prayer's time: one "
-                                                    "before the time opens (its adhan; asr: dhuhr's, isha: maghrib's; "
+                                                    "before the time opens (its adhan; asr: 8 min after dhuhr's, isha: 6 after maghrib's; "
                                                     "eid: sunrise) moved to it, and those of jamaatMovedEnd"},
      "jamaatMovedEnd": {**JAMAAT_NAMES, "description": "Jamaat times the rule put too late to be prayed before the "
                         "end of their prayer's time (fajr: sunrise; dhuhr: asr's reserved time before sunset; asr: "

@@ -36,8 +36,9 @@ text (`from_params`, which a mosque profile or a query fills alike):
 * ``jamaatTable``: dated local jamaat times typed in by the mosque (a CSV: `Table`), which win
   over every rule on their days.
 * Within the prayer's time, always: a jamaat earlier than the opening of its time is moved to it
-  (fajr, dhuhr, maghrib and Jumu'ah: their adhan; asr: the dhuhr adhan and isha: the maghrib
-  adhan, whose time they share in Ja'fari fiqh; Eid slots: sunrise); one too late to be prayed
+  (fajr, dhuhr, maghrib and Jumu'ah: their adhan; asr: 8 minutes after the dhuhr adhan and isha:
+  6 after the maghrib adhan, whose time they share in Ja'fari fiqh once the first prayer can have
+  been prayed, `OPENS_AFTER_MIN`; Eid slots: sunrise); one too late to be prayed
   before the end of its time is moved to the last start that leaves time for it
   (`latest_start_min`: its rak'as at 2 minutes each, plus the four of asr before sunset for
   dhuhr and of isha before midnight for maghrib (their reserved times), plus a partner prayed in
@@ -80,8 +81,8 @@ PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 PAIRS = {"dhuhr": "asr", "asr": "dhuhr", "maghrib": "isha", "isha": "maghrib"}  # prayers that may share a jamaat
 EXTRAS = ("jumuah", "eid")  # slot lists beside the five prayers
 # Where each one's time opens and ends (docs/decisions.md "Jamaat": never before the one, nor at or after the
-# other).  Asr and isha share the time of dhuhr and maghrib (Ja'fari fiqh: their jamaat may follow at once; the
-# computed asr and isha open their recommended time only).  Jumu'ah ends when the shadow equals the object (the
+# other).  Asr and isha share the time of dhuhr and maghrib (Ja'fari fiqh: their jamaat may follow the first
+# prayer at once, `OPENS_AFTER_MIN`; the computed asr and isha open their recommended time only).  Jumu'ah ends when the shadow equals the object (the
 # computed asr), the Eid prayer at noon.
 OPENS_AT = {"fajr": "fajr", "dhuhr": "dhuhr", "asr": "dhuhr", "maghrib": "maghrib", "isha": "maghrib"}
 END_OF = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight",
@@ -92,6 +93,9 @@ END_OF = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "mid
 RAKAAT = {"fajr": 2, "dhuhr": 4, "asr": 4, "maghrib": 3, "isha": 4, "jumuah": 2, "eid": 2}
 RESERVED_AFTER = {"dhuhr": "asr", "maghrib": "isha"}
 RAKA_MIN = 2
+# Asr and isha open after the first prayer of the pair can have been prayed (its reserved time at the start of
+# the shared time): the dhuhr adhan + dhuhr's four rak'as, the maghrib adhan + maghrib's three.
+OPENS_AFTER_MIN = {p: RAKAAT[first] * RAKA_MIN for first, p in RESERVED_AFTER.items()}
 
 
 def latest_start_min(name: str, carries_partner: bool = False) -> int:
@@ -804,7 +808,8 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
             if partner_rule is not None and partner_rule.with_prayer == p:
                 carries = carries | (variant[PAIRS[p]] == k)
         last_start = time_of(END_OF[p]) - np.where(carries, latest_start_min(p, True), latest_start_min(p)) * 60
-        final, was_moved, for_end = _within(times, time_of(OPENS_AT[p]), last_start, reached_of(END_OF[p]))
+        opens = time_of(OPENS_AT[p]) + OPENS_AFTER_MIN.get(p, 0) * 60
+        final, was_moved, for_end = _within(times, opens, last_start, reached_of(END_OF[p]))
         values[p], present[p], ruled[p] = final, ok & own, own
         moved[p], moved_end[p] = own & ok & was_moved, own & ok & for_end
         combined[p], tabled[p] = none, table
