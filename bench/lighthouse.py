@@ -53,6 +53,9 @@ AUDITED_PAGES = (  # (name, path): the one list to extend
     ("screen", "/screen/?city=london&jamaat=fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib"),
     ("widget", "/widget/?city=karbala&lang=ar"),
     ("mosque", "/mosque/jaffari-toronto/"),  # a mosque's page (issue 20)
+    ("city-ur", "/city/karachi/ur/"),  # a place's own reckoning first (issue 26)
+    ("screen-ur", "/screen/?city=birmingham&lang=ur&jamaat=fajr:20,maghrib:5,isha:maghrib&jumuah=13:15,14:00"
+                  "&qr=page&inPrayer=10"),  # the wall through the year: Jumu'ah slots, QR, in-prayer view (issue 28)
 )
 
 

@@ -391,12 +391,18 @@ async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
                        **({"deleted": True} if text is None else {})}, {"ETag": f'"{version}"'})
 
 
-@_handled
-async def update(request: Request) -> Response:
+def _editable(request: Request) -> str:
+    """The id of an edit (PUT, DELETE), charged to the client's edits; a file profile's is never editable."""
     mosque_id = _id(request)
     _limit(edits, request, "edits")
     if mosque_id in mosques.by_id():
         raise Forbidden()
+    return mosque_id
+
+
+@_handled
+async def update(request: Request) -> Response:
+    mosque_id = _editable(request)
     _secret(request)  # both headers are checked before the body is read
     _if_match(request)
     return await _save(request, mosque_id, await _checked(request, mosque_id))
@@ -404,11 +410,7 @@ async def update(request: Request) -> Response:
 
 @_handled
 async def delete(request: Request) -> Response:
-    mosque_id = _id(request)
-    _limit(edits, request, "edits")
-    if mosque_id in mosques.by_id():
-        raise Forbidden()
-    return await _save(request, mosque_id, None)
+    return await _save(request, _editable(request), None)
 
 
 def _version_number(request: Request) -> int:

@@ -132,6 +132,32 @@ def call(endpoint: str, now_unix_s: float, /, **query) -> bytes:
     return endpoint_.render(endpoint_.parse(Query.of({k: str(v) for k, v in query.items()}), now_unix_s).params)
 
 
+@pytest.fixture
+def hijri_sandbox(tmp_path, monkeypatch):
+    """Every Hijri data file announce.py writes, copied into ``tmp_path`` (announced_month_starts.csv,
+    month_starts/, the month table) and the modules pointed at the copies; announce.py re-renders only
+    /v1/hijri (one endpoint keeps the tests short).  Yields ``tmp_path``; the real data is read back after."""
+    import announce
+    from generator.calendars import hijri, hijri_regions
+
+    announced = tmp_path / "announced_month_starts.csv"
+    shutil.copy(hijri.ANNOUNCED_PATH, announced)
+    regions = tmp_path / "month_starts"
+    regions.mkdir()
+    for calendar in hijri_regions.REGIONS:
+        shutil.copy(hijri_regions.path_of(calendar), regions)
+    hijri.to_hijri(0)
+    table = tmp_path / "hijri_months.parquet"
+    shutil.copy(hijri.TABLE_PATH, table)
+    monkeypatch.setattr(hijri, "ANNOUNCED_PATH", announced)
+    monkeypatch.setattr(hijri_regions, "MONTH_STARTS_DIR", regions)
+    monkeypatch.setattr(hijri, "TABLE_PATH", table)
+    monkeypatch.setattr(announce, "AFFECTED_ENDPOINTS", ("hijri",))
+    hijri.reload()
+    yield tmp_path
+    hijri.reload()
+
+
 def shared_reference(*parts: str) -> Path:
     """A file of the steering repository's shared/reference/ (copies of public sources, e.g. the Imam Ali
     Foundation's UK tables as printed): shared/ lies beside the clone (CI), or beside a worktree's parent.

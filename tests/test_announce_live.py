@@ -12,7 +12,6 @@ month table are copies in a temporary folder (test_sistani's `sandbox`).
 from __future__ import annotations
 
 import csv
-import shutil
 
 import pytest
 
@@ -23,18 +22,9 @@ from generator.output import static_paths
 
 
 @pytest.fixture
-def sandbox(tmp_path, monkeypatch):
-    data = tmp_path / "announced_month_starts.csv"
-    shutil.copy(hijri.ANNOUNCED_PATH, data)
-    table = tmp_path / "hijri_months.parquet"
-    hijri.to_hijri(0)
-    shutil.copy(hijri.TABLE_PATH, table)
-    monkeypatch.setattr(hijri, "ANNOUNCED_PATH", data)
-    monkeypatch.setattr(hijri, "TABLE_PATH", table)
-    monkeypatch.setattr(announce, "AFFECTED_ENDPOINTS", ("hijri",))  # one endpoint keeps the tests short
-    hijri.reload()
-    yield tmp_path
-    hijri.reload()
+def sandbox(hijri_sandbox):
+    """The Hijri data in a temporary folder (conftest.hijri_sandbox)."""
+    return hijri_sandbox
 
 
 def _hijri_days(client, day: str) -> tuple[tuple, tuple]:

@@ -19,6 +19,7 @@ References, none of them our own lock-making code:
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import os
 import shutil
@@ -242,23 +243,32 @@ def _free_port() -> int:
 
 
 @pytest.mark.skipif(MAKE is None or not Path("/proc/self/stat").exists(), reason="needs make and /proc")
+@contextlib.contextmanager
 def _serve(tmp_path, port: int, prerender: str):
     """`make serve` on ``port`` (its venv as it is), static root and log (serve.log) in ``tmp_path``, PRERENDER
-    given: (the make process, the open log)."""
-    log = (tmp_path / "serve.log").open("w")
+    given; yields the make process and stops its whole group afterwards."""
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")}
     env["STATIC_ROOT"] = str(tmp_path)
-    return subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
-                             f"PRERENDER={prerender}"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True), log
+    with (tmp_path / "serve.log").open("w") as log:
+        make = subprocess.Popen([MAKE, "--no-print-directory", "-o", "setup", "serve", f"PORT={port}",
+                                 f"PRERENDER={prerender}"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            yield make
+        finally:
+            os.killpg(make.pid, signal.SIGTERM)
+            try:
+                make.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(make.pid, signal.SIGKILL)
+                make.wait()
 
 
 def test_make_serve_leaves_no_zombie_pre_render(tmp_path):
     """`make serve` starts the pre-render in the background and execs the server: once the
     pre-render ends, the server must have no zombie child (it never waits for one)."""
     port, marker = _free_port(), tmp_path / "prerender-out"
-    make, log = _serve(tmp_path, port, f"--tables-only --out {marker}")
-    try:
+    with _serve(tmp_path, port, f"--tables-only --out {marker}") as make:
         deadline = time.monotonic() + 180
         while True:
             assert make.poll() is None, (tmp_path / "serve.log").read_text()
@@ -274,19 +284,11 @@ def test_make_serve_leaves_no_zombie_pre_render(tmp_path):
             assert time.monotonic() < deadline, "the pre-render did not end"
             time.sleep(0.2)
         time.sleep(0.5)
-        assert (tmp_path / "serve.log").read_text().count("tables ready") == 2  # foreground, then the pre-render
+        assert (tmp_path / "serve.log").read_text().count("tables ready") == 2  # the tables step, then the pre-render's own check
         servers = [pid for pid, _, parent, cmd in _processes() if parent == make.pid and "uvicorn" in cmd]
         assert len(servers) == 1
         children = [(pid, state) for pid, state, parent, _ in _processes() if parent == servers[0]]
         assert not [c for c in children if c[1] == "Z"], f"zombie children of the server: {children}"
-    finally:
-        os.killpg(make.pid, signal.SIGTERM)
-        try:
-            make.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(make.pid, signal.SIGKILL)
-            make.wait()
-        log.close()
 
 
 @pytest.mark.skipif(MAKE is None, reason="make is not installed")
@@ -303,8 +305,7 @@ def test_a_failed_pre_render_is_reported_and_a_bad_years_is_a_usage_error(tmp_pa
                          text=True, timeout=120)
     assert run.returncode == 2 and "is not a date" in run.stderr and "Traceback" not in run.stderr
     port = _free_port()
-    make, log = _serve(tmp_path, port, f"--years 2026 --out {tmp_path / 'out'}")
-    try:
+    with _serve(tmp_path, port, f"--years 2026 --out {tmp_path / 'out'}") as make:
         deadline = time.monotonic() + 180
         while "the pre-render failed (exit 2)" not in (tmp_path / "serve.log").read_text():
             assert make.poll() is None, (tmp_path / "serve.log").read_text()
@@ -312,11 +313,3 @@ def test_a_failed_pre_render_is_reported_and_a_bad_years_is_a_usage_error(tmp_pa
             time.sleep(0.5)
         text = (tmp_path / "serve.log").read_text()
         assert "Traceback" not in text and "argument --years" in text
-    finally:
-        os.killpg(make.pid, signal.SIGTERM)
-        try:
-            make.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(make.pid, signal.SIGKILL)
-            make.wait()
-        log.close()

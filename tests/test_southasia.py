@@ -12,7 +12,6 @@ report of the committee's decision prints ("Youm-e-Ashur on August 30", the row'
 from __future__ import annotations
 
 import csv
-import shutil
 from datetime import date, timedelta
 
 import numpy as np
@@ -215,20 +214,9 @@ def test_pages_take_the_new_values(client):
 
 
 @pytest.fixture
-def sandbox(tmp_path, monkeypatch):
-    folder = tmp_path / "month_starts"
-    folder.mkdir()
-    for calendar in CALENDARS:
-        shutil.copy(hijri_regions.path_of(calendar), folder)
-    hijri.to_hijri(0)
-    table = tmp_path / "hijri_months.parquet"
-    shutil.copy(hijri.TABLE_PATH, table)
-    monkeypatch.setattr(hijri_regions, "MONTH_STARTS_DIR", folder)
-    monkeypatch.setattr(hijri, "TABLE_PATH", table)
-    monkeypatch.setattr(announce, "AFFECTED_ENDPOINTS", ("hijri",))  # one endpoint keeps the test short
-    hijri.reload()
-    yield folder
-    hijri.reload()
+def sandbox(hijri_sandbox):
+    """The Hijri data in a temporary folder (conftest.hijri_sandbox): yields its month_starts/."""
+    return hijri_sandbox / "month_starts"
 
 
 def test_announce_records_a_pakistan_row_that_the_table_then_serves(sandbox, capsys):
