@@ -151,8 +151,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
         raise QueryError("method", "a whole year (year without month) takes a single method")
     if n_days * n_methods > MAX_DAY_METHODS:
         raise QueryError("method", f"days × methods is {n_days * n_methods}; at most {MAX_DAY_METHODS}")
-    lat, lng = coordinates(params)
-    JP.refuse_never_within(params, first, lambda f, n: times_for(lat, lng, f, n, methods_of(params),
+    JP.refuse_never_within(params, first, lambda f, n: times_for(*coordinates(params), f, n, methods_of(params),
                                                                  options_of(params)), params.get("tz"))
     return Canonical(params, today_dependent)
 

@@ -184,12 +184,11 @@ class Table:
             rows.append(",".join([day, *(clock_text(m) if m >= 0 else "" for m in cells)]))
         return ";".join(rows)
 
-    def on(self, days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return ((prayers, days) minutes or -1, (days,) True where a row covers the day)."""
+    def on(self, days: np.ndarray) -> np.ndarray:
+        """Return (prayers, days) local minutes after midnight, or -1 where no row (or an empty cell) gives one."""
         row = np.searchsorted(self.first_day, days, side="right") - 1
         covered = (row >= 0) & (days <= self.last_day[np.maximum(row, 0)])
-        minutes = np.where(covered, self.minutes[np.maximum(row, 0)].T, -1)
-        return minutes, covered
+        return np.where(covered, self.minutes[np.maximum(row, 0)].T, -1)
 
 
 @dataclass(frozen=True)
@@ -755,20 +754,14 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     needs_clock = rules.weekly or rules.dst or rules.jumuah_dst_min
     offset, dst_day = _local_noon_clock(zone, days) if needs_clock else (np.zeros(ext_n, dtype=np.int64), none)
     ramadan_day = is_ramadan(days, calendar) if rules.ramadan else none
-    table_minutes = rules.table.on(days)[0] if rules.table is not None else None
+    table_minutes = rules.table.on(days) if rules.table is not None else None
     sets = (dict(rules.prayers), dict(rules.dst), dict(rules.ramadan))
     rounding, weekly = dict(rules.round_min), dict(rules.weekly)
     earliest, latest = dict(rules.earliest_min), dict(rules.latest_min)
     names = rules.names
 
     values, present, moved, moved_end, ruled, combined, stepped, tabled = {}, {}, {}, {}, {}, {}, {}, {}
-    variant = {}  # per prayer and day: 0 no rule, 1 jamaat, 2 jamaatDst, 3 jamaatRamadan
-    for p in names:
-        v = np.zeros(ext_n, dtype=np.int8)
-        for k, rule_set in enumerate(sets, start=1):
-            if p in rule_set:
-                v = np.where(ones if k == 1 else (dst_day if k == 2 else ramadan_day), k, v).astype(np.int8)
-        variant[p] = v
+    variant = _in_force(rules, names, dst_day, ramadan_day)
 
     for p in names:  # own rules and table cells: a combined prayer copies its partner's final time below
         at = time_of(p)
@@ -890,6 +883,21 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
                   eid_days[out], moved_all[:, out], changed[:, out], end_all[:, out], rows(combined, bool)[:, out])
 
 
+def _in_force(rules: Rules, names: tuple[str, ...], dst_day: np.ndarray,
+              ramadan_day: np.ndarray) -> dict[str, np.ndarray]:
+    """Per prayer, the rule set in force each day: 0 none, 1 ``jamaat``, 2 ``jamaatDst`` (summer days), 3
+    ``jamaatRamadan`` (Ramadan's days); a later set wins where it names the prayer."""
+    out = {}
+    for p in names:
+        v = np.zeros(len(dst_day), dtype=np.int8)
+        for k, (rule_set, on) in enumerate(((rules.prayers, True), (rules.dst, dst_day), (rules.ramadan, ramadan_day)),
+                                           start=1):
+            if p in dict(rule_set):
+                v = np.where(on, k, v).astype(np.int8)
+        out[p] = v
+    return out
+
+
 def _slot_instants(zone: str, slots_min: tuple[int, ...], midnight: np.ndarray) -> np.ndarray:
     """Return (days, slots) instants of local times on each day."""
     return local_instants(zone, midnight[:, None] + np.array(slots_min, dtype=np.int64) * 60)
@@ -920,8 +928,7 @@ def never_within(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str
     reached = reached or {}
     dst_day = _local_noon_clock(zone, days)[1] if rules.dst or rules.jumuah_dst_min else ~ones
     ramadan_day = is_ramadan(days, calendar) if rules.ramadan else ~ones
-    sets = ((JAMAAT, dict(rules.prayers), ones), (DST, dict(rules.dst), dst_day),
-            (RAMADAN_RULES, dict(rules.ramadan), ramadan_day))
+    variant = _in_force(rules, tuple(PRAYERS), dst_day, ramadan_day)
     found = []
 
     def check(parameter: str, text: str, name: str, slot_min: int, on: np.ndarray) -> None:
@@ -932,14 +939,11 @@ def never_within(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str
             if bool(np.all(at > latest)):
                 found.append((parameter, text, END_OF[name]))
 
-    for k, (parameter, rule_set, in_force) in enumerate(sets):
-        for p, rule in rule_set.items():
-            if rule.at_local_min is None:
-                continue
-            on = in_force.copy()
-            for _, later, later_days in sets[k + 1:]:
-                on &= ~later_days if p in later else ones
-            check(parameter, f"{p}:{clock_text(rule.at_local_min)}", p, rule.at_local_min, on)
+    for k, (parameter, rule_set) in enumerate(((JAMAAT, rules.prayers), (DST, rules.dst),
+                                                (RAMADAN_RULES, rules.ramadan)), start=1):
+        for p, rule in rule_set:
+            if rule.at_local_min is not None:
+                check(parameter, f"{p}:{clock_text(rule.at_local_min)}", p, rule.at_local_min, variant[p] == k)
     fridays = weekday(days) == FRIDAY
     for parameter, slots, on in ((JUMUAH, rules.jumuah_min, fridays & ~(dst_day if rules.jumuah_dst_min else ~ones)),
                                  (JUMUAH_DST, rules.jumuah_dst_min, fridays & dst_day),
