@@ -45,6 +45,13 @@ FEEDS = [
                           "jumuah": "13:30", "ramadan": 1, "prayers": "imsak,sunrise,midnight", "imsak": 15,
                           "midnight": "sunsetToFajr", "busy": 1, "alarm": 120}),
     ("night.ics", {"city": "london", "alarm": 30, "busy": 1}),
+    # Issue 28's rules across the end of Ramadan 1447 and the UK's spring change: summer dhuhr and Jumu'ah, a
+    # Ramadan isha of its own (folded into maghrib's event on other days), a typed-in day, a fajr held weekly
+    # and moved back before sunrise, a second Jumu'ah after asr in winter (moved, with its line).
+    ("prayer-times.ics", {"city": "birmingham", "method": "ImamAliFoundation", "lang": "ur", "days": 21,
+                          "jamaat": "fajr:75,dhuhr:13:00,asr:dhuhr,maghrib:10,isha:maghrib", "jamaatDst": "dhuhr:13:30",
+                          "jamaatRamadan": "isha:21:30", "jumuah": "12:30,15:30", "jumuahDst": "13:30,16:30",
+                          "jamaatWeekly": "fajr:fri", "jamaatTable": "day,maghrib;2026-03-20,19:00", "alarm": 5}),
 ]
 
 
