@@ -432,7 +432,7 @@ def query_page_handler(page: site.QueryPage):
         variant = hosted.variant(getattr(query, "mosque", None))  # a hosted mosque's name and announcement
         return await answer(request, ("page", page.route, query, today, variant), None,
                             lambda: page.render(query, today), media_type,
-                            hosted.CACHE_CONTROL if variant else CACHE_TODAY, (page.route, dict(query.prayer)),
+                            hosted.CACHE_CONTROL if variant else CACHE_TODAY, (page.route, page.cost_params(query)),
                             html=True, headers=dict(page.headers))
 
     return respond

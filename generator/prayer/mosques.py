@@ -57,6 +57,7 @@ from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "mosques"
 ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?", re.ASCII)  # the file's stem, and mosque=<id>
 MAX_ID_CHARS = 48
+RESERVED_IDS = ("new",)  # /mosque/new/ is the builder (generator/site/builder.py): no profile may take its address
 MAX_NAME_CHARS = 60  # the feeds' ``name`` limit (SPEC 8)
 MAX_ANNOUNCEMENT_CHARS = 120  # one line of the wall screen (generator/site/screen.py MAX_NOTE_CHARS)
 MAX_ADDRESS_CHARS = 200
@@ -219,6 +220,8 @@ def read(path: Path) -> Mosque:
     if not ID.fullmatch(path.stem):
         raise ProfileError(path, "id", f"the file name is the id: lower-case letters, digits and '-', at most "
                                        f"{MAX_ID_CHARS} characters")
+    if path.stem in RESERVED_IDS:
+        raise ProfileError(path, "id", f"{path.stem!r} is the address of a page of the site; choose another file name")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:

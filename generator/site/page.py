@@ -47,6 +47,8 @@ class QueryPage:
     render: Callable[[Any, date], bytes]
     headers: Mapping[str, str]
     media_type: str = "text/html"
+    # what the render limiter weighs a render by (runtime/ratelimit.py): the screen's and widget's year of times
+    cost_params: Callable[[Any], Mapping[str, Any]] = lambda query: dict(query.prayer)
 
 
 def file_path(route: str, parameters: dict) -> str:

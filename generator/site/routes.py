@@ -16,7 +16,7 @@ from datetime import date
 
 from generator.prayer import mosques
 from generator.words import page_words as words
-from generator.site import head, imsakiya, index, moon_page, mosque_page, responses, screen, sitemap, timetable
+from generator.site import builder, head, imsakiya, index, moon_page, mosque_page, responses, screen, sitemap, timetable
 from generator.site.page import Page, PageNotFound, QueryPage
 from generator.site.templating import render_page
 
@@ -43,6 +43,12 @@ def city_month(today: date, city: str, lang: str, method: str, month: str, now_s
 def imsakiya_page(today: date, city: str, lang: str, calendar: str | None = None, method: str | None = None,
                   now_s: float | None = None) -> bytes:
     return imsakiya.render(today, city, lang, calendar, method, now_s=now_s)
+
+
+def builder_page(today: date, lang: str | None = None) -> bytes:
+    if lang == words.DEFAULT_LANGUAGE:  # English is /mosque/new/ itself
+        raise PageNotFound("the builder in English is /mosque/new/")
+    return builder.render(today, lang or words.DEFAULT_LANGUAGE)
 
 
 def mosque(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
@@ -78,6 +84,9 @@ PAGES: list[Page] = [
     Page("/city/{city}/{lang}/imsakiya/{calendar}/{method}/", imsakiya_page, clock_dependent=True),
     Page("/city/{city}/{lang}/{method}/", city_page, clock_dependent=True),
     Page("/city/{city}/{lang}/{method}/{month}/", city_month, clock_dependent=True),
+    # the mosque builder (issue 27) before the mosques' pages: "new" is never a mosque's id (mosques.RESERVED_IDS)
+    Page(builder.PATH, builder_page, today_dependent=False),
+    Page(builder.PATH + "{lang}/", builder_page, today_dependent=False),
     Page("/mosque/{mosque}/", mosque, clock_dependent=True),  # the mosque's date, as a city's
     Page("/mosque/{mosque}/{lang}/", mosque, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
@@ -96,7 +105,9 @@ QUERY_PAGES: list[QueryPage] = [
     QueryPage(f"/{kind}/", functools.partial(screen.parse, kind), screen.render,
               {"Content-Security-Policy": screen.content_security_policy(kind), "Referrer-Policy": "no-referrer"})
     for kind in ("screen", "widget")
-]
+] + [QueryPage(builder.QR_PATH, builder.qr_parse, builder.qr_render,
+               {"Content-Security-Policy": "default-src 'none'", "X-Content-Type-Options": "nosniff"},
+               media_type="image/svg+xml", cost_params=lambda text: {"text": text})]
 BY_ROUTE = {page.route: page for page in PAGES}
 # A mosque's screen is the screen's query page (in the scope of its service worker): its short address redirects.
 REDIRECTS = {mosques.SCREEN_PATH.replace("{id}", "{mosque}"): mosque_page.screen_location}
@@ -130,6 +141,8 @@ def html_pages(first_year: int, last_year: int, today: date,
     out: list[tuple[str, dict]] = [("/", {})] + [(f"/{lang}/", {}) for lang in words.LANGUAGES
                                                  if lang != words.DEFAULT_LANGUAGE]
     out += [(screen.WIDGET_SCRIPT, {}), (screen.SERVICE_WORKER, {})]
+    out += [(builder.PATH, {})] + [(builder.PATH + "{lang}/", {"lang": lang}) for lang in words.LANGUAGES
+                                   if lang != words.DEFAULT_LANGUAGE]
     catalogue = responses.api_json("cities", {"all": "1"}, today)["cities"]
     methods = responses.api_json("methods", {}, today)["methods"]
     for city in sorted(catalogue, key=lambda c: c["id"]):

@@ -90,6 +90,7 @@ CALENDAR_LABELS = glossary.group("reckoning.label")
 # The reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
 CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")
+BUILDER_WORDS = glossary.group("builder")  # the mosque builder's (generator/site/builder.py)
 ZONE_COUNTRY = glossary.group("page.zone_country")  # {lang: {IANA zone: "India time ({tz})"}}
 # The grid digits of /v1/moon-visibility (docs/decisions.md), as the map legend says them.
 VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang, texts in glossary.group("visibility").items()}

@@ -1,0 +1,675 @@
+// The mosque builder (docs/site.md, "The mosque builder"): composes the queries and the profile from the form,
+// and only reads the API's answers: /v1/cities (the search), /v1/prayer-times (the preview table and the
+// check of every rule), /screen/ and /widget/ (the frames), /v1/mosques (publish, edit, versions, delete).
+// It computes no time: a wrong value is the API's 400, shown beside the field of the parameter it names.
+"use strict";
+(function () {
+  const config = JSON.parse(document.getElementById("builder-config").textContent);
+  const W = config.words;
+  const LANG = config.lang;
+  const DIGITS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" };
+  const FIVE = "fajr,dhuhr,asr,maghrib,isha";
+  const DEFAULT_NOTICE = "5";
+  const WAIT_MS = 400; // after the last keystroke, the preview asks again
+  const $ = (id) => document.getElementById(id);
+  const form = $("builder");
+  const status = $("status");
+  const today = new Date();
+  const state = {
+    city: "", cityName: "", year: today.getFullYear(), month: today.getMonth() + 1,
+    edit: null, // {id, secret, version}: the profile the edit link opened
+    shown: "", // the preview's query as last asked
+    methodTouched: false, reckoningTouched: false,
+  };
+
+  // ---- text ---------------------------------------------------------------------------------------------------
+  function native(text) {
+    return String(text).replace(/[0-9]/g, (d) => DIGITS[LANG][Number(d)]);
+  }
+  function ascii(text) {
+    // What a person types in Arabic-Indic or Persian digits is the same number to the API.
+    return String(text).replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
+      .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).trim();
+  }
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
+  }
+  function say(text, bad) {
+    status.textContent = text;
+    status.classList.toggle("bad", Boolean(bad));
+  }
+  function query(params) {
+    return Object.keys(params).filter((k) => params[k] !== "" && params[k] !== undefined)
+      .map((k) => encodeURIComponent(k) + "=" + encodeURIComponent(params[k])).join("&");
+  }
+
+  // ---- what the form says -------------------------------------------------------------------------------------
+  function value(id) {
+    const element = $(id);
+    return element ? element.value.trim() : "";
+  }
+  function placeKind() {
+    return $("f-place-point").checked ? "point" : "city";
+  }
+  function place() {
+    if (placeKind() === "city") return state.city ? { city: state.city } : null;
+    const lat = ascii(value("f-lat")), lng = ascii(value("f-lng")), tz = value("f-tz");
+    return lat !== "" || lng !== "" || tz !== "" ? { lat: lat, lng: lng, tz: tz } : null;
+  }
+  function named(container) {
+    // The fields of a section named after their API parameter (data-name), when filled.
+    const out = {};
+    for (const element of container.querySelectorAll("[data-name]")) {
+      const text = element.tagName === "TEXTAREA" ? element.value.trim() : ascii(element.value);
+      if (text !== "" && element.id !== "f-city" && !["lat", "lng", "tz"].includes(element.dataset.name)) {
+        out[element.dataset.name] = text;
+      }
+    }
+    return out;
+  }
+  function times() {
+    return named($("f-method").closest("fieldset"));
+  }
+  function jamaat() {
+    const rules = [], round = [], weekly = [];
+    for (const p of config.prayers) {
+      const kind = $("j-kind-" + p).value;
+      const given = ascii($("j-value-" + p).value);
+      if (!kind) continue;
+      if (kind === "after" || kind === "fixed") rules.push(p + ":" + given);
+      else if (kind === "sunrise") rules.push(p + ":sunrise-" + given);
+      else if (kind === "with") rules.push(p + ":" + config.partners[p]);
+      if (kind === "after" || kind === "sunrise") {
+        if ($("j-round-" + p).value) round.push(p + ":" + $("j-round-" + p).value);
+        if ($("j-weekly-" + p).value) weekly.push(p + ":" + $("j-weekly-" + p).value);
+      }
+    }
+    const out = {};
+    if (rules.length) out.jamaat = rules.join(",");
+    if (round.length) out.jamaatRound = round.join(",");
+    if (weekly.length) out.jamaatWeekly = weekly.join(",");
+    return Object.assign(out, named(document.querySelector("fieldset.jamaat")));
+  }
+  function languages() {
+    const first = $("f-first").value;
+    const checked = Array.from(document.querySelectorAll(".mosque-lang:checked"), (box) => box.value);
+    return [first].concat(checked.filter((l) => l !== first));
+  }
+  function byLanguage(prefix) {
+    const out = {};
+    for (const l of config.languages) {
+      const text = value(prefix + l).replace(/\s+/g, " ");
+      if (text) out[l] = text;
+    }
+    return out;
+  }
+  function inLanguage(texts, l) {
+    // As the profile's reader picks: the language asked, else the mosque's first language that has one.
+    if (texts[l]) return texts[l];
+    const other = languages().concat(config.languages).find((x) => texts[x]);
+    return other ? texts[other] : "";
+  }
+  function dated(rules) {
+    // /v1/prayer-times takes the reckoning only with what it dates (Eid days, Ramadan rules).
+    return rules.eid || rules.jamaatRamadan ? { calendar: $("f-reckoning").value } : {};
+  }
+  function prayerQuery() {
+    const where = place();
+    if (!where) return null;
+    const rules = jamaat();
+    return Object.assign({}, where, times(), rules, dated(rules));
+  }
+  function screenOptions() {
+    const out = {};
+    if (ascii(value("f-notice")) && ascii(value("f-notice")) !== DEFAULT_NOTICE) out.notice = ascii(value("f-notice"));
+    if (ascii(value("f-inPrayer"))) out.inPrayer = ascii(value("f-inPrayer"));
+    if ($("f-qr").value) out.qr = $("f-qr").value;
+    return out;
+  }
+  function profile() {
+    const where = place() || {};
+    const numeric = (text) => (text !== "" && isFinite(Number(text)) ? Number(text) : text);
+    const out = { names: byLanguage("f-name-") };
+    out.place = where.city ? { city: where.city } : { lat: numeric(where.lat || ""), lng: numeric(where.lng || ""), tz: where.tz || "" };
+    out.times = times();
+    const rules = jamaat();
+    if (Object.keys(rules).length) out.jamaat = rules;
+    out.reckoning = $("f-reckoning").value;
+    out.languages = languages();
+    const notes = byLanguage("f-note-");
+    if (Object.keys(notes).length) out.announcement = notes;
+    const screen = {};
+    const options = screenOptions();
+    for (const key of Object.keys(options)) screen[key] = key === "qr" ? options[key] : Number(options[key]);
+    if (Object.keys(screen).length) out.screen = screen;
+    if (value("f-website")) out.website = value("f-website");
+    if (value("f-address")) out.address = value("f-address").replace(/\s+/g, " ");
+    const source = { about: value("f-source-about").replace(/\s+/g, " ") };
+    if (value("f-source-url")) source.url = value("f-source-url");
+    const read = new Date(Date.now() - today.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+    source.read = state.edit && state.edit.read ? state.edit.read : read;
+    out.sources = [source];
+    return out;
+  }
+
+  // ---- errors beside their fields -----------------------------------------------------------------------------
+  function clearErrors() {
+    for (const p of document.querySelectorAll("p.error")) { p.hidden = true; p.textContent = ""; }
+    for (const e of document.querySelectorAll("[aria-invalid]")) e.removeAttribute("aria-invalid");
+  }
+  function fieldOf(name) {
+    // A profile's field (names.en, sources[0].url), else an API parameter (jamaat, or times.method -> method).
+    const short = name.replace(/^(place|times|jamaat)\./, "");
+    return document.querySelector('[data-field="' + CSS.escape(name) + '"]')
+      || document.querySelector('[data-param~="' + CSS.escape(short) + '"]');
+  }
+  function showError(message) {
+    // The API's message ("jamaat: fajr:…") beside the field it names, after a lead in the page's language.
+    const colon = message.indexOf(": ");
+    const name = colon > 0 ? message.slice(0, colon) : "";
+    const field = fieldOf(name) || null;
+    const box = field ? field.querySelector("p.error") : null;
+    const target = box || status;
+    target.textContent = "";
+    const lead = document.createElement("span");
+    lead.textContent = W.errorLead + " ";
+    const text = document.createElement("span");
+    text.lang = "en";
+    text.dir = "ltr";
+    text.textContent = message;
+    target.append(lead, text);
+    target.hidden = false;
+    if (box) {
+      for (const input of field.querySelectorAll("input, select, textarea")) input.setAttribute("aria-invalid", "true");
+    } else {
+      status.classList.add("bad");
+    }
+  }
+
+  // ---- the place ----------------------------------------------------------------------------------------------
+  let searchTimer = null, asked = "";
+  async function search() {
+    const q = value("f-city-q");
+    if (q === asked) return;
+    asked = q;
+    const list = $("city-results");
+    if (!q) { list.replaceChildren(); return; }
+    let cities = [];
+    try {
+      const response = await fetch("/v1/cities?q=" + encodeURIComponent(q));
+      if (q !== asked) return;
+      cities = response.ok ? (await response.json()).cities : [];
+    } catch (error) {
+      say(W.network, true);
+    }
+    list.replaceChildren();
+    if (!cities.length) {
+      const none = document.createElement("li");
+      none.textContent = W.noResults;
+      list.append(none);
+    }
+    for (const city of cities.slice(0, 8)) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = W.choose;
+      const name = document.createElement("span");
+      name.textContent = city.names[LANG] + (LANG === "en" ? "" : " (" + city.names.en + ")") + ", " + city.country;
+      name.dir = "auto";
+      button.setAttribute("aria-label", W.choose + ": " + name.textContent);
+      button.addEventListener("click", () => chooseCity(city.id, city.names[LANG]));
+      item.append(button, " ", name);
+      list.append(item);
+    }
+  }
+  function chooseCity(id, name) {
+    state.city = id;
+    state.cityName = name;
+    $("f-city").value = id;
+    $("city-chosen").textContent = fill(W.cityChosen, { city: name });
+    $("city-results").replaceChildren();
+    preselect();
+    update();
+  }
+  function preselect() {
+    // The place's own method and reckoning (data/place_defaults.csv), unless the admin chose others.
+    const own = (placeKind() === "city" && config.defaults.cities[state.city]) || [config.defaults.method, config.defaults.reckoning];
+    if (!state.methodTouched) $("f-method").value = own[0];
+    if (!state.reckoningTouched) $("f-reckoning").value = own[1];
+    $("method-own").hidden = $("f-method").value !== own[0];
+  }
+
+  // ---- the preview --------------------------------------------------------------------------------------------
+  function clock(hhmm) {
+    return typeof hhmm === "string" ? native(hhmm) : "";
+  }
+  function monthCaption() {
+    return fill(W.monthCaption, { month: W.months[state.month - 1], year: native(state.year) });
+  }
+  function head(row) {
+    const tr = document.createElement("tr");
+    for (const text of row) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = text;
+      tr.append(th);
+    }
+    return tr;
+  }
+  function drawTable(answer) {
+    const table = document.querySelector("table.preview");
+    const ruled = config.prayers.filter((p) => answer.days.some((d) => d.jamaatLocal && typeof d.jamaatLocal[p] === "string"));
+    const slots = answer.days.some((d) => d.jamaatLocal && (d.jamaatLocal.jumuah || d.jamaatLocal.eid));
+    const columns = ["fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha"];
+    const names = Object.assign({}, W.times, W.prayers);
+    const titles = [W.date];
+    for (const c of columns) {
+      titles.push(names[c]);
+      if (ruled.includes(c)) titles.push(W.jamaat + " " + W.prayers[c]);
+    }
+    if (slots) titles.push(W.jumuah + " / " + W.eid);
+    table.tHead.replaceChildren(head(titles));
+    let moved = false, movedEnd = false;
+    const rows = answer.days.map((day) => {
+      const tr = document.createElement("tr");
+      tr.dataset.date = day.date;
+      const weekday = (new Date(day.date + "T12:00:00Z").getUTCDay() + 6) % 7;
+      if (weekday === 4) tr.className = "friday";
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = W.weekdays[weekday] + " " + native(Number(day.date.slice(8)));
+      tr.append(th);
+      const local = day.jamaatLocal || {};
+      for (const c of columns) {
+        const td = document.createElement("td");
+        td.dataset.time = c;
+        td.textContent = clock(day.local[c]);
+        tr.append(td);
+        if (ruled.includes(c)) {
+          const j = document.createElement("td");
+          j.dataset.jamaat = c;
+          j.className = "jamaat";
+          let mark = "";
+          if ((day.jamaatMovedEnd || []).includes(c)) { mark = "†"; movedEnd = true; }
+          else if ((day.jamaatMoved || []).includes(c)) { mark = "*"; moved = true; }
+          j.textContent = clock(local[c]) + mark;
+          tr.append(j);
+        }
+      }
+      if (slots) {
+        const td = document.createElement("td");
+        td.dataset.slots = "";
+        const parts = [];
+        if (local.jumuah) parts.push(W.jumuah + " " + local.jumuah.map(clock).join(" "));
+        if (local.eid) parts.push(W.eid + " " + local.eid.map(clock).join(" "));
+        td.textContent = parts.join(" · ");
+        tr.append(td);
+      }
+      return tr;
+    });
+    table.tBodies[0].replaceChildren(...rows);
+    $("preview-caption").textContent = monthCaption();
+    const notes = [];
+    if (moved) notes.push("* " + W.movedNote);
+    if (movedEnd) notes.push("† " + W.movedEndNote);
+    $("preview-notes").textContent = notes.join(" ");
+  }
+  function screenQuery(kind) {
+    const rules = jamaat();
+    const first = languages()[0];
+    const own = Object.assign({}, place(), times(), rules, { calendar: $("f-reckoning").value, lang: first });
+    const names = byLanguage("f-name-");
+    if (inLanguage(names, first)) own.name = inLanguage(names, first);
+    if (kind === "screen") {
+      const note = inLanguage(byLanguage("f-note-"), first);
+      if (note) own.note = note;
+      Object.assign(own, screenOptions());
+    }
+    return own;
+  }
+  function frame(id, src) {
+    const element = $(id);
+    if (element.dataset.src !== src) {
+      element.dataset.src = src;
+      element.src = src;
+    }
+  }
+  let updateTimer = null;
+  function update() {
+    clearTimeout(updateTimer);
+    updateTimer = setTimeout(preview, WAIT_MS);
+  }
+  async function preview() {
+    const q = prayerQuery();
+    $("preview-wait").hidden = Boolean(q);
+    $("preview-body").hidden = !q;
+    $("outputs").hidden = !q;
+    $("publish").hidden = !q;
+    if (!q) return;
+    const asking = query(Object.assign({}, q, { year: state.year, month: state.month }));
+    if (asking === state.shown) { outputs(); return; }
+    state.shown = asking;
+    let answer = null, error = null;
+    try {
+      const response = await fetch("/v1/prayer-times?" + asking);
+      if (asking !== state.shown) return; // a later change has asked again
+      const body = await response.json();
+      if (response.ok) answer = body; else error = body.error || String(response.status);
+    } catch (failure) {
+      error = null;
+      say(W.network, true);
+      return;
+    }
+    clearErrors();
+    if (error) {
+      showError(error);
+      form.dataset.valid = "false";
+      return;
+    }
+    form.dataset.valid = "true";
+    say("");
+    drawTable(answer);
+    frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
+    frame("frame-portrait", "/screen/?" + query(screenQuery("screen")));
+    frame("frame-widget", "/widget/?" + query(screenQuery("widget")));
+    outputs();
+  }
+
+  // ---- the outputs --------------------------------------------------------------------------------------------
+  function attribute(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  function dataName(name) {
+    // The widget script's spelling: data-jamaat-round="…" is jamaatRound (the DOM's dataset).
+    return "data-" + name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+  }
+  function feedQuery(own) {
+    const out = Object.assign({}, own, { lang: languages()[0] });
+    if (value("o-alarm")) out.alarm = value("o-alarm");
+    const duration = ascii(value("o-duration"));
+    if (duration && duration !== $("o-duration").defaultValue) out.duration = duration;
+    const shown = Array.from(document.querySelectorAll(".feed-time:checked"), (box) => box.value).join(",");
+    if (shown !== FIVE) out.prayers = shown;
+    return out;
+  }
+  function qr(id, address) {
+    const image = $(id);
+    image.src = config.qrPath + "?text=" + encodeURIComponent(address);
+    image.hidden = false;
+  }
+  function outputs() {
+    const id = state.edit && state.edit.id;
+    const own = id ? { mosque: id } : prayerQuery();
+    const screen = id ? "/mosque/" + id + "/screen/" : "/screen/?" + query(screenQuery("screen"));
+    $("o-screen").value = location.origin + screen;
+    $("o-screen-open").href = screen;
+    $("o-screen-open").textContent = location.origin + screen;
+    qr("o-screen-qr", location.origin + screen);
+    const widget = id ? { mosque: id, lang: languages()[0] } : screenQuery("widget");
+    $("o-widget").value = '<script src="' + location.origin + '/widget.js" '
+      + Object.keys(widget).map((k) => dataName(k) + '="' + attribute(widget[k]) + '"').join(" ") + " async></" + "script>";
+    const feed = "/v1/prayer-times.ics?" + query(feedQuery(own));
+    $("o-webcal").value = "webcal://" + location.host + feed;
+    $("o-https").value = location.origin + feed;
+    qr("o-feed-qr", "webcal://" + location.host + feed);
+    const month = id ? "/mosque/" + id + "/" + (LANG === "en" ? "" : LANG + "/")
+      : "/v1/prayer-times.csv?" + query(Object.assign({}, own, { year: state.year, month: state.month }));
+    $("o-month").href = month;
+    $("o-month").textContent = id ? location.origin + month : monthCaption() + " (CSV)";
+    const text = JSON.stringify(profile(), null, 2) + "\n";
+    $("o-profile").value = text;
+    const link = $("o-profile-file");
+    if (link.dataset.url) URL.revokeObjectURL(link.dataset.url);
+    link.dataset.url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    link.href = link.dataset.url;
+    link.download = (id || slug(byLanguage("f-name-").en || "mosque")) + ".json";
+    $("outputs-draft").hidden = Boolean(id);
+  }
+  function slug(text) {
+    return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48) || "mosque";
+  }
+  async function copy(button) {
+    const source = $(button.dataset.copy);
+    try {
+      await navigator.clipboard.writeText(source.value);
+    } catch (error) {
+      source.select(); // no clipboard permission: selected, for the reader's own copy
+      document.execCommand("copy");
+    }
+    say(W.copied);
+  }
+
+  // ---- publish, edit, versions, delete (runtime/hosted.py) ----------------------------------------------------
+  async function send(method, path, body, version) {
+    const headers = {};
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (state.edit && state.edit.secret) headers.Authorization = "Bearer " + state.edit.secret;
+    if (version !== undefined) headers["If-Match"] = '"' + version + '"';
+    let response;
+    try {
+      response = await fetch(path, { method: method, headers: headers, cache: "no-store",
+                                     body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      say(W.network, true);
+      return null;
+    }
+    const answer = response.status === 204 ? {} : await response.json().catch(() => ({}));
+    answer.status = response.status;
+    answer.etag = response.headers.get("ETag");
+    if (response.ok) return answer;
+    clearErrors();
+    if (response.status === 400) showError(answer.error || "");
+    else if (response.status === 409) { say(fill(W.conflict, { version: native(answer.version) }), true); $("load-current").hidden = false; }
+    else if (response.status === 429) say(fill(W.tooMany, { seconds: native(response.headers.get("Retry-After") || "60") }), true);
+    else if (response.status === 401 || response.status === 403 || response.status === 404) {
+      say(method === "POST" && response.status === 404 ? W.notHosted : W.forbidden, true);
+    } else say(W.network, true);
+    return null;
+  }
+  async function publish() {
+    const answer = await send("POST", "/v1/mosques", profile());
+    if (!answer) return;
+    state.edit = { id: answer.id, secret: answer.edit, version: answer.version };
+    const link = location.origin + location.pathname + "#edit=" + answer.id + "." + answer.edit;
+    history.replaceState(null, "", "#edit=" + answer.id + "." + answer.edit);
+    $("o-edit").value = link;
+    $("edit-output").hidden = false;
+    editing();
+    say(fill(W.published, { id: answer.id }));
+    outputs();
+  }
+  async function save() {
+    const answer = await send("PUT", "/v1/mosques/" + state.edit.id, profile(), state.edit.version);
+    if (!answer) return;
+    state.edit.version = answer.version;
+    say(fill(W.saved, { version: native(answer.version) }));
+    versions();
+    outputs();
+  }
+  async function remove() {
+    if (!window.confirm(W.deleteConfirm)) return;
+    const answer = await send("DELETE", "/v1/mosques/" + state.edit.id, undefined, state.edit.version);
+    if (!answer) return;
+    state.edit = null;
+    history.replaceState(null, "", location.pathname);
+    for (const id of ["save-button", "delete-button", "versions", "edit-output"]) $(id).hidden = true;
+    $("publish-button").hidden = false;
+    say(W.deleted);
+    outputs();
+  }
+  async function versions() {
+    const answer = await send("GET", "/v1/mosques/" + state.edit.id + "/versions");
+    if (!answer) return;
+    const list = $("version-list");
+    list.replaceChildren();
+    for (const v of answer.versions.slice().reverse()) {
+      if (v.version === state.edit.version || v.deleted) continue;
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = W.restore;
+      const label = fill(W.versionLabel, { version: native(v.version), saved: native(v.saved.replace("T", " ").replace("Z", " UTC")) });
+      button.setAttribute("aria-label", W.restore + ": " + label);
+      button.addEventListener("click", () => restore(v.version));
+      item.append(label + " ", button);
+      list.append(item);
+    }
+    $("versions").hidden = !list.children.length;
+  }
+  async function restore(number) {
+    const answer = await send("POST", "/v1/mosques/" + state.edit.id + "/versions/" + number + "/restore", undefined,
+                              state.edit.version);
+    if (!answer) return;
+    await load();
+    say(fill(W.saved, { version: native(state.edit.version) }));
+  }
+  function editing() {
+    $("publish-button").hidden = true;
+    for (const id of ["save-button", "delete-button"]) $(id).hidden = false;
+    const name = byLanguage("f-name-");
+    $("page-title").textContent = fill(W.editing, { name: inLanguage(name, LANG) || state.edit.id });
+    versions();
+  }
+  async function load() {
+    // The profile the edit link names, into the form (GET /v1/mosques/<id>: its version is the ETag).
+    let response;
+    try {
+      response = await fetch("/v1/mosques/" + state.edit.id, { cache: "no-store" });
+    } catch (error) {
+      say(W.network, true);
+      return;
+    }
+    if (!response.ok) { say(W.forbidden, true); return; }
+    state.edit.version = Number((response.headers.get("ETag") || "").replace(/\D/g, ""));
+    fillForm(await response.json());
+    $("load-current").hidden = true;
+    editing();
+    state.shown = "";
+    preview();
+  }
+  function set(id, text) {
+    if ($(id)) $(id).value = text === undefined || text === null ? "" : String(text);
+  }
+  function fillForm(p) {
+    for (const l of config.languages) {
+      set("f-name-" + l, (p.names || {})[l]);
+      set("f-note-" + l, (p.announcement || {})[l]);
+    }
+    set("f-address", p.address);
+    set("f-website", p.website);
+    if (p.place.city) {
+      $("f-place-city").checked = true;
+      state.city = p.place.city;
+      $("f-city").value = p.place.city;
+      $("city-chosen").textContent = fill(W.cityChosen, { city: p.place.city });
+      fetch("/v1/cities?all=1").then((r) => r.json()).then((all) => {
+        const city = all.cities.find((c) => c.id === p.place.city);
+        if (city) $("city-chosen").textContent = fill(W.cityChosen, { city: city.names[LANG] });
+      }).catch(() => null);
+    } else {
+      $("f-place-point").checked = true;
+      set("f-lat", p.place.lat);
+      set("f-lng", p.place.lng);
+      set("f-tz", p.place.tz);
+    }
+    showPlace();
+    for (const element of document.querySelectorAll("[data-name]")) {
+      const name = element.dataset.name;
+      if (["city", "lat", "lng", "tz"].includes(name)) continue;
+      element.value = (p.times || {})[name] || (p.jamaat || {})[name] || "";
+    }
+    state.methodTouched = state.reckoningTouched = true;
+    $("f-reckoning").value = p.reckoning;
+    const rules = readPairs((p.jamaat || {}).jamaat), round = readPairs((p.jamaat || {}).jamaatRound),
+      weekly = readPairs((p.jamaat || {}).jamaatWeekly);
+    for (const prayer of config.prayers) {
+      const rule = rules[prayer] || "";
+      let kind = "", given = "";
+      if (/^\d+$/.test(rule)) { kind = "after"; given = rule; }
+      else if (/^\d{1,2}:\d{2}$/.test(rule)) { kind = "fixed"; given = rule; }
+      else if (/^sunrise-\d+$/.test(rule)) { kind = "sunrise"; given = rule.slice(8); }
+      else if (rule) kind = "with";
+      $("j-kind-" + prayer).value = kind;
+      $("j-value-" + prayer).value = given;
+      $("j-round-" + prayer).value = round[prayer] || round["*"] || "";
+      $("j-weekly-" + prayer).value = weekly[prayer] || weekly["*"] || "";
+      ruleRow(prayer);
+    }
+    for (const box of document.querySelectorAll(".mosque-lang")) box.checked = p.languages.includes(box.value);
+    $("f-first").value = p.languages[0];
+    const screen = p.screen || {};
+    set("f-notice", screen.notice || DEFAULT_NOTICE);
+    set("f-inPrayer", screen.inPrayer);
+    $("f-qr").value = screen.qr || "";
+    const source = (p.sources || [])[0] || {};
+    set("f-source-about", source.about);
+    set("f-source-url", source.url);
+    state.edit.read = source.read;
+  }
+  function readPairs(text) {
+    // "fajr:20,dhuhr:13:30" -> {fajr: "20", dhuhr: "13:30"}; a lone value ("5", "fri") is every prayer's ("*").
+    const out = {};
+    for (const item of String(text || "").split(",").map((s) => s.trim()).filter(Boolean)) {
+      const colon = item.indexOf(":");
+      if (colon < 0 || /^\d/.test(item)) out["*"] = item; else out[item.slice(0, colon).toLowerCase()] = item.slice(colon + 1);
+    }
+    return out;
+  }
+
+  // ---- the form's behaviour -----------------------------------------------------------------------------------
+  const PLACEHOLDERS = { after: "20", fixed: "13:30", sunrise: "30" };
+  function ruleRow(prayer) {
+    const kind = $("j-kind-" + prayer).value;
+    const input = $("j-value-" + prayer);
+    input.disabled = !PLACEHOLDERS[kind];
+    input.placeholder = PLACEHOLDERS[kind] ? native(PLACEHOLDERS[kind]) : "";
+    for (const part of ["round", "weekly"]) $("j-" + part + "-" + prayer).disabled = !(kind === "after" || kind === "sunrise");
+  }
+  function showPlace() {
+    const point = placeKind() === "point";
+    $("place-city").hidden = point;
+    $("place-point").hidden = !point;
+    const page = document.querySelector('#f-qr option[value="page"]');
+    page.disabled = point && !state.edit; // coordinates have no page until the mosque has one
+    if (page.disabled && $("f-qr").value === "page") $("f-qr").value = "";
+  }
+
+  form.addEventListener("input", (event) => {
+    if (event.target.id === "f-city-q") { clearTimeout(searchTimer); searchTimer = setTimeout(search, 150); return; }
+    update();
+  });
+  form.addEventListener("change", (event) => {
+    const target = event.target;
+    if (target.classList.contains("kind")) ruleRow(target.closest("[data-prayer]").dataset.prayer);
+    if (target.name === "place-kind") { showPlace(); preselect(); }
+    if (target.id === "f-method") { state.methodTouched = true; preselect(); }
+    if (target.id === "f-reckoning") state.reckoningTouched = true;
+    if (target.id === "f-table-file" && target.files.length) {
+      target.files[0].text().then((text) => { $("f-jamaatTable").value = text; update(); });
+    }
+    update();
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  $("outputs").addEventListener("change", outputs);
+  $("outputs").addEventListener("input", outputs);
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button.copy");
+    if (button) copy(button);
+  });
+  $("month-prev").addEventListener("click", () => { state.month -= 1; if (state.month < 1) { state.month = 12; state.year -= 1; } preview(); });
+  $("month-next").addEventListener("click", () => { state.month += 1; if (state.month > 12) { state.month = 1; state.year += 1; } preview(); });
+  $("print-month").addEventListener("click", () => window.print());
+  $("publish-button").addEventListener("click", publish);
+  $("save-button").addEventListener("click", save);
+  $("delete-button").addEventListener("click", remove);
+  $("load-current").addEventListener("click", load);
+  for (const p of config.prayers) ruleRow(p);
+  showPlace();
+
+  const link = /^#edit=([a-z0-9-]{1,48})\.([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
+  if (link) {
+    state.edit = { id: link[1], secret: link[2], version: null };
+    $("o-edit").value = location.href;
+    load();
+  }
+})();

@@ -1,0 +1,189 @@
+"""The mosque builder (``/mosque/new/``, ``/mosque/new/<lang>/``; issue 27): a form, a live preview, the outputs.
+
+A mosque's committee composes its profile here, with no programming: its names, place, method
+(the place's own preselected), every jamaat rule of /v1/prayer-times, reckoning, languages,
+announcement, screen options and sources.  The page is pre-rendered and static; its script
+(assets/builder.js) only composes queries and reads the API's answers, exactly as the outputs
+will (docs/site.md, "The mosque builder"):
+
+* the preview: this month's /v1/prayer-times (``local`` and ``jamaatLocal``) as a table, the screen
+  (/screen/?…) in a landscape and a portrait frame, the widget (/widget/?…); a 400 of the API is
+  shown beside the field of the parameter it names, its message as the API wrote it;
+* the outputs: the screen's address, the widget's one-line embed, the members' feed links (webcal and
+  https, with alarm, duration and prayers), a printable month, the profile in the data/mosques format,
+  each with a copy button, and a QR code (`QR_PATH`, drawn by the server) where a phone reads it;
+* publishing: POST /v1/mosques (runtime/hosted.py) with the profile; the answer's id gives the short
+  addresses and the edit link ``/mosque/new/#edit=<id>.<secret>`` (a fragment: never sent to a
+  server, so never logged); the same page opened by that link loads the profile and saves (PUT with
+  If-Match), lists and restores versions and deletes.
+
+What the page carries is declared elsewhere and only laid out here: the methods and their labels
+(/v1/methods), each catalogue city's own method and reckoning (`generator.prayer.place_defaults`),
+the fields' limits (`generator.prayer.mosques` and the parameters' declarations, so the form refuses
+what the API would) and the words of data/glossary.csv (``builder.*``).
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+from urllib.parse import urlsplit
+
+import orjson
+from markupsafe import Markup
+
+from generator.errors import QueryError
+from generator.prayer import mosques, place_defaults
+from generator.prayer.methods import DEFAULT_METHOD
+from generator.calendars import hijri
+from generator.words import feed_words, hijri_names
+from generator.words import page_words as words
+from generator.api import BY_NAME, feed_options
+from generator.site import head, responses
+from generator.site.page import BadPageQuery, PageNotFound
+from generator.site.templating import render_localised_page
+
+PATH = "/mosque/new/"  # English; another language: PATH + "<lang>/" (before /mosque/<id>/: "new" is no id)
+PRAYERS = feed_words.PRAYERS
+PARTNERS = {"asr": "dhuhr", "isha": "maghrib"}  # a prayer whose jamaat may be "together with" the one before
+ROUND_MINUTES = (5, 10, 15, 30)  # the rounding offered per prayer (the API takes 1..30)
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # the API's spelling (jamaatWeekly), Monday first
+ADJUSTMENTS = ("asr", "highLatitudeRule", "midnight", "tune", "elevation", "imsak")  # a method's options
+MORE_RULES = ("jamaatDst", "jumuahDst", "jamaatRamadan", "jamaatEarliest", "jamaatLatest")
+ALARM_MINUTES = (5, 10, 15, 30)  # the feed's alert choices offered (the API takes 0..120)
+FEED_TIMES = feed_options.EVENT_NAMES  # what a member's feed may show (imsak … midnight)
+PRAYER_TIMES = BY_NAME["prayer-times"]
+QR_PATH = "/qr.svg"  # a QR code of one of this service's addresses (`qr_parse`, `qr_render`)
+QR_MAX_CHARS = 2000  # a feed link with every rule fits; version 40 at level M holds 2,331 bytes
+# What a QR code may carry: an address of this service's screens, pages, widget or feeds, on any host (the page
+# links the host it is read from), never an edit link (its secret is a fragment; a fragment is refused here).
+QR_SCHEMES = ("http", "https", "webcal")
+QR_PATHS = ("/screen/", "/widget/", "/mosque/", "/city/", "/v1/")
+_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                   r"(?::[0-9]{1,5})?|\[[0-9a-f:.]{2,45}\](?::[0-9]{1,5})?", re.ASCII)
+_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+
+
+def builder_url(lang: str) -> str:
+    """The builder's address in ``lang``."""
+    return PATH if lang == words.DEFAULT_LANGUAGE else f"{PATH}{lang}/"
+
+
+def _parameter(name: str) -> dict:
+    """The OpenAPI declaration of a /v1/prayer-times parameter (schema, example): the form's limits."""
+    return next(p for p in PRAYER_TIMES.parameters if p.name == name).openapi()
+
+
+def _field(name: str, lang: str) -> dict:
+    """A text or number field of a /v1/prayer-times parameter: its label (with the API's example) and limits."""
+    declared = _parameter(name)
+    schema = declared["schema"]
+    example = declared.get("example")
+    label = words.BUILDER_WORDS[lang][name]
+    return {"name": name, "id": f"f-{name}",
+            "label": label.format(example=words.isolate(str(example), lang)) if "{example}" in label else label,
+            "choices": list(schema.get("enum", ())), "maxlength": schema.get("maxLength"),
+            "min": schema.get("minimum"), "max": schema.get("maximum"),
+            "type": "number" if schema.get("type") in ("integer", "number") else "text"}
+
+
+def city_defaults() -> dict[str, list[str]]:
+    """Each catalogue city's own [method, reckoning] where it is not the SPEC's (the script preselects them)."""
+    from generator.places import cities
+
+    out = {}
+    for city_id in sorted(cities.by_id()):
+        own = place_defaults.for_city(city_id)
+        if (own.method, own.calendar) != (DEFAULT_METHOD, hijri.DEFAULT_CALENDAR):
+            out[city_id] = [own.method, own.calendar]
+    return out
+
+
+def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
+    """Return the HTML of the builder in ``lang`` (`PageNotFound` for another language)."""
+    if lang not in words.LANGUAGES:
+        raise PageNotFound(f"no language {lang[:10]!r}")
+    w = words.WORDS[lang]
+    b = words.BUILDER_WORDS[lang]
+    methods = responses.api_json("methods", {}, today)["methods"]
+    prayer_names = {p: feed_words.PRAYER_NAMES[lang][p] for p in PRAYERS}
+    minutes = {n: b["minutes"].format(minutes=words.digits(n, lang)) for n in sorted({*ROUND_MINUTES, *ALARM_MINUTES})}
+    config = {
+        "lang": lang,
+        "defaults": {"method": DEFAULT_METHOD, "reckoning": hijri.DEFAULT_CALENDAR, "cities": city_defaults()},
+        "prayers": list(PRAYERS),
+        "partners": PARTNERS,
+        "languages": list(words.LANGUAGES),
+        "words": {"prayers": prayer_names, "times": {t: words.TIME_NAMES[lang][t] for t in FEED_TIMES},
+                  "jamaat": w["screen.jamaat"], "jumuah": w["screen.jumuah"], "eid": w["screen.eid"],
+                  "months": words.GREGORIAN_MONTHS[lang], "weekdays": hijri_names.WEEKDAYS[lang],
+                  "monthCaption": w["month_caption"], "date": w["date"], "cityChosen": b["city_chosen"],
+                  "cityNone": b["city_none"], "choose": b["choose"], "noResults": b["no_results"],
+                  "errorLead": b["error_lead"], "copied": b["copied"], "published": b["published"],
+                  "saved": b["saved"], "deleted": b["deleted"], "deleteConfirm": b["delete_confirm"],
+                  "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
+                  "forbidden": b["forbidden"], "tooMany": b["too_many"], "notHosted": b["not_hosted"],
+                  "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
+                  "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
+        "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
+        "qrPath": QR_PATH,
+    }
+    return render_localised_page(
+        "builder.html.j2", lang, b=b, p=words.PAGE_WORDS[lang],
+        **head.page_head(lang, b["title"], b["description"], builder_url),
+        language_names=words.LANGUAGE_NAMES, prayers=[{"id": p, "name": prayer_names[p],
+                                                       "partner": PARTNERS.get(p),
+                                                       "partner_name": prayer_names.get(PARTNERS.get(p, ""), "")}
+                                                      for p in PRAYERS],
+        methods=[{"id": m["id"], "label": m["label"][lang], "default": m["default"]} for m in methods],
+        reckonings=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in hijri.CALENDARS],
+        adjustments=[_field(name, lang) for name in ADJUSTMENTS],
+        more_rules=[_field(name, lang) for name in MORE_RULES],
+        jumuah=_field("jumuah", lang), eid=_field("eid", lang),
+        table=_field("jamaatTable", lang),
+        tz_label=b["tz"].format(example=words.isolate("Europe/London", lang)),
+        website_label=b["website"].format(example=words.isolate("https://…", lang)),
+        weekdays=[{"id": d, "name": hijri_names.WEEKDAYS[lang][k]} for k, d in enumerate(WEEKDAYS)],
+        round_minutes=[{"value": n, "label": minutes[n]} for n in ROUND_MINUTES],
+        alarm_minutes=[{"value": n, "label": minutes[n]} for n in ALARM_MINUTES],
+        feed_times=[{"id": t, "name": words.TIME_NAMES[lang][t], "checked": t in feed_options.FIVE} for t in FEED_TIMES],
+        screen_minutes=mosques.SCREEN_MINUTES, qr_targets=mosques.QR_TARGETS,
+        limits={"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS,
+                "address": mosques.MAX_ADDRESS_CHARS, "url": mosques.MAX_URL_CHARS,
+                "source": mosques.MAX_SOURCE_CHARS, "duration": (feed_options.MIN_DURATION_MIN,
+                                                                  feed_options.MAX_DURATION_MIN),
+                "default_duration": feed_options.DEFAULT_DURATION_MIN},
+        config=Markup(orjson.dumps(config).decode().replace("<", "\\u003c")),
+    )
+
+
+# --- the QR codes of the outputs -----------------------------------------------------------------------------------
+
+def qr_parse(items, now_s: float) -> str:
+    """Check ``/qr.svg?text=<address>``: one address of this service's screens, pages or feeds (`QR_PATHS`), at most
+    `QR_MAX_CHARS` characters, with no fragment and no control character (`BadPageQuery` names ``text``)."""
+    items = list(items)
+    try:
+        names = [name for name, _ in items]
+        unknown = [name for name in names if name != "text"]
+        if unknown:
+            raise QueryError(unknown[0][:40], "unknown parameter; the QR code takes text only")
+        if names.count("text") != 1:
+            raise QueryError("text", "give the address once")
+        text = items[0][1]
+        if len(text) > QR_MAX_CHARS:
+            raise QueryError("text", f"at most {QR_MAX_CHARS} characters")
+        parts = urlsplit(text) if not _CONTROL.search(text) else None
+        if (parts is None or parts.scheme not in QR_SCHEMES or not _HOST.fullmatch(parts.netloc)
+                or parts.fragment or "#" in text or not parts.path.startswith(QR_PATHS)):
+            raise QueryError("text", "an address of this service's screen, widget, pages or feeds "
+                                     "(http, https or webcal; no fragment)")
+    except QueryError as error:
+        raise BadPageQuery(words.DEFAULT_LANGUAGE, str(error)) from None
+    return text
+
+
+def qr_render(text: str, today: date) -> bytes:
+    """The SVG of the QR code of ``text`` (the screen's own drawing: segno, level M, its quiet zone)."""
+    from generator.site import screen
+
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + str(screen.qr_svg(text))).encode("utf-8")

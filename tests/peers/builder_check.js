@@ -1,0 +1,233 @@
+// The mosque builder as a new admin uses it, in Debian's headless Chromium (playwright-core), for
+// tests/test_builder_browser.py: compose a mosque in each language, read back what the page shows,
+// publish it, then edit it from a phone-sized window while a TV shows its screen.
+//
+// stdin: {"base", "chromium", "artifacts", "year", "month",
+//         "compose": [{"lang", "search", "names": {lang: name}, "rules": {prayer: [kind, value, round, weekly]},
+//                      "fields": {element id: value}, "publish": bool}],
+//         "edit": {"lang", "rules": {...}, "fields": {...}, "tvMs": wait after the save (ms)} | null}
+// stdout: {"runs": [{"lang", "errors", "method", "reckoning", "methodOwnShown", "table": {caption, head, rows},
+//                    "frames": {landscape, portrait, widget}, "outputs": {id: value}, "profile", "published",
+//                    "layout": [{width, height, scrollWidth, overlaps}]}],
+//          "edit": {"before", "after", "afterMs", "status", "phoneScrollWidth"} }
+// Only loopback requests are let through; any other is aborted and reported as an error.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+function guard(page, errors) {
+  page.on("pageerror", (error) => errors.push("script: " + error.message));
+  page.on("console", (message) => { if (message.type() === "error") errors.push("console: " + message.text()); });
+  page.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (["127.0.0.1", "localhost"].includes(url.hostname) || url.protocol === "blob:" || url.protocol === "data:") {
+      return route.continue();
+    }
+    errors.push("request off loopback: " + url.href);
+    return route.abort();
+  });
+}
+
+async function setRules(page, rules) {
+  for (const [prayer, [kind, value, round, weekly]] of Object.entries(rules)) {
+    await page.selectOption("#j-kind-" + prayer, kind);
+    if (value !== null && value !== undefined) await page.fill("#j-value-" + prayer, value);
+    if (round) await page.selectOption("#j-round-" + prayer, round);
+    if (weekly) await page.selectOption("#j-weekly-" + prayer, weekly);
+  }
+}
+
+async function setFields(page, fields) {
+  for (const [id, value] of Object.entries(fields || {})) {
+    const tag = await page.$eval("#" + id, (e) => e.tagName + ":" + (e.type || ""));
+    if (tag.startsWith("SELECT")) await page.selectOption("#" + id, value);
+    else if (tag.endsWith("checkbox")) await page.setChecked("#" + id, Boolean(value));
+    else {
+      const details = await page.$("#" + id + " >> xpath=ancestor::details");
+      if (details) await details.evaluate((d) => { d.open = true; });
+      await page.fill("#" + id, value);
+    }
+  }
+}
+
+async function settled(page) {
+  // The preview answers after the last change (builder.js waits 400 ms, then asks the API).
+  await page.waitForTimeout(700);
+  await page.waitForFunction(() => {
+    const form = document.getElementById("builder");
+    return form.dataset.valid === "true" || form.dataset.valid === "false";
+  }, null, { timeout: 20000 });
+  await page.waitForLoadState("networkidle");
+}
+
+function readPage() {
+  const table = document.querySelector("table.preview");
+  const text = (e) => (e ? e.textContent.trim() : "");
+  const outputs = {};
+  for (const id of ["o-screen", "o-widget", "o-webcal", "o-https", "o-profile", "o-edit"]) outputs[id] = document.getElementById(id).value;
+  outputs["o-month"] = document.getElementById("o-month").getAttribute("href");
+  outputs["o-screen-qr"] = document.getElementById("o-screen-qr").getAttribute("src");
+  outputs["o-feed-qr"] = document.getElementById("o-feed-qr").getAttribute("src");
+  return {
+    method: document.getElementById("f-method").value,
+    reckoning: document.getElementById("f-reckoning").value,
+    methodOwnShown: !document.getElementById("method-own").hidden,
+    valid: document.getElementById("builder").dataset.valid,
+    errors: Array.from(document.querySelectorAll("p.error:not([hidden])"), (p) => [p.id, text(p)]),
+    status: text(document.getElementById("status")),
+    table: {
+      caption: text(table.caption),
+      head: Array.from(table.tHead.querySelectorAll("th"), text),
+      rows: Array.from(table.tBodies[0].rows, (row) => ({
+        date: row.dataset.date,
+        times: Object.fromEntries(Array.from(row.querySelectorAll("td[data-time]"), (c) => [c.dataset.time, text(c)])),
+        jamaat: Object.fromEntries(Array.from(row.querySelectorAll("td[data-jamaat]"), (c) => [c.dataset.jamaat, text(c)])),
+        slots: text(row.querySelector("td[data-slots]")),
+      })),
+    },
+    frames: {
+      landscape: document.getElementById("frame-landscape").getAttribute("src"),
+      portrait: document.getElementById("frame-portrait").getAttribute("src"),
+      widget: document.getElementById("frame-widget").getAttribute("src"),
+    },
+    outputs: outputs,
+  };
+}
+
+function layout() {
+  // Horizontal overflow, and form controls overlapping one another (each label and control a box).
+  const boxes = Array.from(document.querySelectorAll("form input:not([type=hidden]), form select, form textarea, form button, .side button"))
+    .filter((e) => e.offsetParent !== null && !e.closest("details:not([open])")).map((e) => [e.id || e.className, e.getBoundingClientRect()]);
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i][1], b = boxes[j][1];
+      if (a.width && b.width && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+        overlaps.push([boxes[i][0], boxes[j][0]]);
+      }
+    }
+  }
+  return { width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth, overlaps: overlaps };
+}
+
+async function compose(browser, input, job) {
+  const errors = [];
+  const context = await browser.newContext({ viewport: DESKTOP, locale: job.lang });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: input.base });
+  const page = await context.newPage();
+  guard(page, errors);
+  await page.goto(input.base + "/mosque/new/" + (job.lang === "en" ? "" : job.lang + "/"));
+  // The month shown: the test's, by the page's own buttons (it opens on the reader's month).
+  await page.fill("#f-city-q", job.search);
+  await page.waitForSelector("#city-results button", { timeout: 10000 });
+  // Keyboard only, as a screen-reader user: Tab from the search box to the first result, Enter chooses it.
+  await page.focus("#f-city-q");
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate(() => document.activeElement.closest("#city-results") !== null);
+  await page.keyboard.press("Enter");
+  for (const [lang, name] of Object.entries(job.names)) await page.fill("#f-name-" + lang, name);
+  await setRules(page, job.rules);
+  await setFields(page, job.fields);
+  await settled(page);
+  const now = new Date();
+  let shownMonths = now.getFullYear() * 12 + now.getMonth();
+  const wanted = input.year * 12 + (input.month - 1);
+  while (shownMonths !== wanted) {
+    await page.click(shownMonths < wanted ? "#month-next" : "#month-prev");
+    shownMonths += shownMonths < wanted ? 1 : -1;
+    await settled(page);
+  }
+  const run = Object.assign({ lang: job.lang, keyboardReachesResults: focused }, await page.evaluate(readPage));
+  run.layout = [await page.evaluate(layout)];
+  await page.screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-desktop.png"), fullPage: true });
+  await page.click("button.copy[data-copy=o-screen]");
+  run.clipboard = await page.evaluate(() => navigator.clipboard.readText());
+  if (job.publish) {
+    await page.click("#publish-button");
+    await page.waitForFunction(() => document.getElementById("o-edit").value !== "", null, { timeout: 20000 });
+    await settled(page);
+    run.published = await page.evaluate(readPage);
+  }
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(300);
+  run.layout.push(await page.evaluate(layout));
+  await page.screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-phone.png"), fullPage: false });
+  run.errors = errors;
+  await context.close();
+  return run;
+}
+
+async function readScreen(page) {
+  return page.evaluate(() => ({
+    notes: Array.from(document.querySelectorAll(".band p.note"), (p) => p.textContent.trim()),
+    dhuhr: (document.querySelector('tr[data-time="dhuhr"] td.jamaat') || {}).textContent,
+    name: document.querySelector("h1.place").textContent.trim(),
+  }));
+}
+
+async function edit(browser, input, job, editLink, screenPath) {
+  const errors = [];
+  // The TV: the published screen, left running.
+  const tv = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const screen = await tv.newPage();
+  guard(screen, errors);
+  await screen.goto(input.base + screenPath);
+  await screen.waitForLoadState("networkidle");
+  const before = await readScreen(screen);
+  // The phone: the edit link opens the profile in the builder.
+  const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  guard(page, errors);
+  await page.goto(editLink);
+  await page.waitForFunction(() => document.getElementById("save-button").hidden === false, null, { timeout: 20000 });
+  await settled(page);
+  const loaded = await page.evaluate(readPage);
+  await setRules(page, job.rules);
+  await setFields(page, job.fields);
+  await settled(page);
+  await page.click("#save-button");
+  await page.waitForFunction(() => /\S/.test(document.getElementById("status").textContent), null, { timeout: 20000 });
+  const savedAt = Date.now();
+  const status = await page.evaluate(() => document.getElementById("status").textContent.trim());
+  const phoneScrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  await page.screenshot({ path: path.join(input.artifacts, "builder-edit-phone.png"), fullPage: false });
+  // The TV follows within a minute: read it every second until it shows the edit (or the minute is over).
+  let after = before, afterMs = null;
+  while (Date.now() - savedAt < (job.tvMs || 60000)) {
+    await screen.waitForTimeout(1000);
+    try { after = await readScreen(screen); } catch (error) { continue; } // between a reload's pages
+    if (JSON.stringify(after) !== JSON.stringify(before)) { afterMs = Date.now() - savedAt; break; }
+  }
+  await screen.waitForTimeout(500);
+  after = await readScreen(screen);
+  await screen.screenshot({ path: path.join(input.artifacts, "builder-edit-tv.png") });
+  await tv.close();
+  await phone.close();
+  return { errors, before, loaded, after, afterMs, status, phoneScrollWidth };
+}
+
+async function main() {
+  const input = JSON.parse(fs.readFileSync(0, "utf8"));
+  fs.mkdirSync(input.artifacts, { recursive: true });
+  const browser = await chromium.launch({ executablePath: input.chromium, args: ARGS });
+  const out = { runs: [], edit: null };
+  try {
+    for (const job of input.compose) out.runs.push(await compose(browser, input, job));
+    const published = out.runs.find((r) => r.published);
+    if (input.edit && published) {
+      const screenPath = new URL(published.published.outputs["o-screen"]).pathname;
+      out.edit = await edit(browser, input, input.edit, published.published.outputs["o-edit"], screenPath);
+    }
+  } finally {
+    await browser.close();
+  }
+  process.stdout.write(JSON.stringify(out));
+}
+
+main().catch((error) => { process.stderr.write(String(error.stack || error)); process.exit(1); });
