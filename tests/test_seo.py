@@ -255,7 +255,8 @@ def test_sitemap_lists_every_kind_of_page_by_its_canonical_absolute_url(client):
         # each city's default method: Tehran, or the authority whose printed table serves it (issue 19)
         "month": r"/city/[a-z0-9-]+/(en|ar|fa|ur)/(Tehran|ImamAliFoundation)/[0-9]{4}-[0-9]{2}/",
         "moon": r"/moon/[0-9]{4}-[0-9]{1,2}/((ar|fa|ur)/)?",
-        "mosque": r"/mosque/[a-z0-9-]+/((ar|fa|ur)/)?",  # every profile of data/mosques/ (issue 20)
+        "builder": r"/mosque/new/((ar|fa|ur)/)?",  # the mosque builder (issue 27)
+        "mosque": r"/mosque/(?!new/)[a-z0-9-]+/((ar|fa|ur)/)?",  # every profile of data/mosques/ (issue 20)
     }
     found = {kind: [p for p in paths if re.fullmatch(pattern, p)] for kind, pattern in kinds.items()}
     assert sum(len(v) for v in found.values()) == len(paths), "every listed page is one of the kinds"
@@ -264,6 +265,7 @@ def test_sitemap_lists_every_kind_of_page_by_its_canonical_absolute_url(client):
     assert len(found["month"]) == 4 * 2 * cities  # the month before and the month after the two shown
     assert 4 * 36 <= len(found["moon"]) <= 4 * 40  # the Hijri months overlapping this year ±1
     assert len(found["mosque"]) == 4 * len(client.get("/v1/mosques").json()["mosques"]) > 0
+    assert len(found["builder"]) == 4
     # each listed page answers and names itself canonical (a sample of every kind)
     for kind, listed in found.items():
         for path in listed[:: max(1, len(listed) // 3)]:

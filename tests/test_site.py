@@ -436,10 +436,13 @@ def test_static_pages_and_their_files():
     cities = len(api("cities", all=1)["cities"])
     moon_months = len(routes.hijri_months(2026, 2026, TODAY))
     assert {"widget.js", "screen/sw.js"} <= set(files)  # the widget's embed and the screen's service worker
+    builder_files = {"mosque/new/index.html", "mosque/new/ar/index.html", "mosque/new/fa/index.html",
+                     "mosque/new/ur/index.html"}  # the mosque builder in four languages (issue 27)
+    assert builder_files <= set(files) and "mosque/new/en/index.html" not in files
     assert files[-2:] == ["robots.txt", "sitemap.xml"]  # and no sitemap index below 50,000 pages
     mosques = len(api("mosques")["mosques"])  # each profile's page in four languages (issue 20)
     assert "mosque/jaffari-toronto/index.html" in files and "mosque/jaffari-toronto/ur/index.html" in files
-    assert len(files) == 4 + 2 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months + 4 * mosques + 2
+    assert len(files) == 4 + 2 + 4 + 4 * cities * (1 + 1 + len(timetable.MONTH_PAGES)) + 4 * moon_months + 4 * mosques + 2
     assert 12 <= moon_months <= 14
 
 

@@ -38,11 +38,11 @@ from generator.calendars import hijri
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import BY_NAME, feed_options
-from generator.site import head, responses
+from generator.site import head, responses, urls
 from generator.site.page import BadPageQuery, PageNotFound
 from generator.site.templating import render_localised_page
 
-PATH = "/mosque/new/"  # English; another language: PATH + "<lang>/" (before /mosque/<id>/: "new" is no id)
+PATH = urls.BUILDER_PATH  # English; another language: PATH + "<lang>/" (before /mosque/<id>/: "new" is no id)
 PRAYERS = feed_words.PRAYERS
 PARTNERS = {"asr": "dhuhr", "isha": "maghrib"}  # a prayer whose jamaat may be "together with" the one before
 ROUND_MINUTES = (5, 10, 15, 30)  # the rounding offered per prayer (the API takes 1..30)
@@ -61,11 +61,6 @@ QR_PATHS = ("/screen/", "/widget/", "/mosque/", "/city/", "/v1/")
 _HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
                    r"(?::[0-9]{1,5})?|\[[0-9a-f:.]{2,45}\](?::[0-9]{1,5})?", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
-
-
-def builder_url(lang: str) -> str:
-    """The builder's address in ``lang``."""
-    return PATH if lang == words.DEFAULT_LANGUAGE else f"{PATH}{lang}/"
 
 
 def _parameter(name: str) -> dict:
@@ -129,7 +124,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
     }
     return render_localised_page(
         "builder.html.j2", lang, b=b, p=words.PAGE_WORDS[lang],
-        **head.page_head(lang, b["title"], b["description"], builder_url),
+        **head.page_head(lang, b["title"], b["description"], urls.builder_url),
         language_names=words.LANGUAGE_NAMES, prayers=[{"id": p, "name": prayer_names[p],
                                                        "partner": PARTNERS.get(p),
                                                        "partner_name": prayer_names.get(PARTNERS.get(p, ""), "")}

@@ -19,7 +19,9 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 @functools.cache
 def environment() -> jinja2.Environment:
     """Return the site's Jinja2 environment (templates, then assets such as site.css, site_search.js)."""
-    return jinja2.Environment(
+    from generator.site import urls
+
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), str(ASSETS)]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -27,6 +29,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["builder_url"] = urls.builder_url  # every page's header links the mosque builder
+    return env
 
 
 def render_page(template: str, **context: Any) -> bytes:

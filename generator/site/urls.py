@@ -9,6 +9,8 @@
   ``…/imsakiya/<calendar>/`` the other reckoning; ``…/imsakiya/<calendar>/<method>/`` any method;
 * ``/moon/<hy>-<hm>/`` English; ``/moon/<hy>-<hm>/<lang>/`` another language;
 * ``/<lang>/`` the home page in ar, fa, ur (``/`` is English);
+* ``/mosque/new/`` the mosque builder in English, ``/mosque/new/<lang>/`` in another language (issue 27; "new" is
+  never a mosque's id: `generator.prayer.mosques.RESERVED_IDS`), linked from every page's header;
 * ``/mosque/<id>/`` a mosque's page in English (`generator.prayer.mosques.PAGE_PATH`), ``/mosque/<id>/<lang>/`` in
   another language; ``/mosque/<id>/screen/`` redirects to its wall screen, ``/screen/?mosque=<id>&lang=<lang>``
   (a query page: rendered on request, in the scope of the screen's service worker).
@@ -91,6 +93,14 @@ def imsakiya_url(city_id: str, lang: str, calendar: str, city_calendar: str, met
     if calendar != city_calendar:
         return f"/city/{city_id}/{lang}/imsakiya/{calendar}/"
     return f"/city/{city_id}/{lang}/imsakiya/"
+
+
+BUILDER_PATH = "/mosque/new/"
+
+
+def builder_url(lang: str = DEFAULT_LANGUAGE) -> str:
+    """Return the address of the mosque builder in ``lang``."""
+    return BUILDER_PATH if lang == DEFAULT_LANGUAGE else f"{BUILDER_PATH}{lang}/"
 
 
 def mosque_url(mosque_id: str, lang: str = DEFAULT_LANGUAGE) -> str:

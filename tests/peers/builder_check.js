@@ -146,6 +146,10 @@ async function compose(browser, input, job) {
   const run = Object.assign({ lang: job.lang, keyboardReachesResults: focused }, await page.evaluate(readPage));
   run.layout = [await page.evaluate(layout)];
   await page.screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-desktop.png"), fullPage: true });
+  for (const id of ["o-screen-qr", "o-feed-qr"]) {
+    await page.locator("#" + id).scrollIntoViewIfNeeded();
+    await page.locator("#" + id).screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-" + id + ".png") });
+  }
   await page.click("button.copy[data-copy=o-screen]");
   run.clipboard = await page.evaluate(() => navigator.clipboard.readText());
   if (job.publish) {
