@@ -275,3 +275,32 @@ def test_a_mosque_profile_sets_its_screens_options(client, monkeypatch, tmp_path
         with pytest.raises(mosques.ProfileError, match=field.replace(".", r"\.")):
             mosques.read(path)
     responses._body.cache_clear()
+
+
+def test_ramadan_rules_are_dated_by_the_screens_reckoning(client):
+    """/v1/prayer-times dates ``jamaatRamadan`` (as ``eid``) by its ``calendar`` (generator/api/jamaat_params.py
+    DATED), so the screen and the widget pass their reckoning on with either.  Reference: 1 Ramadan 1448 is
+    8 February 2027 in Iran's official calendar and 9 February by sighting (/v1/day-status of each reckoning), so a
+    Tehran screen (Iran's reckoning, its city's) keeps maghrib:5 from 8 February: the adhan + 5 minutes, computed
+    here from the day's `local` maghrib, as /v1/prayer-times?…&calendar=iran answers."""
+    from datetime import datetime, timedelta
+
+    assert client.get("/v1/day-status?calendar=iran&date=2027-02-08").json()["hijri"]["hm"] == 9
+    assert client.get("/v1/day-status?calendar=moonsighting&date=2027-02-08").json()["hijri"]["hm"] == 8
+    rules = "city=tehran&jamaat=maghrib:10&jamaatRamadan=maghrib:5"
+    reference = client.get(f"/v1/prayer-times?{rules}&calendar=iran&year=2027").json()["days"]
+    for page in ("/screen/", "/widget/"):
+        for query in (rules, f"{rules}&calendar=iran"):  # iran is Tehran's own reckoning: given or not, the same
+            config = _config(client.get(f"{page}?{query}").text)
+            assert config["calendar"] == "iran"
+            for url in config["prayerTimes"]:
+                days = client.get(url.replace("year=YEAR", "year=2027")).json()["days"]
+                first = next(day for day in days if day["date"] == "2027-02-08")
+                adhan = datetime.strptime(first["local"]["maghrib"], "%H:%M")
+                assert first["jamaatLocal"]["maghrib"] == (adhan + timedelta(minutes=5)).strftime("%H:%M"), (page, url)
+                assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in reference], (page, url)
+    # a Tehran screen read by sighting dates Ramadan from 9 February, as the API does with calendar=moonsighting
+    config = _config(client.get(f"/screen/?{rules}&calendar=moonsighting").text)
+    days = client.get(config["prayerTimes"][-1].replace("year=YEAR", "year=2027")).json()["days"]
+    sighted = client.get(f"/v1/prayer-times?{rules}&calendar=moonsighting&year=2027").json()["days"]
+    assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in sighted]
