@@ -320,7 +320,7 @@ def _store_or_refuse() -> mosque_store.Store:
 
 def links(mosque_id: str) -> dict:
     own = f"mosque={mosque_id}"
-    return {"profile": f"/v1/mosques/{mosque_id}", "page": mosques.PAGE_PATH.format(id=mosque_id),
+    return {"profile": mosques.PROFILE_PATH.format(id=mosque_id), "page": mosques.PAGE_PATH.format(id=mosque_id),
             "screen": mosques.SCREEN_PATH.format(id=mosque_id), "widget": f"/widget/?{own}",
             "prayerTimes": f"/v1/prayer-times?{own}", "csv": f"/v1/prayer-times.csv?{own}",
             "ics": f"/v1/prayer-times.ics?{own}", "night": f"/v1/night.ics?{own}",

@@ -304,3 +304,34 @@ def test_ramadan_rules_are_dated_by_the_screens_reckoning(client):
     days = client.get(config["prayerTimes"][-1].replace("year=YEAR", "year=2027")).json()["days"]
     sighted = client.get(f"/v1/prayer-times?{rules}&calendar=moonsighting&year=2027").json()["days"]
     assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in sighted]
+
+
+def test_only_a_hosted_profile_s_pages_follow_its_edits(client):
+    """Issue 27: a screen or widget of a hosted profile carries the profile's address and the version it was rendered
+    with (screen_core.js asks it every 20 s, docs/site.md "Following an edit"); a city's, coordinates' or a file
+    profile's page carries nothing to follow (it changes only with a deployment). Reference: the ETag of
+    GET /v1/mosques/<id> (RFC 9110 entity tag) before and after an edit."""
+    from generator.prayer import mosques
+
+    body = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text())
+    created = client.post("/v1/mosques", json=body).json()
+    mosque_id, secret = created["id"], created["edit"]
+    address = f"/v1/mosques/{mosque_id}"
+    for page in PAGES:
+        config = _config(client.get(f"{page}?mosque={mosque_id}").text)
+        assert config["profile"] == {"url": address, "version": 1}
+        assert client.get(address).headers["etag"] == '"1"'
+        assert client.get(address, headers={"If-None-Match": '"1"'}).status_code == 304  # the steady state
+    edited = client.put(address, json={**body, "announcement": {"en": "Edited"}},
+                        headers={"Authorization": f"Bearer {secret}", "If-Match": '"1"'})
+    assert edited.status_code == 200 and edited.headers["etag"] == '"2"'
+    for page in PAGES:
+        assert _config(client.get(f"{page}?mosque={mosque_id}").text)["profile"] == {"url": address, "version": 2}
+    assert client.get(address, headers={"If-None-Match": '"1"'}).headers["etag"] == '"2"'
+    file_profile = next(iter(mosques.by_id()), None)
+    for query in ("city=karbala", "lat=51.5&lng=-0.12&tz=Europe/London",
+                  *((f"mosque={file_profile}",) if file_profile else ())):
+        for page in PAGES:
+            assert "profile" not in _config(client.get(f"{page}?{query}").text), (page, query)
+    client.delete(address, headers={"Authorization": f"Bearer {secret}", "If-Match": '"2"'})
+    assert client.get(address, headers={"If-None-Match": '"2"'}).status_code == 404

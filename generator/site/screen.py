@@ -494,8 +494,13 @@ def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
     w = words.WORDS[lang]
+    # Read first, so that what the page shows is of this version or a later one: a later one only makes the page
+    # reload once more (screen_core.js followProfile), never keep an edit it does not show.
+    follow = profile_to_follow(query)
     place = place_name(query, today)
     page_config = config(query, today)
+    if follow is not None:
+        page_config["profile"] = follow
     seed = rendered_day(query, place_today(query, page_config["tz"], today).isoformat(), today)
     page_config["today"] = seed
     names = {**feed_words.PRAYER_NAMES[lang], **{t: words.TIME_NAMES[lang][t] for t in MINOR}}
@@ -518,6 +523,16 @@ def render(query: PageQuery, today: date) -> bytes:
         **context, title=title, head=page_head(query, title, place), theme=query.theme,
         color_scheme={"auto": "light dark", "light": "light", "dark": "dark"}[query.theme],
         month_href=month_href, config=_json(page_config)).encode("utf-8")
+
+
+def profile_to_follow(query: PageQuery) -> dict | None:
+    """What a page of a hosted profile asks to follow its edits (screen_core.js followProfile): the profile's address
+    and the version the page is rendered with (its ETag there is ``"<version>"``); None for a file profile (it
+    changes only with a deployment) or a page without ``mosque=``."""
+    mosque = mosques.find(query.mosque) if query.mosque is not None else None
+    if mosque is None or not mosque.hosted:
+        return None
+    return {"url": mosques.PROFILE_PATH.format(id=mosque.id), "version": mosque.version}
 
 
 def method_label(query: PageQuery, today: date) -> str:
