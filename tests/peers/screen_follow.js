@@ -9,8 +9,9 @@
 //                   {"until": {"page name": {"announcement"?, "place"?, "dhuhrJamaat"?}}, "within": fake ms}
 //                    (advance second by second until every page shows that, or the fake time is up) |
 //                   {"read": true} | {"shot": "file name"}]}
-// stdout: {"pages": {name: {"errors", "navigations": [fake ms of each document loaded], "profileAnswers":
-//          [[fake ms, status]], "controlled"}}, "steps": [{...}]}
+// stdout: {"pages": {name: {"errors", "navigations": [URL of each document loaded], "profileAnswers":
+//          [[status, from the service worker, real ms]], "controlled"}}, "steps": [{..., "seenAt": {name: fake ms
+//          from the step's start}, "realReloadMs": {name: real ms from the 200 to the page showing the edit}}]}
 // Every request that leaves the loopback interface fails the run (no third party).
 "use strict";
 const fs = require("fs");
@@ -70,7 +71,7 @@ async function main() {
       page.on("framenavigated", (frame) => { if (frame === page.mainFrame()) record.navigations.push(frame.url()); });
       page.on("response", (response) => {
         if (new URL(response.url()).pathname.startsWith("/v1/mosques/")) {
-          record.profileAnswers.push([response.status(), response.fromServiceWorker()]);
+          record.profileAnswers.push([response.status(), response.fromServiceWorker(), Date.now()]);
         }
       });
       await page.setViewportSize({ width: spec.viewport[0], height: spec.viewport[1] });
@@ -116,7 +117,12 @@ async function main() {
               // a reload in flight: give it real time (its fake clock does not move meanwhile)
               let r = await read(name);
               for (let i = 0; i < 40 && (!r || r.waiting || !r.fajrAdhan); i++) { await sleep(50); r = await read(name); }
-              if (shows(r, step.until[name])) result.seenAt[name] = r.now - from[name];
+              if (shows(r, step.until[name])) {
+                result.seenAt[name] = r.now - from[name];
+                // real ms from the profile's 200 (the question that saw the edit) to the page showing it
+                const changed = out.pages[name].profileAnswers.filter((a) => a[0] === 200).pop();
+                result.realReloadMs = { ...result.realReloadMs, [name]: changed ? Date.now() - changed[2] : null };
+              }
             }
           }
           if (names.every((name) => result.seenAt[name] !== undefined)) break;
