@@ -9,7 +9,8 @@ jamaat 13:30 → 13:45) and deleted (DELETE).  References, independent of the pa
   written here), which /v1/prayer-times answers for a profile of the edited body (a second profile), so the
   time is one the API keeps on that day (not moved for the end of dhuhr's time);
 * docs/site.md "Following an edit": a page asks every 20 s (so an edit shows within 20 s plus a load on one node,
-  well under the issue's minute), an unchanged profile (304) and a deleted one (404) never reload the page.
+  well under the issue's minute); an unchanged profile (304), a question without network and a deleted profile
+  (404) never reload the page.
 
 The fake clock is a Thursday (no Jumu'ah in the dhuhr row) at 10:00 in Birmingham; the real time the test waits is
 only for the answers and the reload.
@@ -93,11 +94,12 @@ def test_a_hosted_mosques_screen_and_widget_follow_an_edit_and_outlive_its_delet
             {"until": {"screen": new, "widget": {"place": new["place"], "dhuhrJamaat": "13:45"}},
              "within": ISSUE_BOUND_S * 1000},
             {"shot": "follow-edited-1920x1080.png"},
+            {"offline": True}, {"wait": 45_000, "step": 5000}, {"offline": False},  # two questions fail: no reload
             {"http": {"method": "DELETE", "path": f"/v1/mosques/{mosque_id}", "headers": {**auth, "If-Match": '"2"'}}},
             {"wait": 65_000, "step": 5000},  # deleted: three questions, answered 404
             {"shot": "follow-deleted-1920x1080.png"},
         ]})
-    unchanged, edit, followed, _, deletion, after_delete, _ = out["steps"]
+    unchanged, edit, followed, _, _, cut, _, deletion, after_delete, _ = out["steps"]
     for name in ("screen", "widget"):
         first = unchanged["reads"][name]
         # the page was rendered with version 1, asked twice (304) and was not reloaded
@@ -117,6 +119,12 @@ def test_a_hosted_mosques_screen_and_widget_follow_an_edit_and_outlive_its_delet
     assert followed["reads"]["screen"]["notes"] == [new["announcement"]]
     print("real ms from the question that saw the edit to the page showing it:", followed["realReloadMs"])
     assert all(ms is not None and ms < 10_000 for ms in followed["realReloadMs"].values()), followed["realReloadMs"]
+    # Without network: the questions fail, the pages keep what they show and do not reload.
+    for name in ("screen", "widget"):
+        read = cut["reads"][name]
+        assert read["navigations"] == 2 and read["place"] == new["place"] and read["dhuhrJamaat"] == "13:45", read
+        assert len(out["pages"][name]["offlineErrors"]) >= 2  # the two questions asked without network
+        assert all("/v1/mosques/" in e or "ERR_INTERNET_DISCONNECTED" in e for e in out["pages"][name]["offlineErrors"])
     # Deleted: the pages keep what they show, ask again (404) and never reload.
     assert deletion["status"] == 200 and json.loads(deletion["body"])["deleted"] is True
     for name in ("screen", "widget"):

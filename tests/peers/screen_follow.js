@@ -8,7 +8,7 @@
 //                   {"http": {"method", "path", "headers", "body"}} (a request from this process: an edit) |
 //                   {"until": {"page name": {"announcement"?, "place"?, "dhuhrJamaat"?}}, "within": fake ms}
 //                    (advance second by second until every page shows that, or the fake time is up) |
-//                   {"read": true} | {"shot": "file name"}]}
+//                   {"offline": bool} (the network cut, or back) | {"read": true} | {"shot": "file name"}]}
 // stdout: {"pages": {name: {"errors", "navigations": [URL of each document loaded], "profileAnswers":
 //          [[status, from the service worker, real ms]], "controlled"}}, "steps": [{..., "seenAt": {name: fake ms
 //          from the step's start}, "realReloadMs": {name: real ms from the 200 to the page showing the edit}}]}
@@ -57,13 +57,16 @@ async function main() {
     const context = await browser.newContext({ serviceWorkers: "allow" });
     await context.clock.install({ time: config.start }); // one clock for the context's pages
     const pages = {};
+    let offline = false;
     for (const spec of config.pages) {
       const page = await context.newPage();
-      const record = { errors: [], navigations: [], profileAnswers: [], requests: [] };
+      const record = { errors: [], offlineErrors: [], navigations: [], profileAnswers: [], requests: [] };
       out.pages[spec.name] = record;
       pages[spec.name] = page;
-      page.on("pageerror", (e) => record.errors.push(String(e)));
-      page.on("console", (m) => { if (m.type() === "error") record.errors.push(m.text() + " " + m.location().url); });
+      // errors while the network is cut are reported apart (a failed question is expected then)
+      const error = (text) => (offline ? record.offlineErrors : record.errors).push(text);
+      page.on("pageerror", (e) => error(String(e)));
+      page.on("console", (m) => { if (m.type() === "error") error(m.text() + " " + m.location().url); });
       page.on("request", (request) => {
         if (!request.url().startsWith(config.base)) record.errors.push("request off loopback: " + request.url());
         record.requests.push(request.url());
@@ -128,6 +131,12 @@ async function main() {
           if (names.every((name) => result.seenAt[name] !== undefined)) break;
           await advance(STEP_MS);
         }
+      } else if (step.offline !== undefined) {
+        // Cut twice, as screen_check.js does: the browser's switch, and every request that still leaves aborted.
+        await context.setOffline(step.offline);
+        if (step.offline) await context.route("**/*", (route) => route.abort("internetdisconnected"));
+        else await context.unroute("**/*");
+        offline = step.offline;
       } else if (step.shot) {
         await pages.screen.screenshot({ path: path.join(config.artifacts, step.shot) });
       }
