@@ -29,6 +29,15 @@ once; another node behind the same PostgreSQL reads it again within that).  Answ
 hosted profile carry its version in their cache key (`variant`), are never read from the
 pre-rendered static files, and are sent with `CACHE_CONTROL` (30 s): an edit is visible to any
 client within PROFILE_TTL_S + 30 s, under a minute.
+
+How a screen or widget follows an edit (docs/site.md "Following an edit"): its page carries the profile's
+address and the version it was rendered with (generator/site/screen.py `profile_to_follow`); every 20 s
+(screen_core.js `FOLLOW_MS`) it asks `read` with ``If-None-Match: "<version>"`` (304 while unchanged) and
+reloads when a 200 carries another ETag, never on a 404 (deleted), a 5xx or a network error.  `read` asks the
+store itself (no copy, ``no-cache``), so the question sees an edit by t + 20 s; the reload is rendered at once
+here (`forget`) and within PROFILE_TTL_S (10 s) on another node, and a reload that reached a node with the old
+copy names the old version, so the next question (20 s later) reloads it again: on the wall by t + 30 s at
+most, plus a page load (~16 ms to render), well under a minute; 0-20 s on one node.
 """
 from __future__ import annotations
 
@@ -320,7 +329,7 @@ def _store_or_refuse() -> mosque_store.Store:
 
 def links(mosque_id: str) -> dict:
     own = f"mosque={mosque_id}"
-    return {"profile": f"/v1/mosques/{mosque_id}", "page": mosques.PAGE_PATH.format(id=mosque_id),
+    return {"profile": mosques.PROFILE_PATH.format(id=mosque_id), "page": mosques.PAGE_PATH.format(id=mosque_id),
             "screen": mosques.SCREEN_PATH.format(id=mosque_id), "widget": f"/widget/?{own}",
             "prayerTimes": f"/v1/prayer-times?{own}", "csv": f"/v1/prayer-times.csv?{own}",
             "ics": f"/v1/prayer-times.ics?{own}", "night": f"/v1/night.ics?{own}",

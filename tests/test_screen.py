@@ -275,3 +275,63 @@ def test_a_mosque_profile_sets_its_screens_options(client, monkeypatch, tmp_path
         with pytest.raises(mosques.ProfileError, match=field.replace(".", r"\.")):
             mosques.read(path)
     responses._body.cache_clear()
+
+
+def test_ramadan_rules_are_dated_by_the_screens_reckoning(client):
+    """/v1/prayer-times dates ``jamaatRamadan`` (as ``eid``) by its ``calendar`` (generator/api/jamaat_params.py
+    DATED), so the screen and the widget pass their reckoning on with either.  Reference: 1 Ramadan 1448 is
+    8 February 2027 in Iran's official calendar and 9 February by sighting (/v1/day-status of each reckoning), so a
+    Tehran screen (Iran's reckoning, its city's) keeps maghrib:5 from 8 February: the adhan + 5 minutes, computed
+    here from the day's `local` maghrib, as /v1/prayer-times?…&calendar=iran answers."""
+    from datetime import datetime, timedelta
+
+    assert client.get("/v1/day-status?calendar=iran&date=2027-02-08").json()["hijri"]["hm"] == 9
+    assert client.get("/v1/day-status?calendar=moonsighting&date=2027-02-08").json()["hijri"]["hm"] == 8
+    rules = "city=tehran&jamaat=maghrib:10&jamaatRamadan=maghrib:5"
+    reference = client.get(f"/v1/prayer-times?{rules}&calendar=iran&year=2027").json()["days"]
+    for page in ("/screen/", "/widget/"):
+        for query in (rules, f"{rules}&calendar=iran"):  # iran is Tehran's own reckoning: given or not, the same
+            config = _config(client.get(f"{page}?{query}").text)
+            assert config["calendar"] == "iran"
+            for url in config["prayerTimes"]:
+                days = client.get(url.replace("year=YEAR", "year=2027")).json()["days"]
+                first = next(day for day in days if day["date"] == "2027-02-08")
+                adhan = datetime.strptime(first["local"]["maghrib"], "%H:%M")
+                assert first["jamaatLocal"]["maghrib"] == (adhan + timedelta(minutes=5)).strftime("%H:%M"), (page, url)
+                assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in reference], (page, url)
+    # a Tehran screen read by sighting dates Ramadan from 9 February, as the API does with calendar=moonsighting
+    config = _config(client.get(f"/screen/?{rules}&calendar=moonsighting").text)
+    days = client.get(config["prayerTimes"][-1].replace("year=YEAR", "year=2027")).json()["days"]
+    sighted = client.get(f"/v1/prayer-times?{rules}&calendar=moonsighting&year=2027").json()["days"]
+    assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in sighted]
+
+
+def test_only_a_hosted_profile_s_pages_follow_its_edits(client):
+    """Issue 27: a screen or widget of a hosted profile carries the profile's address and the version it was rendered
+    with (screen_core.js asks it every 20 s, docs/site.md "Following an edit"); a city's, coordinates' or a file
+    profile's page carries nothing to follow (it changes only with a deployment). Reference: the ETag of
+    GET /v1/mosques/<id> (RFC 9110 entity tag) before and after an edit."""
+    from generator.prayer import mosques
+
+    body = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text())
+    created = client.post("/v1/mosques", json=body).json()
+    mosque_id, secret = created["id"], created["edit"]
+    address = f"/v1/mosques/{mosque_id}"
+    for page in PAGES:
+        config = _config(client.get(f"{page}?mosque={mosque_id}").text)
+        assert config["profile"] == {"url": address, "version": 1}
+        assert client.get(address).headers["etag"] == '"1"'
+        assert client.get(address, headers={"If-None-Match": '"1"'}).status_code == 304  # the steady state
+    edited = client.put(address, json={**body, "announcement": {"en": "Edited"}},
+                        headers={"Authorization": f"Bearer {secret}", "If-Match": '"1"'})
+    assert edited.status_code == 200 and edited.headers["etag"] == '"2"'
+    for page in PAGES:
+        assert _config(client.get(f"{page}?mosque={mosque_id}").text)["profile"] == {"url": address, "version": 2}
+    assert client.get(address, headers={"If-None-Match": '"1"'}).headers["etag"] == '"2"'
+    file_profile = next(iter(mosques.by_id()), None)
+    for query in ("city=karbala", "lat=51.5&lng=-0.12&tz=Europe/London",
+                  *((f"mosque={file_profile}",) if file_profile else ())):
+        for page in PAGES:
+            assert "profile" not in _config(client.get(f"{page}?{query}").text), (page, query)
+    client.delete(address, headers={"Authorization": f"Bearer {secret}", "If-Match": '"2"'})
+    assert client.get(address, headers={"If-None-Match": '"2"'}).status_code == 404

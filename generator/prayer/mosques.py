@@ -67,6 +67,7 @@ RECKONINGS = hijri.CALENDARS  # the `calendar` values
 # The site's addresses of a mosque (generator/site/urls.py builds on them; /v1/mosques links them):
 PAGE_PATH = "/mosque/{id}/"  # its page in English; another language: PAGE_PATH + "<lang>/"
 SCREEN_PATH = "/mosque/{id}/screen/"  # its wall screen in its first language
+PROFILE_PATH = "/v1/mosques/{id}"  # the profile itself (a hosted one's ETag is its version: runtime/hosted.py)
 PLACE_KEYS = (("city",), ("lat", "lng", "tz"))
 TIMES_KEYS = ("method", "fajrAngle", "ishaAngle", "ishaInterval", "maghribAngle", "maghribInterval", "asr",
               "highLatitudeRule", "tune", "elevation", "midnight", "imsak")

@@ -5,7 +5,8 @@ rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus 
 
 * ``lang`` (en, ar, fa, ur), ``clock`` (12 or 24; default as on the city pages), ``calendar``
   (the reckoning of the Hijri date: ``moonsighting`` or ``iran``; default the city's, as on its
-  timetable; with ``eid`` it is also the reckoning of the Eid days, given to /v1/prayer-times),
+  timetable; with ``eid`` or ``jamaatRamadan`` (`jamaat_params.DATED`) it is also the reckoning of the Eid days
+  and of Ramadan's rules, given to /v1/prayer-times),
   ``name`` (a mosque's name for the heading, at most 60 characters);
 * the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
   lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup);
@@ -42,7 +43,7 @@ from markupsafe import Markup
 from generator.prayer import mosques, place_defaults
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.api import BY_NAME, params as P
+from generator.api import BY_NAME, jamaat_params as JP, params as P
 from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
@@ -70,7 +71,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 NOTE_NAME = "note"
 MOSQUE_NAME = "mosque"  # /v1/prayer-times' mosque=<id> (generator/api/mosques.py)
-EID_NAME = "eid"  # /v1/prayer-times' Eid prayer slots (issue 20): their days follow ``calendar``
 THEME = P.choice("theme", ("auto", "light", "dark"), "The widget's colours (default auto: the reader's setting).",
                  default="auto")
 # "Jamaat times change tomorrow" only for a change a congregation needs to know: the screen asks
@@ -162,12 +162,12 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
             raise QueryError("calendar", f"set by the profile of mosque={mosque_id} ({calendar}); leave calendar out")
     else:
         calendar = page["calendar"] or _city_calendar(prayer.get("city"))
-        if EID_NAME in prayer:  # the Eid days follow the screen's reckoning (prayer-times reads calendar with eid)
-            prayer = _prayer_params([*prayer_items, ("calendar", calendar)], now_s)
+        if any(name in prayer for name in JP.DATED):  # the Eid days and Ramadan's rules follow the screen's reckoning
+            prayer_items = [*prayer_items, ("calendar", calendar)]  # (prayer-times reads calendar with either)
+            prayer = _prayer_params(prayer_items, now_s)
     notice = page.get("notice") or DEFAULT_NOTICE_MIN
     if kind == "screen" and API_HAS_NOTICE and "jamaat" in prayer and NOTICE_API not in prayer:
-        prayer = _prayer_params([*prayer_items, *((("calendar", calendar),) if EID_NAME in prayer and mosque_id is None
-                                                  else ()), (NOTICE_API, str(notice))], now_s)
+        prayer = _prayer_params([*prayer_items, (NOTICE_API, str(notice))], now_s)
     if page.get("qr") == "page" and mosque_id is None and "city" not in prayer:
         raise QueryError("qr", "page needs a city or a mosque (coordinates have no page); use qr=feed")
     lang = page["lang"]
@@ -494,8 +494,13 @@ def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
     w = words.WORDS[lang]
+    # Read first, so that what the page shows is of this version or a later one: a later one only makes the page
+    # reload once more (screen_core.js followProfile), never keep an edit it does not show.
+    follow = profile_to_follow(query)
     place = place_name(query, today)
     page_config = config(query, today)
+    if follow is not None:
+        page_config["profile"] = follow
     seed = rendered_day(query, place_today(query, page_config["tz"], today).isoformat(), today)
     page_config["today"] = seed
     names = {**feed_words.PRAYER_NAMES[lang], **{t: words.TIME_NAMES[lang][t] for t in MINOR}}
@@ -518,6 +523,16 @@ def render(query: PageQuery, today: date) -> bytes:
         **context, title=title, head=page_head(query, title, place), theme=query.theme,
         color_scheme={"auto": "light dark", "light": "light", "dark": "dark"}[query.theme],
         month_href=month_href, config=_json(page_config)).encode("utf-8")
+
+
+def profile_to_follow(query: PageQuery) -> dict | None:
+    """What a page of a hosted profile asks to follow its edits (screen_core.js followProfile): the profile's address
+    and the version the page is rendered with (its ETag there is ``"<version>"``); None for a file profile (it
+    changes only with a deployment) or a page without ``mosque=``."""
+    mosque = mosques.find(query.mosque) if query.mosque is not None else None
+    if mosque is None or not mosque.hosted:
+        return None
+    return {"url": mosques.PROFILE_PATH.format(id=mosque.id), "version": mosque.version}
 
 
 def method_label(query: PageQuery, today: date) -> str:

@@ -280,3 +280,4 @@ document.documentElement.className += " scripted"; // the server's table is repl
 refreshedAt = Date.now();
 tick();
 offline();
+followProfile();

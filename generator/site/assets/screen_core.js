@@ -314,3 +314,36 @@ function ensureData(iso, ahead) {
   wanted.push(loadStatus(iso), loadStatus(isoAdd(iso, 1)), loadStatus(isoAdd(iso, -1)));
   return settle(wanted);
 }
+
+// A hosted mosque's screen and widget follow an edit of its profile (docs/site.md, "Following an edit").
+var FOLLOW_MS = 20000; // how often the page asks whether its profile was edited
+var reloading = false;
+
+function followProfile() {
+  // config.profile (a hosted profile's page only): the profile's address and the version the page was rendered
+  // with. Every FOLLOW_MS the page asks for it with If-None-Match: an unchanged profile answers 304; a 200 with
+  // another ETag reloads the page, which the server renders anew (name, announcement, screen options, and the
+  // answers, keyed by the version). A network error, a 404 (deleted), a 5xx or a service worker's kept copy
+  // change nothing: the page keeps what it shows, and asks again later. At most one reload per edit seen.
+  if (!config.profile) return;
+  var rendered = "\"" + config.profile.version + "\"";
+  function ask() {
+    if (reloading) return;
+    setTimeout(ask, FOLLOW_MS); // the next question, whatever becomes of this one
+    var request = new XMLHttpRequest();
+    request.open("GET", config.profile.url);
+    request.timeout = FOLLOW_MS;
+    // A conditional request is never answered from the browser's cache (Fetch: cache mode "no-store"), nor by the
+    // service worker (screen_sw.js leaves it to the network).
+    request.setRequestHeader("If-None-Match", rendered);
+    request.onload = function () {
+      var tag = (request.getResponseHeader("ETag") || "").replace(/^W\//, ""); // a gzipping proxy weakens it
+      if (request.status === 200 && tag !== "" && tag !== rendered && request.getResponseHeader("x-screen-offline") !== "1") {
+        reloading = true;
+        location.reload();
+      }
+    };
+    request.send();
+  }
+  setTimeout(ask, FOLLOW_MS);
+}

@@ -1,7 +1,8 @@
 // The screen's service worker (scope /screen/): the screen page and the API answers it reads are
 // fetched from the network first and kept; without network the kept copy answers, marked with the
 // header x-screen-offline: 1 (the screen then says how old its times are once they pass a day).
-// Only this origin's GET requests under /screen/, /v1/ and /today/v1/ are touched; nothing else is kept.
+// Only this origin's GET requests under /screen/, /v1/ and /today/v1/ without If-None-Match are touched; nothing
+// else is kept.
 // ECMAScript 5.1 and promises, as the page's own script (docs/site.md, "Old TVs"): a TV whose engine has
 // service workers (Chromium 40 on) runs this too.
 "use strict";
@@ -22,6 +23,9 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (!KEPT.some(function (prefix) { return url.pathname.indexOf(prefix) === 0; })) return;
+  // A conditional request (a hosted profile's page asking whether it was edited) is the network's to answer: a 304
+  // is not an answer to keep, and a kept copy cannot say whether the profile changed.
+  if (request.headers.has("If-None-Match")) return;
   event.respondWith(networkFirst(request));
 });
 

@@ -92,6 +92,7 @@ function tick() {
 
 document.documentElement.className += " scripted";
 tick();
+followProfile();
 // The frame's height follows its content: ResizeObserver where there is one (Chromium 64), else the window's size.
 if (typeof ResizeObserver === "function") new ResizeObserver(tellHeight).observe(document.body);
 else window.addEventListener("resize", tellHeight);
