@@ -101,7 +101,8 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
     b = words.BUILDER_WORDS[lang]
     methods = responses.api_json("methods", {}, today)["methods"]
     prayer_names = {p: feed_words.PRAYER_NAMES[lang][p] for p in PRAYERS}
-    minutes = {n: b["minutes"].format(minutes=words.digits(n, lang)) for n in sorted({*ROUND_MINUTES, *ALARM_MINUTES})}
+    minutes = {n: b["minutes_few" if 3 <= n <= 10 else "minutes"].format(minutes=words.digits(n, lang))
+               for n in sorted({*ROUND_MINUTES, *ALARM_MINUTES})}  # Arabic's plural of 3..10
     config = {
         "lang": lang,
         "defaults": {"method": DEFAULT_METHOD, "reckoning": hijri.DEFAULT_CALENDAR, "cities": city_defaults()},

@@ -58,12 +58,8 @@ async function setFields(page, fields) {
 
 async function settled(page) {
   // The preview answers after the last change (builder.js waits 400 ms, then asks the API).
-  await page.waitForTimeout(700);
-  await page.waitForFunction(() => {
-    const form = document.getElementById("builder");
-    return form.dataset.valid === "true" || form.dataset.valid === "false";
-  }, null, { timeout: 20000 });
-  await page.waitForLoadState("networkidle");
+  // builder.js marks the form pending from a change until the API's answer to it is shown.
+  await page.waitForFunction(() => document.getElementById("builder").dataset.pending === "0", null, { timeout: 30000 });
 }
 
 function readPage() {

@@ -28,8 +28,9 @@
   }
   function ascii(text) {
     // What a person types in Arabic-Indic or Persian digits is the same number to the API.
+    // An Arabic-script keyboard's comma (U+060C) separates rules as the Latin one does.
     return String(text).replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x660))
-      .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).trim();
+      .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x6f0)).replace(/\u060c/g, ",").trim();
   }
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
@@ -336,6 +337,7 @@
   }
   let updateTimer = null;
   function update() {
+    form.dataset.pending = "1"; // until the preview has the API's answer to the form as it is now
     clearTimeout(updateTimer);
     updateTimer = setTimeout(preview, WAIT_MS);
   }
@@ -345,9 +347,9 @@
     $("preview-body").hidden = !q;
     $("outputs").hidden = !q;
     $("publish").hidden = !q;
-    if (!q) return;
+    if (!q) { form.dataset.pending = "0"; return; }
     const asking = query(Object.assign({}, q, { year: state.year, month: state.month }));
-    if (asking === state.shown) { outputs(); return; }
+    if (asking === state.shown) { outputs(); form.dataset.pending = "0"; return; }
     state.shown = asking;
     let answer = null, error = null;
     try {
@@ -356,11 +358,12 @@
       const body = await response.json();
       if (response.ok) answer = body; else error = body.error || String(response.status);
     } catch (failure) {
-      error = null;
       say(W.network, true);
+      form.dataset.pending = "0";
       return;
     }
     clearErrors();
+    form.dataset.pending = "0";
     if (error) {
       showError(error);
       form.dataset.valid = "false";
@@ -656,8 +659,8 @@
     const button = event.target.closest("button.copy");
     if (button) copy(button);
   });
-  $("month-prev").addEventListener("click", () => { state.month -= 1; if (state.month < 1) { state.month = 12; state.year -= 1; } preview(); });
-  $("month-next").addEventListener("click", () => { state.month += 1; if (state.month > 12) { state.month = 1; state.year += 1; } preview(); });
+  $("month-prev").addEventListener("click", () => { state.month -= 1; if (state.month < 1) { state.month = 12; state.year -= 1; } update(); });
+  $("month-next").addEventListener("click", () => { state.month += 1; if (state.month > 12) { state.month = 1; state.year += 1; } update(); });
   $("print-month").addEventListener("click", () => window.print());
   $("publish-button").addEventListener("click", publish);
   $("save-button").addEventListener("click", save);
