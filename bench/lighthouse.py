@@ -56,6 +56,8 @@ AUDITED_PAGES = (  # (name, path): the one list to extend
     ("city-ur", "/city/karachi/ur/"),  # a place's own reckoning first (issue 26)
     ("screen-ur", "/screen/?city=birmingham&lang=ur&jamaat=fajr:20,maghrib:5,isha:maghrib&jumuah=13:15,14:00"
                   "&qr=page&inPrayer=10"),  # the wall through the year: Jumu'ah slots, QR, in-prayer view (issue 28)
+    ("builder", "/mosque/new/"),  # the mosque builder (issue 27)
+    ("builder-fa", "/mosque/new/fa/"),
 )
 
 
