@@ -39,6 +39,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "builder"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 YEAR, MONTH = 2026, 3
+pytestmark = pytest.mark.xdist_group("browser")  # one worker: its module fixture runs the browser once
 LANGS = ("en", "ar", "fa", "ur")
 SEARCH = {"en": "Birmingham", "ar": "برمنغهام", "fa": "بیرمنگام", "ur": "برمنگھم"}  # /v1/cities' names
 NAMES = {"en": "Birmingham Hussainiya", "ar": "حسينية برمنغهام", "fa": "حسینیهٔ بیرمنگام", "ur": "برمنگھم حسینیہ"}

@@ -74,9 +74,11 @@ def _field(name: str, lang: str) -> dict:
     schema = declared["schema"]
     example = declared.get("example")
     label = words.BUILDER_WORDS[lang][name]
+    choices = [{"value": value, "label": words.BUILDER_WORDS[lang][f"choice.{name}.{value}"]}
+               for value in schema.get("enum", ())]  # each value in words (glossary builder.choice.*)
     return {"name": name, "id": f"f-{name}",
             "label": label.format(example=words.isolate(str(example), lang)) if "{example}" in label else label,
-            "choices": list(schema.get("enum", ())), "maxlength": schema.get("maxLength"),
+            "choices": choices, "maxlength": schema.get("maxLength"),
             "min": schema.get("minimum"), "max": schema.get("maximum"),
             "type": "number" if schema.get("type") in ("integer", "number") else "text"}
 
@@ -117,7 +119,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "errorLead": b["error_lead"], "copied": b["copied"], "published": b["published"],
                   "saved": b["saved"], "deleted": b["deleted"], "deleteConfirm": b["delete_confirm"],
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
-                  "forbidden": b["forbidden"], "tooMany": b["too_many"], "notHosted": b["not_hosted"],
+                  "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],
                   "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
                   "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},

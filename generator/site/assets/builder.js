@@ -463,7 +463,11 @@
     clearErrors();
     if (response.status === 400) showError(answer.error || "");
     else if (response.status === 409) { say(fill(W.conflict, { version: native(answer.version) }), true); $("load-current").hidden = false; }
-    else if (response.status === 429) say(fill(W.tooMany, { seconds: native(response.headers.get("Retry-After") || "60") }), true);
+    else if (response.status === 429) {
+      const seconds = Number(response.headers.get("Retry-After")) || 60; // up to an hour: minutes from two on
+      say(seconds < 120 ? fill(W.tooMany, { seconds: native(seconds) })
+        : fill(W.tooManyMinutes, { minutes: native(Math.ceil(seconds / 60)) }), true);
+    }
     else if (response.status === 401 || response.status === 403 || response.status === 404) {
       say(method === "POST" && response.status === 404 ? W.notHosted : W.forbidden, true);
     } else say(W.network, true);
