@@ -3,7 +3,7 @@
 Usage::
 
     python deploy/render_nginx_conf.py PREFIX LISTEN STATIC_ROOT APP[,APP…] [--access-log PATH]
-                                       [--rate 100] [--feed-rate 10]
+                                       [--rate 100] [--feed-rate 10] [--profile-rate 600]
 
 APP is one address:port per uvicorn process (comma-separated).  Prints the config path.
 The access log is off unless ``--access-log`` names a file.
@@ -19,10 +19,12 @@ BROTLI_MODULES = ("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so",
                   "/usr/share/nginx/modules/ngx_http_brotli_static_module.so")
 RATE_PER_MINUTE = 100  # requests the app answers, per client: the app's own default limit
 FEED_RATE_PER_MINUTE = 10  # feed requests the app answers, per client (a feed costs ~10 plain requests)
+PROFILE_RATE_PER_MINUTE = 600  # reads of one hosted profile, per client: 200 screens asking every 20 s (issue 27)
 
 
 def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log: Path | None = None,
-           rate_per_minute: int = RATE_PER_MINUTE, feed_rate_per_minute: int = FEED_RATE_PER_MINUTE) -> Path:
+           rate_per_minute: int = RATE_PER_MINUTE, feed_rate_per_minute: int = FEED_RATE_PER_MINUTE,
+           profile_rate_per_minute: int = PROFILE_RATE_PER_MINUTE) -> Path:
     """Write ``prefix/nginx.conf`` (and its include) and return its path."""
     prefix.mkdir(parents=True, exist_ok=True)
     # nginx's workers (another user when the master runs as root) must reach the cache of the app's verdicts
@@ -47,6 +49,7 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
         .replace("@LOAD_BROTLI@", f"load_module {brotli};" if brotli else "")
         .replace("@ACCESS_LOG@", f"{access_log} front" if access_log else "off")
         .replace("@FEED_RATE@", str(int(feed_rate_per_minute)))
+        .replace("@PROFILE_RATE@", str(int(profile_rate_per_minute)))
         .replace("@RATE@", str(int(rate_per_minute)))
     )
     path = prefix / "nginx.conf"
@@ -63,7 +66,9 @@ if __name__ == "__main__":
     parser.add_argument("--access-log", help="write an access log to this file (default: off)")
     parser.add_argument("--rate", type=int, default=RATE_PER_MINUTE)
     parser.add_argument("--feed-rate", type=int, default=FEED_RATE_PER_MINUTE)
+    parser.add_argument("--profile-rate", type=int, default=PROFILE_RATE_PER_MINUTE)
     args = parser.parse_args()
     print(render(Path(args.prefix).resolve(), args.listen, Path(args.static_root).resolve(), args.app,
                  access_log=Path(args.access_log).resolve() if args.access_log else None,
-                 rate_per_minute=args.rate, feed_rate_per_minute=args.feed_rate))
+                 rate_per_minute=args.rate, feed_rate_per_minute=args.feed_rate,
+                 profile_rate_per_minute=args.profile_rate))
