@@ -18,6 +18,7 @@
   const state = {
     city: "", cityName: "", year: today.getFullYear(), month: today.getMonth() + 1,
     edit: null, // {id, secret, version}: the profile the edit link opened
+    unsaved: false, // a published profile changed in the form and not saved yet
     shown: "", // the preview's query as last asked
     methodTouched: false, reckoningTouched: false,
   };
@@ -229,6 +230,7 @@
     $("f-city").value = id;
     $("city-chosen").textContent = fill(W.cityChosen, { city: name });
     $("city-results").replaceChildren();
+    $("f-city-q").focus(); // the chosen button is gone: back to the search, where "Chosen: …" is read out
     preselect();
     update();
   }
@@ -489,6 +491,7 @@
     const answer = await send("PUT", "/v1/mosques/" + state.edit.id, profile(), state.edit.version);
     if (!answer) return;
     state.edit.version = answer.version;
+    state.unsaved = false;
     say(fill(W.saved, { version: native(answer.version) }));
     versions();
     outputs();
@@ -498,6 +501,7 @@
     const answer = await send("DELETE", "/v1/mosques/" + state.edit.id, undefined, state.edit.version);
     if (!answer) return;
     state.edit = null;
+    state.unsaved = false;
     history.replaceState(null, "", location.pathname);
     for (const id of ["save-button", "delete-button", "versions", "edit-output"]) $(id).hidden = true;
     $("publish-button").hidden = false;
@@ -549,6 +553,7 @@
     if (!response.ok) { say(W.forbidden, true); return; }
     state.edit.version = Number((response.headers.get("ETag") || "").replace(/\D/g, ""));
     fillForm(await response.json());
+    state.unsaved = false;
     $("load-current").hidden = true;
     editing();
     state.shown = "";
@@ -643,10 +648,16 @@
 
   form.addEventListener("input", (event) => {
     if (event.target.id === "f-city-q") { clearTimeout(searchTimer); searchTimer = setTimeout(search, 150); return; }
+    if (state.edit) state.unsaved = true;
     update();
+  });
+  window.addEventListener("beforeunload", (event) => {
+    // A published profile's change not saved yet: the browser asks before the page is left.
+    if (state.unsaved) event.preventDefault();
   });
   form.addEventListener("change", (event) => {
     const target = event.target;
+    if (state.edit) state.unsaved = true;
     if (target.classList.contains("kind")) ruleRow(target.closest("[data-prayer]").dataset.prayer);
     if (target.name === "place-kind") { showPlace(); preselect(); }
     if (target.id === "f-method") { state.methodTouched = true; preselect(); }
