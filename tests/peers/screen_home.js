@@ -67,6 +67,12 @@ async function open(context, url, offloop) {
   const out = { navigations: [], requests: [], errors: [] };
   page.on("framenavigated", (frame) => { if (frame === page.mainFrame()) out.navigations.push(frame.url()); });
   page.on("pageerror", (e) => out.errors.push(String(e)));
+  out.console = [];
+  page.on("console", (m) => { if (m.type() === "error") out.console.push(m.text()); });
+  out.responses = [];
+  out.failed = [];
+  page.on("response", (r) => out.responses.push([r.url(), r.status(), r.fromServiceWorker()]));
+  page.on("requestfailed", (r) => out.failed.push([r.url(), (r.failure() || {}).errorText || null]));
   const record = (request) => out.requests.push(request.url());
   context.on("request", record);
   try {
@@ -141,7 +147,7 @@ async function main() {
       result.crafted.push({ scope: c.scope, target: c.target, registered });
     }
     result.online = {
-      navigations: first.out.navigations, chain: first.out.chain, status: first.out.status,
+      navigations: first.out.navigations, chain: first.out.chain, status: first.out.status, console: first.out.console,
       registrations: await registrations(page),
       kept: kept || (await page.evaluate(async () => (await (await caches.open("screen-v1")).keys()).map((r) => r.url))),
       read: await page.evaluate(readScreen),
