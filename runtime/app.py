@@ -390,7 +390,8 @@ def page_handler(page: site.Page):
         try:
             return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
                                 media_type, hosted.CACHE_CONTROL if variant else
-                                CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params), html=True)
+                                CACHE_TODAY if page.today_dependent else CACHE_PAGE, (page.route, params), html=True,
+                                headers=dict(page.headers))
         except site.PageNotFound:
             return html_error(request, 404)
 

@@ -135,6 +135,8 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
         status, headers, body = _get(f"{base}{path}")
         assert status == 200 and body == (static / path.lstrip("/")).read_bytes(), path
         assert headers["Content-Type"].startswith(("application/javascript", "text/javascript")), path
+        # the screen's worker may also take a mosque's short address (outside /screen/): the file says so, as the app
+        assert headers.get("Service-Worker-Allowed") == ("/" if path == "/screen/sw.js" else None), (path, headers)
 
 
 def test_robots_and_sitemap_are_served_from_the_build_with_their_types(front):

@@ -335,3 +335,38 @@ def test_only_a_hosted_profile_s_pages_follow_its_edits(client):
             assert "profile" not in _config(client.get(f"{page}?{query}").text), (page, query)
     client.delete(address, headers={"Authorization": f"Bearer {secret}", "If-Match": '"2"'})
     assert client.get(address, headers={"If-None-Match": '"2"'}).status_code == 404
+
+
+def test_a_mosque_screen_registers_its_worker_for_the_short_address_too(client):
+    """A mosque's screen carries what makes its short address start without network (screen_sw.js): the worker's
+    registration for /mosque/<id>/screen/ with, in the worker's address, where that address leads.  Reference: the
+    app's own 302 of the short address (its Location), for a file profile and a hosted one before and after an edit
+    of its languages; the worker's header allows a scope outside /screen/ (Service Workers, "Service-Worker-Allowed":
+    one path, and "/mosque/" would forbid /screen/ itself).  A city's screen and the widget carry none."""
+    worker = client.get("/screen/sw.js")
+    assert worker.headers["service-worker-allowed"] == "/"
+    assert client.get("/screen/sw.js", headers={"If-None-Match": worker.headers["etag"]}).headers[
+        "service-worker-allowed"] == "/"  # the 304 of a revalidation too
+    assert "service-worker-allowed" not in client.get("/widget.js").headers
+
+    def home_of(mosque_id: str) -> dict:
+        short = f"/mosque/{mosque_id}/screen/"
+        location = client.get(short, follow_redirects=False).headers["location"]
+        return {"scope": short, "screen": location,
+                "serviceWorker": "/screen/sw.js?screen=" + urllib.parse.quote(location, safe="")}
+
+    assert _config(client.get("/screen/?mosque=jaffari-toronto").text)["home"] == home_of("jaffari-toronto")
+    assert home_of("jaffari-toronto")["screen"] == "/screen/?mosque=jaffari-toronto&lang=en"
+    body = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text())
+    created = client.post("/v1/mosques", json={**body, "languages": ["en", "ur"]}).json()
+    mosque_id, secret = created["id"], created["edit"]
+    assert _config(client.get(f"/screen/?mosque={mosque_id}&lang=ur").text)["home"] == home_of(mosque_id)
+    assert home_of(mosque_id)["screen"].endswith("&lang=en")
+    edited = client.put(f"/v1/mosques/{mosque_id}", json={**body, "languages": ["ur", "en"]},
+                        headers={"Authorization": f"Bearer {secret}", "If-Match": '"1"'})
+    assert edited.status_code == 200
+    assert _config(client.get(f"/screen/?mosque={mosque_id}&lang=ur").text)["home"] == home_of(mosque_id)
+    assert home_of(mosque_id)["screen"].endswith("&lang=ur")
+    client.delete(f"/v1/mosques/{mosque_id}", headers={"Authorization": f"Bearer {secret}", "If-Match": '"2"'})
+    for page in ("/screen/?city=karbala", "/widget/?mosque=jaffari-toronto"):
+        assert "home" not in _config(client.get(page).text), page

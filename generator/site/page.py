@@ -32,6 +32,7 @@ class Page:
     # an HTML page of this route that build.py pre-renders is listed in /sitemap.xml (issue 21);
     # False for pages that are not for search results (a mosque's wall screen, an embedded widget)
     listed: bool = True
+    headers: tuple[tuple[str, str], ...] = ()  # (name, value) sent with every answer of the route
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ PAGES: list[Page] = [
     # the widget's one-line embed and the screen's service worker (scripts, not pages; docs/site.md)
     Page(screen.WIDGET_SCRIPT, screen.widget_script, media_type="text/javascript", today_dependent=False, listed=False),
     Page(screen.SERVICE_WORKER, screen.service_worker, media_type="text/javascript", today_dependent=False,
-         listed=False),
+         listed=False, headers=screen.SERVICE_WORKER_HEADERS),
 ]
 # The mosque screen and the website widget: their query is /v1/prayer-times' (generator/site/screen.py).
 QUERY_PAGES: list[QueryPage] = [

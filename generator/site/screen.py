@@ -48,7 +48,7 @@ from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import head, responses, shamsi, urls
+from generator.site import head, mosque_page, responses, shamsi, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
 from generator.output import static_paths
@@ -337,6 +337,11 @@ RAMADAN_ONLY = frozenset({"imsak"})  # rows shown in Ramadan only (under the pag
 RAMADAN_MONTH = 9
 SCOPE = "/screen/"  # the service worker's scope: the screen's pages
 SERVICE_WORKER = "/screen/sw.js"
+# The worker's headers: it is also registered for a mosque's short address, /mosque/<id>/screen/ (screen_sw.js),
+# outside the folder of its script.  The header names one path, the widest scope allowed: "/mosque/" alone would
+# forbid /screen/ itself, so "/" (the worker touches nothing in a scope other than those two).  deploy/nginx.conf
+# sends the same header with the file.
+SERVICE_WORKER_HEADERS = (("Service-Worker-Allowed", "/"),)
 WIDGET_SCRIPT = "/widget.js"
 
 
@@ -511,6 +516,8 @@ def render(query: PageQuery, today: date) -> bytes:
                    today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
+        if query.mosque is not None:
+            page_config["home"] = home_worker(query.mosque)
         title = w["screen.title"].format(place=place)
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
@@ -563,6 +570,18 @@ def widget_script(today: date) -> bytes:
     """Return /widget.js: the one-line embed (it inserts the widget's iframe; docs/site.md)."""
     titles = {lang: words.WORDS[lang]["site"] for lang in words.LANGUAGES}
     return asset("widget.js").replace("TITLES", orjson.dumps(titles).decode()).encode("utf-8")
+
+
+def home_worker(mosque: str) -> dict | None:
+    """The registration that makes a mosque's short address start its screen without network (screen_sw.js):
+    its scope, the short address, and the worker's address carrying where that address leads now (the app's own
+    redirect target, `mosque_page.screen_location`).  The page registers it when it is that target itself, i.e. the
+    screen the short address opens, which is the copy the /screen/ registration keeps."""
+    target = mosque_page.screen_location(mosque)
+    if target is None:
+        return None
+    return {"scope": mosques.SCREEN_PATH.format(id=mosque), "screen": target,
+            "serviceWorker": f"{SERVICE_WORKER}?screen={quote(target, safe='')}"}
 
 
 def service_worker(today: date) -> bytes:

@@ -214,9 +214,13 @@ function sequence(steps) {
 
 function refresh(iso, again, every) {
   // Today's answers (again: read anew, for an announced month start or changed rules), then the coming
-  // month's, one by one (every: all of them anew, so that a service worker that just started keeps them).
+  // month's, one by one (every: all of them anew, so that a service worker that just started keeps them, and
+  // yesterday's too, which the page read before the worker was there and needs when it starts without network).
   var year = Number(iso.slice(0, 4));
-  var first = again ? settle([loadYear(year, true), loadStatus(iso, true), loadStatus(isoAdd(iso, 1), true)]) : Promise.resolve();
+  var today = [loadYear(year, true), loadStatus(iso, true), loadStatus(isoAdd(iso, 1), true)];
+  if (every) today.push(loadStatus(isoAdd(iso, -1), true));
+  if (every && Number(isoAdd(iso, -1).slice(0, 4)) !== year) today.push(loadYear(year - 1, true)); // on 1 January
+  var first = again ? settle(today) : Promise.resolve();
   return first.then(function () { return ensureData(iso, DAYS_AHEAD); }).then(function () {
     render();
     var steps = [];
@@ -274,6 +278,13 @@ function offline() {
   navigator.serviceWorker.addEventListener("controllerchange", once);
   navigator.serviceWorker.register(config.serviceWorker, { scope: config.scope }).then(null, function () { return null; });
   navigator.serviceWorker.ready.then(once, function () { return null; });
+  // A mosque's screen: the same worker for its short address too, so that a TV starting there finds this page
+  // without network.  Only on the screen that address leads to (the copy this page keeps): another screen of the
+  // mosque (another language, an option) would point the short address at a page that is not kept.
+  var home = config.home;
+  if (home && location.pathname + location.search === home.screen) {
+    navigator.serviceWorker.register(home.serviceWorker, { scope: home.scope }).then(null, function () { return null; });
+  }
 }
 
 document.documentElement.className += " scripted"; // the server's table is replaced by the script's
