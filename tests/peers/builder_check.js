@@ -16,8 +16,7 @@ const fs = require("fs");
 const path = require("path");
 const { chromium } = require("playwright-core");
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const { ARGS } = require("./browser_tools");
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 

@@ -22,11 +22,7 @@ const path = require("path");
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
 const { chromium } = require("playwright-core");
 
-const ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); // node's own (real) timer
+const { ARGS, sleep, until, setOffline } = require("./browser_tools");
 
 function readScreen() {
   const q = (selector) => document.querySelector(selector);
@@ -149,15 +145,6 @@ async function readWidgets(page) {
   return out;
 }
 
-async function until(page, test, ms, argument) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await page.evaluate(test, argument).catch(() => null);
-    if (value || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
-
 const READY = () => {
   // The screen's (or widget's) times are filled in for the day it shows.
   const cell = document.querySelector('tr[data-time="fajr"] .adhan');
@@ -215,11 +202,7 @@ async function run(context, config, spec) {
     } else if (step.viewport) {
       await page.setViewportSize({ width: step.viewport[0], height: step.viewport[1] });
     } else if (step.offline !== undefined) {
-      // Cut twice: the browser's offline switch, and every request that still reaches the network aborted
-      // (the switch alone let a service worker's fetch of the page through; experimental in Playwright).
-      await context.setOffline(step.offline);
-      if (step.offline) await context.route("**/*", (route) => route.abort("internetdisconnected"));
-      else await context.unroute("**/*");
+      await setOffline(context, step.offline);
       offline = step.offline;
     } else if (step.reload) {
       await page.reload({ waitUntil: "load" });

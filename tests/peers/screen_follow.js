@@ -19,9 +19,7 @@ const path = require("path");
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
 const { chromium } = require("playwright-core");
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); // node's own (real) timer
+const { ARGS, sleep, setOffline } = require("./browser_tools");
 const STEP_MS = 1000; // the fake clock moves a second at a time (the screen ticks every second)
 
 function readPage() {
@@ -132,10 +130,7 @@ async function main() {
           await advance(STEP_MS);
         }
       } else if (step.offline !== undefined) {
-        // Cut twice, as screen_check.js does: the browser's switch, and every request that still leaves aborted.
-        await context.setOffline(step.offline);
-        if (step.offline) await context.route("**/*", (route) => route.abort("internetdisconnected"));
-        else await context.unroute("**/*");
+        await setOffline(context, step.offline);
         offline = step.offline;
       } else if (step.shot) {
         await pages.screen.screenshot({ path: path.join(config.artifacts, step.shot) });

@@ -20,9 +20,7 @@ const path = require("path");
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1"; // the workers' requests are cut off too
 const { chromium } = require("playwright-core");
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); // node's own (real) timer
+const { ARGS, sleep, until, setOffline } = require("./browser_tools");
 
 function readScreen() {
   const text = (selector) => {
@@ -47,14 +45,6 @@ const READY = () => {
     && hijri && hijri.textContent.trim());
 };
 
-async function until(page, test, ms, argument) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await page.evaluate(test, argument).catch(() => null);
-    if (value || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
 
 async function registrations(page) {
   return page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((r) => [
@@ -153,9 +143,7 @@ async function main() {
       read: await page.evaluate(readScreen),
     };
 
-    // The network cut (twice, as screen_check.js does: the switch alone let a worker's fetch through).
-    await context.setOffline(true);
-    await context.route("**/*", (route) => route.abort("internetdisconnected"));
+    await setOffline(context, true);
     const second = await open(context, homeUrl);
     if (!second.out.gotoError) await until(second.page, READY, 10000);
     await sleep(300); // a second's worth of the screen's own work: an error it would show, it shows by then

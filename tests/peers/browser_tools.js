@@ -1,0 +1,30 @@
+// What the Chromium peers share (playwright-core in Debian's Chromium): the browser's flags, a real sleep, waiting
+// for a condition in the page, and cutting the network.
+"use strict";
+
+// No sandbox (a container), no GPU, no background traffic: every request a test sees is the page's own.
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); // node's own (real) timer
+
+async function until(page, test, ms, argument) {
+  // The first truthy value of test(argument) evaluated in the page, polled every 50 ms for ms (else the last value).
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await page.evaluate(test, argument).catch(() => null);
+    if (value || Date.now() > deadline) return value;
+    await sleep(50);
+  }
+}
+
+async function setOffline(context, offline) {
+  // Cut twice: the browser's offline switch, and every request that still reaches the network aborted (the switch
+  // alone let a service worker's fetch of the page through; the workers' requests need
+  // PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1, set by the scripts that use them, before playwright loads).
+  await context.setOffline(offline);
+  if (offline) await context.route("**/*", (route) => route.abort("internetdisconnected"));
+  else await context.unroute("**/*");
+}
+
+module.exports = { ARGS, sleep, until, setOffline };
