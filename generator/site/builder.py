@@ -107,6 +107,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                for n in sorted({*ROUND_MINUTES, *ALARM_MINUTES})}  # Arabic's plural of 3..10
     config = {
         "lang": lang,
+        "clock": words.DEFAULT_CLOCK[lang],  # the table's clock, as the mosque's page prints it (12 h in ar and ur)
         "defaults": {"method": DEFAULT_METHOD, "reckoning": hijri.DEFAULT_CALENDAR, "cities": city_defaults()},
         "prayers": list(PRAYERS),
         "partners": PARTNERS,

@@ -244,7 +244,11 @@
 
   // ---- the preview --------------------------------------------------------------------------------------------
   function clock(hhmm) {
-    return typeof hhmm === "string" ? native(hhmm) : "";
+    // The API's local HH:MM as the mosque's page prints it (page_words.clock): 12-hour without the part of the
+    // day in ar and ur ("1:30"), else as given; in the language's digits.
+    if (typeof hhmm !== "string") return "";
+    if (config.clock !== "12" || !/^\d\d:\d\d$/.test(hhmm)) return native(hhmm);
+    return native(((Number(hhmm.slice(0, 2)) + 11) % 12 + 1) + ":" + hhmm.slice(3));
   }
   function monthCaption() {
     return fill(W.monthCaption, { month: W.months[state.month - 1], year: native(state.year) });
