@@ -62,6 +62,15 @@ def example_profile(lang: str) -> dict:
             "announcement": {lang: ANNOUNCEMENT}, "sources": [{"about": SOURCE}]}
 
 
+# A mosque given by its coordinates and zone (the Jaffari Community Centre's, data/mosques/jaffari-toronto.json), the
+# method left at what the builder preselects there (no place row: the SPEC's Tehran), fajr before sunrise.
+POINT = {"lat": "43.84", "lng": "-79.46", "tz": "America/Toronto"}
+POINT_QUERY = {**POINT, "method": "Tehran", "jamaat": "fajr:sunrise-30,maghrib:10"}
+POINT_JOB = {"lang": "fa", "name": "point", "point": POINT, "names": {"en": "Jaffari Community Centre"},
+             "rules": {"fajr": ["sunrise", "30"], "maghrib": ["after", "10"]}, "fields": {"f-source-about": SOURCE},
+             "publish": False}
+
+
 def job(lang: str) -> dict:
     fields = {"f-jumuah": "13:15", "f-eid": "07:30,09:00", f"f-note-{lang}": ANNOUNCEMENT, "f-source-about": SOURCE,
               "f-lang-en": True}
@@ -79,7 +88,7 @@ def seen(server):
     edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-note-en": "Majlis moved to Friday"}, "tvMs": 60000}
     return run_node_peer("builder_check.js", "playwright-core", {
         "base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "year": YEAR, "month": MONTH,
-        "compose": [job(lang) for lang in LANGS], "edit": edit})
+        "compose": [job(lang) for lang in LANGS] + [POINT_JOB], "edit": edit})
 
 
 def get(url: str) -> tuple[int, bytes, dict]:
@@ -104,8 +113,8 @@ def printed(hhmm: str, lang: str) -> str:
     return f"{hours - 12 if hours > 12 else hours or 12}:{minutes}"
 
 
-def run_of(seen: dict, lang: str) -> dict:
-    return next(r for r in seen["runs"] if r["lang"] == lang)
+def run_of(seen: dict, name: str) -> dict:
+    return next(r for r in seen["runs"] if r["name"] == name)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -238,8 +247,23 @@ def test_an_edit_from_a_phone_reaches_the_screen_within_a_minute(seen, server):
     assert plain(edit["after"]["dhuhr"] or "") == ("13:15" if friday else "13:45")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_no_sideways_scroll_and_no_overlapping_controls(seen, lang):
-    for layout in run_of(seen, lang)["layout"]:
+def test_coordinates_and_a_zone_preview_the_api(seen, server):
+    """A place given by coordinates and zone (Persian page: 24-hour clock): the preview equals /v1/prayer-times of
+    those coordinates, the method preselected is the SPEC's default, fajr's jamaat 30 minutes before sunrise."""
+    run = run_of(seen, "point")
+    assert run["errors"] == [] and run["valid"] == "true" and run["method"] == "Tehran"
+    answer = api(server, "/v1/prayer-times", {**POINT_QUERY, "year": YEAR, "month": MONTH})
+    for row, day in zip(run["table"]["rows"], answer["days"], strict=True):
+        assert {k: plain(v) for k, v in row["times"].items()} == {k: day["local"][k] for k in row["times"]}
+        assert {k: plain(v).rstrip("*†") for k, v in row["jamaat"].items()} == {
+            k: day["jamaatLocal"][k] for k in ("fajr", "maghrib")}, day["date"]
+    screen = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(run["frames"]["landscape"]).query))
+    assert {k: screen[k] for k in POINT_QUERY} == POINT_QUERY
+    assert json.loads(run["outputs"]["o-profile"])["place"] == {"lat": 43.84, "lng": -79.46, "tz": "America/Toronto"}
+
+
+@pytest.mark.parametrize("name", [*LANGS, "point"])
+def test_no_sideways_scroll_and_no_overlapping_controls(seen, name):
+    for layout in run_of(seen, name)["layout"]:
         assert layout["scrollWidth"] <= layout["width"], layout
         assert layout["overlaps"] == [], layout

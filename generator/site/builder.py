@@ -32,6 +32,7 @@ import orjson
 from markupsafe import Markup
 
 from generator.errors import QueryError
+from generator.places import cities
 from generator.prayer import mosques, place_defaults
 from generator.prayer.methods import DEFAULT_METHOD
 from generator.calendars import hijri
@@ -58,8 +59,6 @@ QR_MAX_CHARS = 2000  # a feed link with every rule fits; version 40 at level M h
 # links the host it is read from), never an edit link (its secret is a fragment; a fragment is refused here).
 QR_SCHEMES = ("http", "https", "webcal")
 QR_PATHS = ("/screen/", "/widget/", "/mosque/", "/city/", "/v1/")
-_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
-                   r"(?::[0-9]{1,5})?|\[[0-9a-f:.]{2,45}\](?::[0-9]{1,5})?", re.ASCII)
 _CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 
 
@@ -85,8 +84,6 @@ def _field(name: str, lang: str) -> dict:
 
 def city_defaults() -> dict[str, list[str]]:
     """Each catalogue city's own [method, reckoning] where it is not the SPEC's (the script preselects them)."""
-    from generator.places import cities
-
     out = {}
     for city_id in sorted(cities.by_id()):
         own = place_defaults.for_city(city_id)
@@ -139,7 +136,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
         more_rules=[_field(name, lang) for name in MORE_RULES],
         jumuah=_field("jumuah", lang), eid=_field("eid", lang),
         table=_field("jamaatTable", lang),
-        tz_label=b["tz"].format(example=words.isolate("Europe/London", lang)),
+        point=[_field(name, lang) for name in ("lat", "lng", "tz")],
         website_label=b["website"].format(example=words.isolate("https://…", lang)),
         weekdays=[{"id": d, "name": hijri_names.WEEKDAYS[lang][k]} for k, d in enumerate(WEEKDAYS)],
         round_minutes=[{"value": n, "label": minutes[n]} for n in ROUND_MINUTES],
@@ -172,13 +169,22 @@ def qr_parse(items, now_s: float) -> str:
         if len(text) > QR_MAX_CHARS:
             raise QueryError("text", f"at most {QR_MAX_CHARS} characters")
         parts = urlsplit(text) if not _CONTROL.search(text) else None
-        if (parts is None or parts.scheme not in QR_SCHEMES or not _HOST.fullmatch(parts.netloc)
+        if (parts is None or parts.scheme not in QR_SCHEMES or not _is_host(parts.netloc)
                 or parts.fragment or "#" in text or not parts.path.startswith(QR_PATHS)):
             raise QueryError("text", "an address of this service's screen, widget, pages or feeds "
                                      "(http, https or webcal; no fragment)")
     except QueryError as error:
         raise BadPageQuery(words.DEFAULT_LANGUAGE, str(error)) from None
     return text
+
+
+def _is_host(netloc: str) -> bool:
+    """Whether ``netloc`` is a host[:port] as the site's own origin is written (`urls.public_origin`'s reader)."""
+    try:
+        urls.public_origin(f"https://{netloc}")
+    except ValueError:
+        return False
+    return True
 
 
 def qr_render(text: str, today: date) -> bytes:

@@ -1,5 +1,5 @@
 // What the Chromium peers share (playwright-core in Debian's Chromium): the browser's flags, a real sleep, waiting
-// for a condition in the page, and cutting the network.
+// for a condition in the page, cutting the network, and running one context per case.
 "use strict";
 
 // No sandbox (a container), no GPU, no background traffic: every request a test sees is the page's own.
@@ -27,4 +27,32 @@ async function setOffline(context, offline) {
   else await context.unroute("**/*");
 }
 
-module.exports = { ARGS, sleep, until, setOffline };
+async function eachInOwnContext(chromium, executablePath, cases, options, run) {
+  // One browser; each case in a context of its own (no service worker, cache or clock left by another case),
+  // made with options(case); the results of run(context, case) in order.
+  const browser = await chromium.launch({ executablePath, headless: true, args: ARGS });
+  const results = [];
+  try {
+    for (const one of cases) {
+      const context = await browser.newContext(options(one));
+      try {
+        results.push(await run(context, one));
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+function report(main) {
+  // Run a peer's main(): its value as JSON on stdout, or its error on stderr and exit status 1.
+  main().then((out) => process.stdout.write(JSON.stringify(out)), (error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+module.exports = { ARGS, sleep, until, setOffline, eachInOwnContext, report };

@@ -3,7 +3,7 @@
 // publish it, then edit it from a phone-sized window while a TV shows its screen.
 //
 // stdin: {"base", "chromium", "artifacts", "year", "month",
-//         "compose": [{"lang", "search", "names": {lang: name}, "rules": {prayer: [kind, value, round, weekly]},
+//         "compose": [{"lang", "name" (default lang), "search" | "point": {lat, lng, tz}, "names": {lang: name}, "rules": {prayer: [kind, value, round, weekly]},
 //                      "fields": {element id: value}, "publish": bool}],
 //         "edit": {"lang", "rules": {...}, "fields": {...}, "tvMs": wait after the save (ms)} | null}
 // stdout: {"runs": [{"lang", "errors", "method", "reckoning", "methodOwnShown", "table": {caption, head, rows},
@@ -119,13 +119,19 @@ async function compose(browser, input, job) {
   guard(page, errors);
   await page.goto(input.base + "/mosque/new/" + (job.lang === "en" ? "" : job.lang + "/"));
   // The month shown: the test's, by the page's own buttons (it opens on the reader's month).
-  await page.fill("#f-city-q", job.search);
-  await page.waitForSelector("#city-results button", { timeout: 10000 });
-  // Keyboard only, as a screen-reader user: Tab from the search box to the first result, Enter chooses it.
-  await page.focus("#f-city-q");
-  await page.keyboard.press("Tab");
-  const focused = await page.evaluate(() => document.activeElement.closest("#city-results") !== null);
-  await page.keyboard.press("Enter");
+  let focused = null;
+  if (job.point) { // coordinates and a zone instead of a city
+    await page.check("#f-place-point");
+    for (const [name, value] of Object.entries(job.point)) await page.fill("#f-" + name, value);
+  } else {
+    await page.fill("#f-city-q", job.search);
+    await page.waitForSelector("#city-results button", { timeout: 10000 });
+    // Keyboard only, as a screen-reader user: Tab from the search box to the first result, Enter chooses it.
+    await page.focus("#f-city-q");
+    await page.keyboard.press("Tab");
+    focused = await page.evaluate(() => document.activeElement.closest("#city-results") !== null);
+    await page.keyboard.press("Enter");
+  }
   for (const [lang, name] of Object.entries(job.names)) await page.fill("#f-name-" + lang, name);
   await setRules(page, job.rules);
   await setFields(page, job.fields);
@@ -138,12 +144,13 @@ async function compose(browser, input, job) {
     shownMonths += shownMonths < wanted ? 1 : -1;
     await settled(page);
   }
-  const run = Object.assign({ lang: job.lang, keyboardReachesResults: focused }, await page.evaluate(readPage));
+  const run = Object.assign({ name: job.name || job.lang, lang: job.lang, keyboardReachesResults: focused },
+                            await page.evaluate(readPage));
   run.layout = [await page.evaluate(layout)];
-  await page.screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-desktop.png"), fullPage: true });
+  await page.screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-desktop.png"), fullPage: true });
   for (const id of ["o-screen-qr", "o-feed-qr"]) {
     await page.locator("#" + id).scrollIntoViewIfNeeded();
-    await page.locator("#" + id).screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-" + id + ".png") });
+    await page.locator("#" + id).screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-" + id + ".png") });
   }
   await page.click("button.copy[data-copy=o-screen]");
   run.clipboard = await page.evaluate(() => navigator.clipboard.readText());
@@ -156,7 +163,7 @@ async function compose(browser, input, job) {
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(300);
   run.layout.push(await page.evaluate(layout));
-  await page.screenshot({ path: path.join(input.artifacts, "builder-" + job.lang + "-phone.png"), fullPage: false });
+  await page.screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-phone.png"), fullPage: false });
   run.errors = errors;
   await context.close();
   return run;

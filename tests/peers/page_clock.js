@@ -9,8 +9,7 @@
 const fs = require("fs");
 const { chromium } = require("playwright-core");
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync"];
+const { eachInOwnContext, report } = require("./browser_tools");
 
 function read() {
   const card = document.querySelector(".today-card");
@@ -29,36 +28,21 @@ function read() {
   };
 }
 
-async function main() {
-  const config = JSON.parse(fs.readFileSync(0, "utf8"));
-  const results = [];
-  const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: ARGS });
-  try {
-    for (const spec of config.runs) {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        const errors = [];
-        page.on("pageerror", (error) => errors.push(String(error)));
-        page.on("console", (message) => { if (message.type() === "error") errors.push(message.text()); });
-        await context.route((url) => !url.href.startsWith("file:"), (route) => {
-          errors.push("request " + route.request().url());
-          return route.abort();
-        });
-        await page.clock.install({ time: spec.at });
-        await page.goto("file://" + spec.file);
-        results.push({ name: spec.name, errors, ...(await page.evaluate(read)) });
-      } finally {
-        await context.close();
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  process.stdout.write(JSON.stringify({ runs: results }));
+async function one(context, spec) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => { if (message.type() === "error") errors.push(message.text()); });
+  await context.route((url) => !url.href.startsWith("file:"), (route) => {
+    errors.push("request " + route.request().url());
+    return route.abort();
+  });
+  await page.clock.install({ time: spec.at });
+  await page.goto("file://" + spec.file);
+  return { name: spec.name, errors, ...(await page.evaluate(read)) };
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+report(async () => {
+  const config = JSON.parse(fs.readFileSync(0, "utf8"));
+  return { runs: await eachInOwnContext(chromium, config.chromium, config.runs, () => ({}), one) };
 });

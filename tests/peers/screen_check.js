@@ -22,7 +22,7 @@ const path = require("path");
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
 const { chromium } = require("playwright-core");
 
-const { ARGS, sleep, until, setOffline } = require("./browser_tools");
+const { sleep, until, setOffline, eachInOwnContext, report } = require("./browser_tools");
 
 function readScreen() {
   const q = (selector) => document.querySelector(selector);
@@ -251,28 +251,11 @@ async function run(context, config, spec) {
   return result;
 }
 
-async function main() {
+report(async () => {
   const config = JSON.parse(fs.readFileSync(0, "utf8"));
   fs.mkdirSync(config.artifacts, { recursive: true });
-  const results = [];
-  const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: ARGS });
-  try {
-    for (const spec of config.runs) {
-      // A fresh context per run: no service worker, cache or clock left by another run.
-      const context = await browser.newContext({ serviceWorkers: "allow", javaScriptEnabled: spec.javaScript !== false });
-      try {
-        results.push(await run(context, config, spec));
-      } finally {
-        await context.close();
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  process.stdout.write(JSON.stringify({ runs: results }));
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  // A fresh context per run: no service worker, cache or clock left by another run.
+  const options = (spec) => ({ serviceWorkers: "allow", javaScriptEnabled: spec.javaScript !== false });
+  return { runs: await eachInOwnContext(chromium, config.chromium, config.runs, options,
+                                        (context, spec) => run(context, config, spec)) };
 });
