@@ -33,10 +33,10 @@ class Query:
         self._values: dict[str, str] = {}
         for name, value in items:
             if name in self._values:
-                raise QueryError(name, "given more than once")
+                raise QueryError(name, "given more than once", "repeated")
             most = LONG_VALUE_CHARS.get(name, MAX_VALUE_CHARS)
             if len(value) > most:
-                raise QueryError(name, f"longer than {most} characters")
+                raise QueryError(name, f"longer than {most} characters", "too_long", {"most": most})
             self._values[name] = value
         self._read: set[str] = set()
 
@@ -57,7 +57,7 @@ class Query:
         if value is None:
             return default
         if len(value) > max_chars:
-            raise QueryError(name, f"at most {max_chars} characters")
+            raise QueryError(name, f"at most {max_chars} characters", "at_most_chars", {"most": max_chars})
         return value
 
     def choice(self, name: str, allowed: Sequence[str], default: str | None = None) -> str | None:
@@ -65,7 +65,7 @@ class Query:
         if value is None:
             return default
         if value not in allowed:
-            raise QueryError(name, f"must be one of {', '.join(allowed)}")
+            raise QueryError(name, f"must be one of {', '.join(allowed)}", "one_of", {"allowed": list(allowed)})
         return value
 
     def number(self, name: str, low: float, high: float, default: float | None = None) -> float | None:
@@ -73,10 +73,12 @@ class Query:
         if value is None:
             return default
         if not _NUMBER.fullmatch(value.strip()):
-            raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}")
+            raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}", "number_range",
+                                 {"low": low, "high": high})
         number = float(value)
         if not (math.isfinite(number) and low <= number <= high):
-            raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}")
+            raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}", "number_range",
+                                 {"low": low, "high": high})
         return number
 
     def integer(self, name: str, low: int, high: int, default: int | None = None) -> int | None:
@@ -84,7 +86,8 @@ class Query:
         if value is None:
             return default
         if not _INTEGER.fullmatch(value.strip()) or not low <= int(value) <= high:
-            raise QueryError(name, f"must be a whole number from {low} to {high}")
+            raise QueryError(name, f"must be a whole number from {low} to {high}", "whole_number_range",
+                             {"low": low, "high": high})
         return int(value)
 
     def date(self, name: str, low_year: int = 1900, high_year: int = 2100) -> date | None:
@@ -96,16 +99,17 @@ class Query:
                 raise ValueError
             parsed = date.fromisoformat(value)
         except ValueError:
-            raise QueryError(name, "must be a date YYYY-MM-DD") from None
+            raise QueryError(name, "must be a date YYYY-MM-DD", "date_format") from None
         if not low_year <= parsed.year <= high_year:
-            raise QueryError(name, f"must be a date in the years {low_year} to {high_year}")
+            raise QueryError(name, f"must be a date in the years {low_year} to {high_year}", "date_years",
+                             {"low": low_year, "high": high_year})
         return parsed
 
     def finish(self) -> None:
         """Refuse any parameter that was never read."""
         unknown = sorted(set(self._values) - self._read)
         if unknown:
-            raise QueryError(unknown[0], "is not a parameter of this endpoint")
+            raise QueryError(unknown[0], "is not a parameter of this endpoint", "unknown_parameter")
 
 
 def _fmt(x: float) -> str:

@@ -96,9 +96,10 @@ renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
                      budget_s=float(os.environ.get("RENDER_BUDGET_S", "10")))
 
 
-def error_response(status: int, message: str, headers: dict | None = None) -> Response:
+def error_response(status: int, message: str, headers: dict | None = None, body: dict | None = None) -> Response:
+    """A JSON error: ``{"error": message}``, or ``body`` (a 400's machine-readable form, QueryError.as_json)."""
     return Response(
-        dumps({"error": message}),
+        dumps(body or {"error": message}),
         status_code=status,
         media_type="application/json; charset=utf-8",
         headers={"Cache-Control": "no-store", **(headers or {})},
@@ -106,7 +107,7 @@ def error_response(status: int, message: str, headers: dict | None = None) -> Re
 
 
 def html_error(request: Request, status: int, headers: dict | None = None, lang: str | None = None,
-               detail: str | None = None) -> Response:
+               detail: "str | QueryError | None" = None) -> Response:
     """The site's 400, 404, 429 or 503 page, in ``lang`` or the language the path names."""
     return Response(site.error_page(request.url.path, status, lang, detail), status_code=status,
                     media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store", **(headers or {})})
@@ -328,7 +329,7 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
         else:
             canonical = endpoint.parse(Query(items), now_s)
     except QueryError as error:
-        return error_response(400, str(error))
+        return error_response(400, str(error), body=error.as_json())
     except Busy as busy:
         return error_response(503, str(busy), {"Retry-After": str(busy.retry_after_s)})
     # A hosted mosque's answer (issue 27): keyed by its version, never a pre-rendered file, a short Cache-Control.
@@ -426,7 +427,7 @@ def query_page_handler(page: site.QueryPage):
             else:
                 query = page.parse(items, now_s)
         except site.BadPageQuery as error:
-            return html_error(request, 400, lang=error.lang, detail=str(error))
+            return html_error(request, 400, lang=error.lang, detail=error.error or str(error))
         except Busy as busy:
             return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
@@ -447,6 +448,8 @@ async def http_error(request: Request, exc: HTTPException) -> Response:
             query = request.url.query
             return Response(status_code=308, headers={"Location": request.url.path + "/" + (f"?{query}" if query else ""),
                                                       "Cache-Control": CACHE_PAGE})
+        if site.language_of_path(request.url.path):  # /ar/…, /city/x/fa/…: the page's reader, in their language
+            return html_error(request, 404)
         return error_response(404, f"no such path: {request.url.path[:200]}")
     return error_response(exc.status_code, str(exc.detail)[:200])
 

@@ -168,8 +168,19 @@ def shared_reference(*parts: str) -> Path:
 
 
 def assert_bad_request(response, parameter: str) -> None:
-    """The service's 400: JSON with only `error`, whose first word names ``parameter``."""
+    """The service's 400: JSON whose `error` (the SPEC's, first) names ``parameter``, then its machine-readable
+    form (issue 33): `code`, `parameter` and `args`; a code with words of its own (glossary error.<code>) says,
+    in English filled with `args`, what `error` says (its start: a message may go on with the parameter's
+    description), so a page that says the code in Arabic says what the API said."""
+    from generator.errors import QueryError
+    from generator.words import error_words
+
     assert response.status_code == 400, (response.status_code, response.text[:200])
     assert response.headers["content-type"] == "application/json; charset=utf-8"
-    assert set(response.json()) == {"error"}, response.json()
-    assert response.json()["error"].startswith(f"{parameter}: "), response.json()
+    body = response.json()
+    assert list(body) == ["error", "code", "parameter", "args"], body
+    assert body["error"].startswith(f"{parameter}: ") and body["parameter"] == parameter, body
+    if body["code"] != "invalid":
+        error = QueryError(parameter, body["error"][len(parameter) + 2:], body["code"], body["args"])
+        assert error_words.has_words(error), f"code {body['code']} has no glossary row error.{body['code']}"
+        assert error.message.startswith(error_words.english(error)), (error_words.english(error), error.message)

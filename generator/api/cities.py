@@ -15,13 +15,13 @@ def canonical(values, now_unix_s: float) -> Canonical:
     text = values["q"]
     if values["all"] is not None:
         if text is not None:
-            raise QueryError("all", "give either q or all=1, not both")
+            raise QueryError("all", "give either q or all=1, not both", "q_or_all")
         return Canonical({"all": 1})
     if text is None or not text.strip():
-        raise QueryError("q", "required: a city name in English, Arabic, Farsi or Urdu (or all=1 for the catalogue)")
+        raise QueryError("q", "required: a city name in English, Arabic, Farsi or Urdu (or all=1 for the catalogue)", "city_name_required")
     folded = city_search.fold(text)
     if not city_search.has_letters(folded):
-        raise QueryError("q", "must contain letters")
+        raise QueryError("q", "must contain letters", "letters")
     return Canonical({"q": folded})
 
 

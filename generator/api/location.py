@@ -33,26 +33,26 @@ def place(values: Mapping, *, with_tz: bool) -> dict:
     tz = values.get("tz") if with_tz else None
     if city_id is not None:
         if lat is not None or lng is not None:
-            raise QueryError("city", "give either city or lat+lng, not both")
+            raise QueryError("city", "give either city or lat+lng, not both", "city_or_coordinates")
         city = known_city(city_id)
         found: dict = {"city": city["id"]}
         tz = tz if tz is not None else (city["tz"] if with_tz else None)
     else:
         if lat is None and lng is None:
-            raise QueryError("lat", "required: give lat and lng (decimal degrees) or city")
+            raise QueryError("lat", "required: give lat and lng (decimal degrees) or city", "place_required")
         if lat is None:
-            raise QueryError("lat", "required with lng (a number from -90 to 90)")
+            raise QueryError("lat", "required with lng (a number from -90 to 90)", "lat_with_lng")
         if lng is None:
-            raise QueryError("lng", "required with lat (a number from -180 to 180)")
+            raise QueryError("lng", "required with lat (a number from -180 to 180)", "lng_with_lat")
         found = {"lat": _round(lat), "lng": _round(lng)}
     if tz == AUTO_ZONE:  # the key stores the zone found, so the answer equals the explicit-tz one
         tz = city["tz"] if city_id is not None else timezones.zone_at(found["lat"], found["lng"])
         if tz is None:
-            raise QueryError("tz", "no zone is known at these coordinates; give an IANA zone such as Etc/GMT-3")
+            raise QueryError("tz", "no zone is known at these coordinates; give an IANA zone such as Etc/GMT-3", "no_zone_here")
     if tz is not None:
         found["tz"] = timezones.canonical_zone(tz)
         if found["tz"] is None:
-            raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
+            raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran", "zone")
     return found
 
 
@@ -61,8 +61,10 @@ def known_city(city_id: str) -> Mapping:
     city = cities.by_id().get(cities.resolve(city_id))
     if city is None:
         close = cities.suggest(city_id)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; search ids with /v1/cities?q="
-        raise QueryError("city", f"unknown city id{hint}")
+        if close:
+            raise QueryError("city", f"unknown city id; did you mean {', '.join(close)}?", "unknown_city_close",
+                             {"close": list(close)})
+        raise QueryError("city", "unknown city id; search ids with /v1/cities?q=", "unknown_city")
     return city
 
 

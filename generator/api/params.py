@@ -85,7 +85,7 @@ def read(query: Query, parameters: Sequence[Param], refused: Mapping[str, str] |
         if value is not None:
             given.append(param.name)
         elif param.required:
-            raise QueryError(param.name, "required: " + param.description[:1].lower() + param.description[1:])
+            raise QueryError(param.name, "required: " + param.description[:1].lower() + param.description[1:], "required")
         values[param.name] = param.default if value is None else value
     query.finish()
     return Values(values, given)
@@ -123,7 +123,7 @@ def choice(name: str, choices: Sequence[str], description: str, *, fold_case: bo
             return None
         canonical = by_folded.get(value.casefold()) if fold_case else (value if value in allowed else None)
         if canonical is None:
-            raise QueryError(name, f"must be one of {', '.join(allowed)}")
+            raise QueryError(name, f"must be one of {', '.join(allowed)}", "one_of", {"allowed": list(allowed)})
         return canonical
 
     return Param(name, {"type": "string", "enum": list(allowed)}, reader, description, **extra)
@@ -198,9 +198,10 @@ def read_minutes(raw: str | None, parameter: str, names: Sequence[str], low: int
         if name not in names:
             raise QueryError(parameter, f"unknown {item} {name[:20]!r}; one of {', '.join(names)}")
         if name in found:
-            raise QueryError(parameter, f"{name} given more than once")
+            raise QueryError(parameter, f"{name} given more than once", "name_repeated", {"name": name})
         if not low <= minutes <= high:
-            raise QueryError(parameter, f"minutes for {name} must be a whole number from {low} to {high}")
+            raise QueryError(parameter, f"minutes for {name} must be a whole number from {low} to {high}", "minutes_range",
+                             {"name": name, "low": low, "high": high})
         found[name] = minutes
     return ",".join(f"{name}:{found[name]}" for name in names if name in found and (keep_zeros or found[name])) or None
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from generator.errors import QueryError
 from generator.site import routes
 from generator.site.page import BadPageQuery, Page, PageNotFound, QueryPage, file_path
 
@@ -54,7 +55,12 @@ def not_found_page(path: str) -> bytes:
     return routes.not_found_page(path)
 
 
-def error_page(path: str, status: int, lang: str | None = None, detail: str | None = None) -> bytes:
+def language_of_path(path: str) -> str | None:
+    """The language a page's path names, if any (its 404 is then the page in that language)."""
+    return routes.language_of_path(path)
+
+
+def error_page(path: str, status: int, lang: str | None = None, detail: "str | QueryError | None" = None) -> bytes:
     """Return the HTML of the site's 400, 404, 429 or 503 page, in ``lang`` or the language the path names
     (``detail``: the 400's message, naming the parameter)."""
     return routes.error_page(path, status, lang, detail)

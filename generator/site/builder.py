@@ -36,7 +36,7 @@ from generator.places import cities
 from generator.prayer import mosques, place_defaults
 from generator.prayer.methods import DEFAULT_METHOD
 from generator.calendars import hijri
-from generator.words import feed_words, hijri_names
+from generator.words import error_words, feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import BY_NAME, feed_options
 from generator.site import head, responses, urls
@@ -122,6 +122,10 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
+        # An API error said in the page's language: its code's sentence, the names of the times it names and
+        # the list comma (generator/words/error_words.py, which says the same on the 400 pages).
+        "errors": {"sentences": error_words.script_table(lang), "names": error_words.TIME_NAMES[lang],
+                   "comma": error_words.LIST_COMMA[lang]},
     }
     return render_localised_page(
         "builder.html.j2", lang, b=b, p=words.PAGE_WORDS[lang],

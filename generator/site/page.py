@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable, Hashable, Iterable, Mapping
 
+from generator.errors import QueryError
+
 
 class PageNotFound(LookupError):
     """The page named by the path does not exist."""
@@ -13,9 +15,10 @@ class PageNotFound(LookupError):
 class BadPageQuery(ValueError):
     """A page's query that cannot be shown (the screen, the widget): answered 400 with the error page in ``lang``."""
 
-    def __init__(self, lang: str, message: str):
+    def __init__(self, lang: str, message: str, error: QueryError | None = None):
         super().__init__(message)
         self.lang = lang
+        self.error = error  # the parameter's error, said in ``lang`` by the 400 page (generator/words/error_words.py)
 
 
 @dataclass(frozen=True)

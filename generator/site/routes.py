@@ -14,7 +14,9 @@ import functools
 import re
 from datetime import date
 
+from generator.errors import QueryError
 from generator.prayer import mosques
+from generator.words import error_words
 from generator.words import page_words as words
 from generator.site import builder, head, imsakiya, index, moon_page, mosque_page, responses, screen, sitemap, timetable
 from generator.site.page import Page, PageNotFound, QueryPage
@@ -184,15 +186,32 @@ _ERROR_WORDS = {400: ("bad_request", "bad_request_text"), 404: ("not_found", "no
                 429: ("too_many", "too_many_text"), 503: ("busy", "busy_text")}
 
 
-def error_page(path: str, status: int = 404, lang: str | None = None, detail: str | None = None) -> bytes:
+def language_of_path(path: str) -> str | None:
+    """The language a page's path names (``/ar/…``, ``/city/najaf/fa/``, ``/mosque/new/ur/``), if any; an
+    API path (``/v1/…``) names none: its errors are JSON."""
+    if path.startswith("/v1/"):
+        return None
+    return next((part for part in path.split("/")[:6] if part in words.LANGUAGES), None)
+
+
+def error_page(path: str, status: int = 404, lang: str | None = None,
+               detail: "str | QueryError | None" = None) -> bytes:
     """Return the HTML of the 400, 404, 429 or 503 page, in ``lang`` or the language the path names (else
-    English); ``detail`` is the 400's message (the API's, in English, naming the parameter)."""
-    lang = lang or next((part for part in path.split("/") if part in words.LANGUAGES), words.DEFAULT_LANGUAGE)
+    English).  ``detail`` is the 400's error: a `QueryError` is said in the page's language (its code's
+    glossary row, generator/words/error_words.py), with its English sentence after it only when its code
+    has no words of its own; a plain string (an error without a code) is shown as it is, in English."""
+    lang = lang or language_of_path(path) or words.DEFAULT_LANGUAGE
     title, text = _ERROR_WORDS[status]
     w = {**words.WORDS[lang], "not_found": words.WORDS[lang][title], "not_found_text": words.WORDS[lang][text]}
+    reason = english = None
+    if isinstance(detail, QueryError):
+        reason = error_words.sentence(detail, lang)
+        english = None if lang == "en" or error_words.has_words(detail) else str(detail)[:300]
+    elif detail is not None:
+        english = detail[:300]
     return render_page("not_found.html.j2", lang=lang, dir=words.direction(lang), w=w,
                        **head.error_head(lang, w["not_found"], w["not_found_text"]), path=path[:200],
-                       detail=None if detail is None else detail[:300])
+                       reason=reason, detail=english)
 
 
 def not_found_page(path: str) -> bytes:

@@ -122,7 +122,7 @@ def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuer
     try:
         return _parse(kind, items, now_s)
     except QueryError as error:
-        raise BadPageQuery(lang, str(error)) from None
+        raise BadPageQuery(lang, str(error), error) from None
 
 
 def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
@@ -132,7 +132,8 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     page_items, prayer_items = [], []
     for name, value in items:
         if name in FOLLOWS_TODAY:
-            raise QueryError(name, f"the {kind} always shows the place's today; leave {name} out")
+            raise QueryError(name, f"the {kind} always shows the place's today; leave {name} out", f"{kind}_follows_today",
+                             {"name": name})
         if name == NOTICE_API and kind == "screen":
             raise QueryError(name, "the screen's option for it is notice (minutes; default 5)")
         if name == NOTE_NAME and kind == "screen":
@@ -142,7 +143,7 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
         else:
             prayer_items.append((name, value))
     if len(notes) > MAX_NOTES:
-        raise QueryError(NOTE_NAME, f"at most {MAX_NOTES} announcement lines")
+        raise QueryError(NOTE_NAME, f"at most {MAX_NOTES} announcement lines", "notes_count", {"most": MAX_NOTES})
     page = P.read(Query(page_items), own)
     prayer = _prayer_params(prayer_items, now_s)
     if "city" in prayer and not any(name in ("method", MOSQUE_NAME) for name, _ in prayer_items):
@@ -151,7 +152,8 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
             prayer_items = [*prayer_items, ("method", own_method)]
             prayer = _prayer_params(prayer_items, now_s)
     if "city" not in prayer and "tz" not in prayer:
-        raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng")
+        raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng",
+                         f"{kind}_local_times")
     mosque_id = next((value for name, value in prayer_items if name == MOSQUE_NAME), None)
     if mosque_id is not None:  # the mosque's reckoning dates its Eid days and the screen's Hijri date alike
         calendar = mosques.find(mosque_id).reckoning
@@ -188,9 +190,10 @@ def read_notes(raw: str) -> list[str]:
     lines = [" ".join(line.split()) for line in raw.split("|")]
     for line in lines:
         if len(line) > MAX_NOTE_CHARS:
-            raise QueryError(NOTE_NAME, f"each announcement line at most {MAX_NOTE_CHARS} characters")
+            raise QueryError(NOTE_NAME, f"each announcement line at most {MAX_NOTE_CHARS} characters", "note_chars",
+                             {"most": MAX_NOTE_CHARS})
         if _CONTROL.search(line):
-            raise QueryError(NOTE_NAME, "control characters are not allowed")
+            raise QueryError(NOTE_NAME, "control characters are not allowed", "control_characters")
     return [line for line in lines if line]
 
 

@@ -165,10 +165,29 @@
     return document.querySelector('[data-field="' + CSS.escape(name) + '"]')
       || document.querySelector('[data-param~="' + CSS.escape(short) + '"]');
   }
-  function showError(message) {
-    // The API's message ("jamaat: fajr:…") beside the field it names, after a lead in the page's language.
+  function reason(answer) {
+    // The API's error in the page's language: its code's sentence with its args (numbers in the page's digits,
+    // a prayer by its column's name), as the 400 pages say it (generator/words/error_words.py); null when the
+    // code has no sentence of its own (the English message is then shown as it is).
+    const E = config.errors;
+    if (LANG === "en" || !answer.code || answer.code === "invalid" || !(answer.code in E.sentences)) return null;
+    const args = {};
+    for (const [key, value] of Object.entries(answer.args || {})) {
+      // Ids and signed numbers keep their own direction inside right-to-left text (LRI … PDI), as on the server.
+      const isolate = (t) => "\u2066" + t + "\u2069";
+      const one = (v) => (typeof v === "number" ? (v < 0 ? isolate(native(v)) : native(v))
+        : (E.names[v] || isolate(String(v))));
+      args[key] = Array.isArray(value) ? value.map(one).join(E.comma) : one(value);
+    }
+    return fill(E.sentences[answer.code], args);
+  }
+  function showError(answer) {
+    // The API's error (400 body: error, code, parameter, args) beside the field it names, after a lead in
+    // the page's language; said in that language when its code has a sentence, else the English message.
+    if (typeof answer === "string") answer = { error: answer };
+    const message = answer.error || "";
     const colon = message.indexOf(": ");
-    const name = colon > 0 ? message.slice(0, colon) : "";
+    const name = answer.parameter || (colon > 0 ? message.slice(0, colon) : "");
     const field = fieldOf(name) || null;
     const box = field ? field.querySelector("p.error") : null;
     const target = box || status;
@@ -176,9 +195,16 @@
     const lead = document.createElement("span");
     lead.textContent = W.errorLead + " ";
     const text = document.createElement("span");
-    text.lang = "en";
-    text.dir = "ltr";
-    text.textContent = message;
+    const said = reason(answer);
+    if (said === null) {
+      text.lang = "en";
+      text.dir = "ltr";
+      text.textContent = message;
+    } else {
+      const parameter = document.createElement("bdi");
+      parameter.textContent = name;
+      text.append(parameter, ": " + said);
+    }
     target.append(lead, text);
     target.hidden = false;
     if (box) {
@@ -362,7 +388,7 @@
       const response = await fetch("/v1/prayer-times?" + asking);
       if (asking !== state.shown) return; // a later change has asked again
       const body = await response.json();
-      if (response.ok) answer = body; else error = body.error || String(response.status);
+      if (response.ok) answer = body; else error = body.error ? body : String(response.status);
     } catch (failure) {
       say(W.network, true);
       form.dataset.pending = "0";
@@ -467,7 +493,7 @@
     answer.etag = response.headers.get("ETag");
     if (response.ok) return answer;
     clearErrors();
-    if (response.status === 400) showError(answer.error || "");
+    if (response.status === 400) showError(answer.error ? answer : "");
     else if (response.status === 409) { say(fill(W.conflict, { version: native(answer.version) }), true); $("load-current").hidden = false; }
     else if (response.status === 429) {
       const seconds = Number(response.headers.get("Retry-After")) || 60; // up to an hour: minutes from two on
