@@ -47,6 +47,7 @@ COMPANIONS = {
     ("hijri", "hy"): {"hm": "9"},
     ("hijri", "hd"): {"hy": "1447", "hm": "9"},
     ("events", "upcoming"): {},
+    ("day-status", "method"): {"city": "karbala"},  # a method bounds a place's nights and maghrib
     ("moon-visibility", "hy"): {"hm": "9"},
     ("moon-visibility", "hm"): {"hy": "1447"},
     ("moon-visibility.svg", "hy"): {"hm": "9"},

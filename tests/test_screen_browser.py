@@ -49,6 +49,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from conftest import browser_app_server, run_node_peer
+from test_day_status_place import EVE_OF_21
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "screen"
@@ -682,6 +683,9 @@ def year_runs(server):
                  "viewport": VIEWPORTS_28["tv"], "start": first_slot - 120_000,
                  "steps": [{"at": first_slot - 1000}, {"at": first_slot}, {"at": first_slot + 600_000 - 1000},
                            {"at": first_slot + 600_000}, {"layout": True}, {"shot": "qr-feed.png"}]})
+    for lang in LANGS:  # issue 33: the eve of the 21st night of Ramadan 1447 and the day after it
+        runs.append({"name": f"nights-{lang}", "url": _screen_url(YEAR_QUERY, lang), "viewport": VIEWPORTS_28["tv"],
+                     "start": _local_ms(QADR_EVE, "08:00:00", YEAR_TZ), "steps": _night_steps(api)})
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     try:
         answer = run_node_peer("screen_check.js", "playwright-core", config)
@@ -690,6 +694,48 @@ def year_runs(server):
     out = {run["name"]: run for run in answer["runs"]}
     print(f"screen year session: {len(out)} runs in {time.perf_counter() - started:.1f} s")
     return out, api
+
+
+QADR_EVE = EVE_OF_21  # 10 March 2026: the Sistani office's 1 Ramadan 1447 (19 February) + 19 days
+
+
+def _night_steps(api: _Year28) -> list[dict]:
+    """The eve of the 21st night: the morning, a minute after dhuhr, the afternoon, the evening; the day after:
+    03:00 (the night under way), a minute after its fajr, the morning and the afternoon."""
+    eve, after = api.day(QADR_EVE), api.day(QADR_EVE + timedelta(days=1))
+    wall = [_local_ms(QADR_EVE, "11:00:00", YEAR_TZ), _ms(eve["dhuhr"]) + 60_000,
+            _local_ms(QADR_EVE, "15:30:00", YEAR_TZ), _local_ms(QADR_EVE, "21:00:00", YEAR_TZ)]
+    steps = [{"at": at, "settle": 50} for at in wall]
+    steps.append({"at": _local_ms(QADR_EVE + timedelta(days=1), "03:00:00", YEAR_TZ), "wait": True, "settle": 300})
+    steps += [{"at": at, "settle": 50} for at in (_ms(after["fajr"]) + 60_000,
+                                                 _local_ms(QADR_EVE + timedelta(days=1), "09:00:00", YEAR_TZ),
+                                                 _local_ms(QADR_EVE + timedelta(days=1), "16:00:00", YEAR_TZ))]
+    return steps
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_night_is_named_from_the_dhuhr_of_its_eve_until_its_fajr_never_on_the_day_after(year_runs, lang):
+    """Issue 33 (ar E1, fa FA-16, ur UR-18): the 21st night of Ramadan 1447 begins at sunset on 10 March 2026
+    (the Sistani office announced 1 Ramadan = 19 February; a Hijri date's night is the evening before it). The
+    screen names it as tonight from that day's dhuhr until the fajr of 11 March, and on 11 March after fajr,
+    morning and afternoon, nowhere (the old screen's band read "Today: … Night of Qadr (21st night)" all day),
+    while the day's own event, Imam Ali's martyrdom, stays in the band."""
+    runs, api = year_runs
+    reads = runs[f"nights-{lang}"]["reads"]
+    assert [_wall(r["now"]).date() for r in reads] == [QADR_EVE] * 4 + [QADR_EVE + timedelta(days=1)] * 4
+    catalogue = {e["id"]: e for e in _get(f"{run_server(runs[f'nights-{lang}'])}/v1/events")["events"]}
+    night = catalogue["night-of-qadr-21"]
+    assert night.get("night") and (night["hijriMonth"], night["hijriDay"]) == (9, 21)
+    title, ali = night["title"][lang], catalogue["martyrdom-imam-ali"]["title"][lang]
+    tonight = _words(lang)["tonight"].replace("{events}", title)
+    morning, after_dhuhr, afternoon, evening, under_way, after_fajr, day_morning, day_afternoon = reads
+    assert morning["night"] is None and not any(title in line for line in morning["band"])
+    for read in (after_dhuhr, afternoon, evening, under_way):
+        assert read["night"] == tonight, (read["now"], read["night"])
+    for read in (after_fajr, day_morning, day_afternoon):
+        shown = [read["night"] or ""] + read["band"] + [read["hijri"] or ""]
+        assert not any(title in text for text in shown), (read["now"], shown)
+        assert any(ali in line for line in read["band"]), read["band"]
 
 
 def _clock_digits(read: dict) -> str:

@@ -1,41 +1,141 @@
-"""GET /v1/day-status: the Hijri date, events and Shia-calendar flags of one civil day."""
+"""GET /v1/day-status: the Hijri date, events and Shia-calendar flags of one civil day.
+
+With no place, zone or offset the answer is the SPEC's (4.9, 2.9), byte for byte.  The options
+(issue 35, "one call for a main screen"; docs/decisions.md, "day-status for a place") add what a
+client needs to show the day as the place lives it, without a second computation of its own:
+
+* ``tz`` (or a place, whose zone is the city's or the one at its coordinates): the default date is
+  today in that zone, not UTC's (Apia at 08:00 on the 29th is not UTC's 28th);
+* ``city`` or ``lat``/``lng`` (with ``method``): ``maghrib``, the instant the Hijri date changes
+  there, ``hijriAfterMaghrib``, the date from then on (``hijri`` stays the date before it), and
+  ``nights``: the nights of the catalogue that touch the day, the one that ended at its dawn and the
+  one beginning at its evening, each with the instants between which a surface names it
+  (`NAMED_FROM`: from the eve's dhuhr until the fajr that ends it, never on the day after);
+  ``events`` then lists the day's own events only (a night is in ``nights``/``tonight``);
+* ``offset`` (−2..2 days): a community that keeps the reckoning's dates a day apart (/v1/hijri's
+  ``offset``): every Hijri fact of the answer follows the shifted date.
+"""
 from __future__ import annotations
 
 from datetime import date
 
-from generator.calendars import day_status, hijri
-from generator.places import days
+import numpy as np
+
+from generator.calendars import day_status, events as catalogue_events, hijri
+from generator.places import days, timezones
+from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
 from generator.api.common import CALENDAR
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
+from generator.api.prayer_times import times_for  # the same computation as /v1/prayer-times
+from generator.api.location import AUTO_ZONE, CITY, LAT, LNG, TZ, coordinates, is_point, place
+from generator.errors import QueryError
 
-PARAMETERS = (P.day("date", "A day (default today, UTC)."), CALENDAR)
+MAX_OFFSET_DAYS = 2  # as /v1/hijri's offset: a community a day or two from its reckoning
+# A night is named ("tonight") from the dhuhr of its eve: after the midday prayer "tonight" can only
+# mean the coming night, where at sahar or in the morning it reads as the night under way or just ended
+# (language review of 2026-11-28, FA-17), and a screen names it to the congregation of dhuhr, the
+# largest of the day where asr is prayed apart.  It stays named until the fajr that ends it.
+NAMED_FROM = "dhuhr"
+
+PARAMETERS = (
+    P.day("date", "A day (default today, UTC; with tz or a place: today in that zone)."),
+    CALENDAR,
+    CITY.but(description="A city id of /v1/cities: the date is the city's, with its maghrib, Hijri date after "
+                         "maghrib and nights (sets lat, lng and tz)."),
+    LAT.but(description="Latitude (with lng, instead of city): maghrib, Hijri date after maghrib and nights there."),
+    LNG,
+    TZ.but(description="IANA zone whose today is the default date (default: the city's, or the zone at lat/lng)."),
+    P.choice("method", tuple(METHODS), "With a place: the method whose dhuhr, maghrib and fajr bound the day's "
+             "nights and Hijri date.", default=DEFAULT_METHOD, keep_default=False),
+    P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS, "Days a community keeps from the reckoning (+1: its "
+              "month began a day earlier), as /v1/hijri's offset.", default=0, keep_default=False),
+)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
+    params: dict = {"calendar": values["calendar"], "offset": values["offset"], "method": values["method"]}
+    if any(values[name] is not None for name in ("city", "lat", "lng")):
+        # a place: its zone is the one given, the city's, or the one at its coordinates
+        params.update(place({**values, "tz": values["tz"] or AUTO_ZONE}, with_tz=True))
+    elif values["tz"] is not None:
+        params["tz"] = timezones.canonical_zone(values["tz"])
+        if params["tz"] is None:
+            raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
+    elif values["method"] != DEFAULT_METHOD:  # its default sent alone is harmless (a generated client sends it)
+        raise QueryError("method", "applies only with a place (city, or lat and lng)")
     day = values["date"]
     today_dependent = day is None
-    if day is None:  # SPEC 4.9: default today in UTC
-        day = days.today(now_unix_s)
-    return Canonical({"calendar": values["calendar"], "date": day.isoformat()}, today_dependent)
+    if day is None:  # SPEC 4.9: default today in UTC; with a zone, today there
+        day = days.today(now_unix_s, params.get("tz", "UTC"))
+    params["date"] = day.isoformat()
+    return Canonical(params, today_dependent)
 
 
 def build(params: Params) -> dict:
     civil_day = date.fromisoformat(params["date"])
-    facts = day_status.status(civil_day, params["calendar"])
-    hijri_date = {**facts["hijri"], "monthName": hijri_names.month_names(facts["hijri"]["hm"])}
-    return {
+    calendar, offset = params["calendar"], params.get("offset", 0)
+    facts = day_status.status(civil_day, calendar, offset)
+    body = {
         "date": params["date"],
         "weekday": hijri_names.weekday_names(civil_day.weekday())["en"],
-        "calendarUsed": params["calendar"],
+        "calendarUsed": calendar,
         "source": facts["source"],
-        "hijri": hijri_date,
+        "hijri": _named(facts["hijri"]),
         "events": facts["events"],
         "tonight": facts["tonight"],
         "flags": facts["flags"],
     }
+    if "offset" in params:
+        body["offset"] = offset
+    if "tz" in params:
+        body["tz"] = params["tz"]
+    if is_point(params):
+        body.update(_at_place(params, civil_day, facts))
+    return body
+
+
+def _named(h: dict) -> dict:
+    return {**h, "monthName": hijri_names.month_names(h["hm"])}
+
+
+def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
+    """The place's part of the answer: where it is, its maghrib and the date after it, the day's nights."""
+    calendar, offset = params["calendar"], params.get("offset", 0)
+    lat, lng = coordinates(params)
+    method = params.get("method", DEFAULT_METHOD)
+    unix_day = days.unix_day(civil_day)
+    times = times_for(lat, lng, unix_day - 1, 3, [METHODS[method]]).times  # the eve, the day, the next day
+    at = {name: times[name][0] for name in (NAMED_FROM, "maghrib", "fajr")}
+    after = hijri.to_hijri(unix_day + offset + 1, calendar)
+    where = {"city": params["city"]} if "city" in params else {"lat": lat, "lng": lng}
+    night_ids = {e["id"] for e in catalogue_events.catalogue() if e["night"]}
+    nights = []
+    for k in (0, 1):  # the night that ended at this day's fajr (its eve: the day before), then tonight's
+        dated = hijri.to_hijri(unix_day + offset + k, calendar)
+        for event in day_status.nights_of(int(dated.month), int(dated.day), int(dated.month_length)):
+            nights.append({"id": event["id"], "title": dict(event["title"]),
+                           "hijri": {"hy": int(dated.year), "hm": int(dated.month), "hd": int(dated.day)},
+                           "eve": days.iso(unix_day + k - 1),
+                           "namedFrom": _instant(at[NAMED_FROM][k]), "begins": _instant(at["maghrib"][k]),
+                           "ends": _instant(at["fajr"][k + 1])})
+    return {
+        # a night is not an event of the day after it: it is in `nights` (and `tonight` on its eve)
+        "events": [e for e in facts["events"] if e["id"] not in night_ids],
+        "place": where,
+        "method": method,
+        "maghrib": _instant(at["maghrib"][1]),
+        "hijriAfterMaghrib": _named({"hy": int(after.year), "hm": int(after.month), "hd": int(after.day)}),
+        "nights": nights,
+    }
+
+
+def _instant(unix_s: np.int64) -> str:
+    """``YYYY-MM-DDTHH:MM:00Z`` of a whole-minute instant, as /v1/prayer-times writes its times (S20)."""
+    minutes = int(unix_s) // 60
+    return f"{days.iso(minutes // 1440)}T{minutes % 1440 // 60:02d}:{minutes % 60:02d}:00Z"
 
 
 def plan(window: Window):
@@ -43,5 +143,5 @@ def plan(window: Window):
     return [{"calendar": calendar, "date": day} for calendar in hijri.CALENDARS for day in window.dates]
 
 
-ENDPOINT = Endpoint("day-status", "Hijri date, events and Shia-calendar flags of a day", PARAMETERS, canonical,
-                    build, schemas.json_response(schemas.DAY_STATUS), plan=plan)
+ENDPOINT = Endpoint("day-status", "Hijri date, events and Shia-calendar flags of a day",
+                    PARAMETERS, canonical, build, schemas.json_response(schemas.DAY_STATUS), plan=plan)

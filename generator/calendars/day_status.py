@@ -148,9 +148,20 @@ def events_on(month: int, day: int, month_length: int) -> list[Mapping]:
     ]
 
 
-def status(civil_day: date, calendar: str) -> dict:
-    """Return the flags and Hijri facts of a civil day (SPEC 2.9) under ``calendar``."""
-    unix_day = days.unix_day(civil_day)
+def nights_of(month: int, day: int, month_length: int) -> list[Mapping]:
+    """Return the catalogue's night events (data/nights.csv) of a Hijri date: the night that begins at sunset
+    on the civil day before it."""
+    return [e for e in events_on(month, day, month_length) if e["night"]]
+
+
+def status(civil_day: date, calendar: str, offset_days: int = 0) -> dict:
+    """Return the flags and Hijri facts of a civil day (SPEC 2.9) under ``calendar``.
+
+    ``offset_days`` serves a community that keeps the reckoning's dates a day or two apart: the
+    civil day gets the Hijri date the reckoning gives ``offset_days`` later (+1: its month began a
+    day earlier), as /v1/hijri's ``offset`` reads it; every fact follows from that date.
+    """
+    unix_day = days.unix_day(civil_day) + offset_days
     today = hijri.to_hijri(unix_day, calendar)
     tomorrow = hijri.to_hijri(unix_day + 1, calendar)
     weekday = civil_day.weekday()
@@ -168,7 +179,7 @@ def status(civil_day: date, calendar: str) -> dict:
             {"id": e["id"], "type": e["type"], "importance": e["importance"], "title": dict(e["title"])}
             for e in todays_events
         ],
-        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in events_on(*next_hd[:3]) if e["night"]],
+        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in nights_of(*next_hd[:3])],
         "flags": {
             "mourning": (season is not None and season.kind == "mourning")
             or any(e["type"] in mourning_types for e in todays_events),

@@ -249,6 +249,9 @@ def config(query: PageQuery, today: date) -> dict:
         "calendar": query.calendar,
         "prayerTimes": data_urls("prayer-times", prayer, "year", YEAR_SLOT),
         "dayStatus": data_urls("day-status", {"calendar": query.calendar}, "date", DATE_SLOT),
+        # the catalogue's nights (/v1/events' `night`): a day-status lists its Hijri date's night among the day's
+        # events, which the screen names only until that day's fajr (docs/decisions.md, "Naming a night")
+        "nights": [e["id"] for e in responses.api_json("events", {}, today)["events"] if e.get("night")],
         "words": {
             "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
             "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},

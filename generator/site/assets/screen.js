@@ -33,14 +33,20 @@ function slotsText(day, name) {
   return Array.isArray(slots) ? joinList(slots.map(function (s) { return clockText(s); })) : "";
 }
 
-function qadrNight(st) {
-  // Tonight's nights of worship (Laylat al-Qadr): from the evening before (today's `tonight`) until the
-  // fajr that ends it (the day's own `events` name the night that began the evening before).
+function namedNights(st) {
+  // The nights the screen names now (docs/decisions.md, "Naming a night"): before the day's fajr, the night under
+  // way (the day-status lists its Hijri date's night among the day's events); from the day's dhuhr, the nights
+  // beginning this evening (its `tonight`); between them none, and never a night on the day after it.
   var status = statuses[st.today];
-  if (!status) return [];
   var fajr = st.day ? at(st.day.fajr) : null;
-  var list = fajr !== null && st.nowMs < fajr ? status.events : status.tonight;
-  return list.filter(function (e) { return /^night-of-qadr/.test(e.id); });
+  var dhuhr = st.day ? at(st.day.dhuhr) : null;
+  if (!status || fajr === null || dhuhr === null) return [];
+  if (st.nowMs < fajr) return status.events.filter(isNight);
+  return st.nowMs >= dhuhr ? status.tonight : [];
+}
+
+function isNight(event) {
+  return config.nights.indexOf(event.id) >= 0;
 }
 
 function renderDay(st) {
@@ -56,17 +62,14 @@ function renderDay(st) {
     show(row, text !== "");
     setText(row.querySelector("td"), text);
   });
-  var nights = qadrNight(st);
+  var nights = namedNights(st);
   setText($(".night"), nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "");
   show($(".night"), nights.length > 0);
-  // Band: today's events, the night that begins this evening, then the announcements of the query.
+  // Band: the day's own events (a night is named above, on its eve until its dawn), then the query's announcements.
   var lines = [];
-  if (status && status.events.length) {
-    lines.push(W.today_events.replace("{events}", joinList(status.events.map(function (e) { return e.title[config.lang]; }))));
-  }
-  var tonight = status ? status.tonight.filter(function (e) { return nights.indexOf(e) < 0; }) : []; // not twice
-  if (tonight.length) {
-    lines.push(W.tonight.replace("{events}", joinList(tonight.map(function (e) { return e.title[config.lang]; }))));
+  var todays = status ? status.events.filter(function (e) { return !isNight(e); }) : [];
+  if (todays.length) {
+    lines.push(W.today_events.replace("{events}", joinList(todays.map(function (e) { return e.title[config.lang]; }))));
   }
   var made = band.querySelectorAll("p.made");
   for (var i = 0; i < Math.max(made.length, lines.length); i++) {

@@ -1,0 +1,148 @@
+"""/v1/day-status for a place or a zone (issue 33: nights on the evening they begin; issue 35: one call
+for a main screen).
+
+Independent references:
+* the Sistani office's announcement of 1 Ramadan 1447 = Thursday 19 February 2026, read here from its row
+  of data/announced_month_starts.csv (source: kurdistan24.net, reported 18 February), and the rule that the
+  night of a Hijri date begins at sunset of the civil day before it (Mafatih al-Jinan; "the night of the
+  21st" is the evening of the 20th): so the 21st night of Ramadan 1447 begins on the evening of
+  19 Feb + 19 days = 10 March 2026 and ends at the fajr of 11 March;
+* the Sun's positions from astronomy-engine (Don Cross, the Python package): maghrib is the Sun 4.5°
+  below the horizon after sunset (the Tehran preset, data/methods.json), fajr 17.7° before sunrise, dhuhr
+  the Sun's transit; the service's instants are whole minutes, so they agree within 1.5 minutes;
+* Python's zoneinfo for the local date (Apia, UTC+13 in November 2026).
+"""
+from __future__ import annotations
+
+import csv
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import astronomy
+import pytest
+from conftest import call
+
+KARBALA = {"lat": 32.62, "lng": 44.02}  # data/cities.csv "karbala", rounded as the API rounds (SPEC 2.1)
+ANNOUNCED = Path(__file__).resolve().parents[1] / "data" / "announced_month_starts.csv"
+TOLERANCE_S = 90  # whole-minute instants against the unrounded Sun
+
+
+def _announced_start(hy: int, hm: int, authority: str) -> date:
+    with ANNOUNCED.open(encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle)
+                if (int(r["hy"]), int(r["hm"]), r["authority_id"]) == (hy, hm, authority)]
+    assert len(rows) == 1, rows
+    return date.fromisoformat(rows[0]["gregorian_start"])
+
+
+RAMADAN_1447 = _announced_start(1447, 9, "sistani")
+EVE_OF_21 = RAMADAN_1447 + timedelta(days=21 - 1 - 1)  # the 21st day's civil date, minus one: its eve
+NOW = datetime(2026, 11, 28, 19, 0, tzinfo=timezone.utc).timestamp()
+
+
+def _ask(client, **query) -> dict:
+    response = client.get("/v1/day-status", params=query)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _instant(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def _sun(day: date, lat: float, lng: float) -> dict[str, datetime]:
+    """Dhuhr, maghrib (4.5° below) and the next day's fajr (17.7° below) at a place, from astronomy-engine."""
+    observer = astronomy.Observer(lat, lng, 0)
+    noon_guess = astronomy.Time.Make(day.year, day.month, day.day, 12, 0, 0).AddDays(-lng / 360)
+    transit = astronomy.SearchHourAngle(astronomy.Body.Sun, observer, 0.0, noon_guess.AddDays(-0.5)).time
+    maghrib = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Set, transit, 1, -4.5)
+    fajr = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Rise, maghrib, 1, -17.7)
+    return {name: t.Utc().replace(tzinfo=timezone.utc) for name, t in
+            (("dhuhr", transit), ("maghrib", maghrib), ("fajr", fajr))}
+
+
+def _close(text: str, expected: datetime) -> bool:
+    return abs((_instant(text) - expected).total_seconds()) <= TOLERANCE_S
+
+
+def test_the_21st_night_is_tonight_on_its_eve_and_never_on_the_day_after(client):
+    """Issue 33: on 10 March 2026 (20 Ramadan) at Karbala the 21st night is `tonight`, named from the eve's
+    dhuhr, beginning at maghrib and ending at the next fajr; on 11 March (21 Ramadan) it is neither tonight nor
+    among the day's events (the old answer had no place: 400, and listed it under the 11th's events)."""
+    assert EVE_OF_21 == date(2026, 3, 10)
+    eve = _ask(client, date=EVE_OF_21.isoformat(), city="karbala")
+    assert [n["id"] for n in eve["tonight"]] == ["night-of-qadr-21"]
+    assert (eve["hijri"]["hm"], eve["hijri"]["hd"]) == (9, 20)
+    assert (eve["hijriAfterMaghrib"]["hm"], eve["hijriAfterMaghrib"]["hd"]) == (9, 21)
+    [night] = eve["nights"]  # the 20th night (ended at this dawn) is no catalogue night
+    sun = _sun(EVE_OF_21, **KARBALA)
+    assert night["id"] == "night-of-qadr-21" and night["eve"] == "2026-03-10"
+    assert night["hijri"] == {"hy": 1447, "hm": 9, "hd": 21}
+    assert _close(night["namedFrom"], sun["dhuhr"]) and _close(night["begins"], sun["maghrib"])
+    assert _close(night["ends"], sun["fajr"]) and eve["maghrib"] == night["begins"]
+    assert night["title"]["en"] == "Night of Qadr (21st night of Ramadan)"
+
+    day_after = _ask(client, date="2026-03-11", city="karbala")
+    assert day_after["tonight"] == []
+    assert [e["id"] for e in day_after["events"]] == ["martyrdom-imam-ali"]  # Imam Ali's martyrdom, a day event
+    # it is named only as the night that ended at this day's dawn, with that dawn
+    [past] = day_after["nights"]
+    assert past["id"] == "night-of-qadr-21" and _instant(past["ends"]) <= sun["fajr"] + timedelta(seconds=TOLERANCE_S)
+    assert _instant(past["ends"]).astimezone(ZoneInfo("Asia/Baghdad")).date() == date(2026, 3, 11)
+    assert _instant(past["ends"]).astimezone(ZoneInfo("Asia/Baghdad")).hour < 6
+
+
+def test_the_answer_without_a_place_keeps_the_spec(client):
+    """SPEC 4.9/2.9: with no place, zone or offset the answer is the SPEC's, byte for byte; the defaults of the
+    new parameters sent alone change nothing (a generated client sends them)."""
+    plain = client.get("/v1/day-status?date=2026-03-11")
+    assert client.get("/v1/day-status?date=2026-03-11&offset=0&method=Tehran").content == plain.content
+    body = plain.json()
+    assert list(body) == ["date", "weekday", "calendarUsed", "source", "hijri", "events", "tonight", "flags"]
+    assert "night-of-qadr-21" in {e["id"] for e in body["events"]}  # the Hijri date's events, as the SPEC lists
+
+
+def test_the_hijri_date_switches_at_the_places_maghrib(client):
+    """`maghrib` is the Sun 4.5° below the horizon at the place (astronomy-engine); `hijri` is the date before
+    it, `hijriAfterMaghrib` the next civil day's (the day-status of 2 December without a place)."""
+    body = _ask(client, date="2026-12-01", lat=51.51, lng=-0.13)
+    assert body["tz"] == "Europe/London" and body["place"] == {"lat": 51.51, "lng": -0.13}
+    assert _close(body["maghrib"], _sun(date(2026, 12, 1), 51.51, -0.13)["maghrib"])
+    before, after = _ask(client, date="2026-12-01"), _ask(client, date="2026-12-02")
+    assert body["hijri"] == before["hijri"] and body["hijriAfterMaghrib"] == after["hijri"]
+    assert body["method"] == "Tehran"
+    jafari = _ask(client, date="2026-12-01", lat=51.51, lng=-0.13, method="Jafari")
+    assert jafari["method"] == "Jafari" and jafari["maghrib"] != body["maghrib"]  # Jafari's maghrib is 4°
+
+
+def test_the_default_date_is_todays_in_the_zone_at_the_date_line(client):
+    """Issue 35: at 2026-11-28T19:00Z it is 08:00 on 29 November in Apia (zoneinfo); UTC's date is the 28th."""
+    assert datetime.fromtimestamp(NOW, ZoneInfo("Pacific/Apia")).date() == date(2026, 11, 29)
+    assert call("day-status", NOW).startswith(b'{"date":"2026-11-28"')
+    zoned = call("day-status", NOW, tz="Pacific/Apia")
+    assert zoned.startswith(b'{"date":"2026-11-29"') and b'"tz":"Pacific/Apia"' in zoned
+    at_apia = call("day-status", NOW, lat=-13.83, lng=-171.76)  # the zone at the coordinates
+    assert at_apia.startswith(b'{"date":"2026-11-29"') and b'"tz":"Pacific/Apia"' in at_apia
+
+
+@pytest.mark.parametrize("offset", [-1, 1])
+def test_offset_follows_a_community_a_day_apart(client, offset):
+    """A community whose Ramadan began a day later (offset −1) keeps the 21st night on the evening of
+    11 March; one a day earlier (+1) on the 9th: the announced start, moved by the offset."""
+    eve = (EVE_OF_21 - timedelta(days=offset)).isoformat()
+    body = _ask(client, date=eve, city="karbala", offset=offset)
+    assert body["offset"] == offset and [n["id"] for n in body["tonight"]] == ["night-of-qadr-21"]
+    assert body["nights"][-1]["eve"] == eve
+    shifted = _ask(client, date="2026-03-11", offset=offset)  # without a place too
+    assert shifted["hijri"]["hd"] == 21 + offset
+
+
+@pytest.mark.parametrize("query, parameter", [
+    ("tz=Mars/Base", "tz"), ("offset=3", "offset"), ("offset=x", "offset"), ("method=Jafari", "method"),
+    ("lat=32.6", "lng"), ("lng=44", "lat"), ("city=nowhere", "city"), ("city=karbala&lat=1&lng=1", "city"),
+    ("city=karbala&method=Nope", "method"),
+])
+def test_bad_input_is_a_400_naming_the_parameter(client, query, parameter):
+    response = client.get("/v1/day-status?date=2026-03-10&" + query)
+    assert response.status_code == 400 and response.json()["error"].startswith(parameter + ":"), response.text
