@@ -131,8 +131,9 @@ def test_a_reckoning_the_code_does_not_serve_yet_falls_back_to_sighting(tmp_path
     """A row may name a reckoning generator.calendars.hijri does not serve yet: the surfaces read sighting until it does;
     a city's own row wins over its country's; a place with no row keeps the SPEC's defaults."""
     path = tmp_path / "place_defaults.csv"
-    path.write_text("place,method,calendar,method_source,calendar_source\n"
-                    "PK,Tehran,pakistan,a source,a source\nkarachi,Jafari,notyet,a source,a source\n", encoding="utf-8")
+    path.write_text("place,method,calendar,method_source,calendar_source,midnight,midnight_source\n"
+                    "PK,Tehran,pakistan,a source,a source,,a source\n"
+                    "karachi,Jafari,notyet,a source,a source,sunsetToSunrise,a source\n", encoding="utf-8")
     karachi = place_defaults.for_place("karachi", "PK", path)
     assert (karachi.method, karachi.calendar, karachi.listed, karachi.listed_calendar) == (
         "Jafari", "moonsighting", "karachi", "notyet")
@@ -141,17 +142,24 @@ def test_a_reckoning_the_code_does_not_serve_yet_falls_back_to_sighting(tmp_path
     assert place_defaults.for_place("paris", "FR", path) == place_defaults.SPEC_DEFAULTS
     assert place_defaults.for_city("paris") == place_defaults.SPEC_DEFAULTS
     bad = tmp_path / "bad.csv"
-    bad.write_text("place,method,calendar,method_source,calendar_source\nPK,NoSuchMethod,pakistan,a,b\n",
-                   encoding="utf-8")
+    bad.write_text("place,method,calendar,method_source,calendar_source,midnight,midnight_source\n"
+                   "PK,NoSuchMethod,pakistan,a,b,,c\n", encoding="utf-8")
     with pytest.raises(ValueError, match="method"):
         place_defaults.rows(bad)
+    # the midnight goes with the method: the row's own, else (empty) the named method's authority's
+    assert karachi.midnight == "sunsetToSunrise" and quetta.midnight == "sunsetToFajr"
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text("place,method,calendar,method_source,calendar_source,midnight,midnight_source\n"
+                       "PK,Tehran,pakistan,a,b,noon,c\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="midnight"):
+        place_defaults.rows(unknown)
 
 
 def test_every_choice_names_a_source_and_a_known_method():
     rows = place_defaults.rows()
     assert {"GB", "IR", "IQ", "PK", "IN", "LB", "BH", "KW", "SA", "AZ", "AF", "US", "CA"} <= set(rows)
     for row in rows.values():
-        assert row["method_source"].strip() and row["calendar_source"].strip()
+        assert row["method_source"].strip() and row["calendar_source"].strip() and row["midnight_source"].strip()
 
 
 def test_a_static_host_has_the_file_the_screen_reads_first(client):

@@ -30,8 +30,9 @@ def _config(html: str) -> dict:
 def test_screen_reads_the_api_answers_by_their_path_urls_first(client):
     html = client.get("/screen/?city=karbala&lang=ar").text
     config = _config(html)
-    assert config["prayerTimes"] == ["/v1/prayer-times/city=karbala&method=Tehran&tz=Asia~Baghdad&year=YEAR.json",
-                                     "/v1/prayer-times?city=karbala&method=Tehran&tz=Asia%2FBaghdad&year=YEAR"]
+    assert config["prayerTimes"] == ["/v1/prayer-times/city=karbala&method=Tehran&midnight=sunsetToFajr&tz=Asia~Baghdad&year=YEAR.json",
+                                     "/v1/prayer-times?city=karbala&method=Tehran&midnight=sunsetToFajr&tz=Asia%2FBaghdad&year=YEAR"]
+    # (the Institute's midnight, sunset to fajr, as the office of Ayatollah Sistani defines it: issue 33)
     assert config["dayStatus"][0] == "/v1/day-status/calendar=moonsighting&date=DATE.json"
     assert (config["tz"], config["clock"], config["calendar"]) == ("Asia/Baghdad", "12", "moonsighting")
     # the path URL answers exactly what the query URL answers
@@ -74,7 +75,7 @@ def test_a_screen_for_coordinates_names_them_as_the_pages_do(client):
 def test_a_query_that_needs_a_hash_is_read_by_its_query_url_only(client):
     html = client.get("/screen/?lat=51.5&lng=-0.12&tz=Europe/London&tune=fajr:2").text
     assert _config(html)["prayerTimes"] == [
-        "/v1/prayer-times?lat=51.5&lng=-0.12&method=Tehran&tune=fajr%3A2&tz=Europe%2FLondon&year=YEAR"]
+        "/v1/prayer-times?lat=51.5&lng=-0.12&method=Tehran&midnight=sunsetToFajr&tune=fajr%3A2&tz=Europe%2FLondon&year=YEAR"]
 
 
 def test_bad_queries_are_the_400_page_in_the_query_language(client):
@@ -130,7 +131,8 @@ def test_month_link_of_the_widget(client):
     html = client.get("/widget/?city=karbala&lang=ar&method=Jafari").text
     assert 'class="month" href="/city/karbala/ar/Jafari/"' in html
     config = _config(client.get("/widget/?lat=33.3&lng=44.4&tz=Asia/Baghdad").text)
-    assert config["monthLink"] == "/v1/prayer-times.csv?lat=33.3&lng=44.4&method=Tehran&month=MONTH&tz=Asia%2FBaghdad&year=YEAR"
+    assert config["monthLink"] == ("/v1/prayer-times.csv?lat=33.3&lng=44.4&method=Tehran&midnight=sunsetToFajr&month=MONTH"
+                                  "&tz=Asia%2FBaghdad&year=YEAR")
 
 
 NAMES = ["city", "lat", "lng", "tz", "method", "lang", "clock", "calendar", "note", "name", "theme", "tune", "asr",

@@ -309,14 +309,23 @@ def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
                     axis=-1).reshape(-1, len(names))
 
 
+def screen_query(city_id: str) -> dict:
+    """The query a city's screen and widget ask a year of (generator.site.screen): the place's own method where it
+    is not the default (issue 26) and its authority's midnight where that is not the method's own (issue 33)."""
+    own = place_defaults.for_city(city_id)
+    midnight = place_defaults.page_midnight(own.method, city_id)
+    return {"city": city_id, **({"method": own.method} if own.method != DEFAULT_METHOD else {}),
+            **({"midnight": midnight} if midnight else {})}
+
+
 def plan(window: Window):
-    """A year of the default method for every catalogue city, and of the city's own method where its place keeps
-    another (generator.prayer.place_defaults: what its screen and widget read, issue 26), and each mosque's year
+    """A year of the default method for every catalogue city, and of the query its screen and widget read where
+    that is another (`screen_query`: the city's own method and its authority's midnight, generator.prayer.place_defaults,
+    issues 26 and 33), and each mosque's year
     (`mosque=<id>`: its file is that of the explicit query the profile stands for)."""
-    own = {city: place_defaults.for_city(city).method for city in window.city_ids}
+    screens = [screen_query(city) for city in window.city_ids]
     return ([{"city": city, "year": str(year)} for city in window.city_ids for year in window.years]
-            + [{"city": city, "method": own[city], "year": str(year)} for city in window.city_ids
-               if own[city] != DEFAULT_METHOD for year in window.years]
+            + [{**query, "year": str(year)} for query in screens if len(query) > 1 for year in window.years]
             + [{"mosque": mosque_id, "year": str(year)} for mosque_id in mosques.by_id() for year in window.years])
 
 

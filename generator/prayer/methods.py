@@ -96,6 +96,10 @@ class Method:
     # pole (degrees): a dawn fitted from a printed table (IslamicCentreOfEngland); () is a fixed angle.
     fajr_angle_declination_terms: tuple[float, ...] = ()
     midnight: Midnight = DEFAULT_MIDNIGHT  # the method's own night, when the request names none
+    # The midnight the authority the preset is named after prints, where it is not ``midnight`` (which stays the
+    # SPEC's for the SPEC's presets, so that every default answer keeps its bytes): what a page naming the authority
+    # prints (generator.prayer.place_defaults.page_midnight). None: ``midnight`` is the authority's, or no source.
+    authority_midnight: Midnight | None = None
     imsak_before_fajr_min: float = DEFAULT_IMSAK_BEFORE_FAJR_MIN  # the method's own, when the request names none
     summer: tuple[Summer, ...] = ()  # other maghrib and imsak intervals in the northern summer
     extension: bool = False  # beyond the SPEC's sixteen: asked for by name, not part of method=all
@@ -106,6 +110,11 @@ class Method:
     description: str = ""
     source: str = ""
     default: bool = False
+
+    @property
+    def own_midnight(self) -> Midnight:
+        """The night of the preset's authority: what a human surface naming the preset prints."""
+        return self.authority_midnight or self.midnight
 
     def __post_init__(self) -> None:
         if (self.isha_angle_deg is None) == (self.isha_interval_min is None):
@@ -121,6 +130,8 @@ class Method:
             object.__setattr__(self, "isha_high_latitude_rule", HighLatitudeRule(self.isha_high_latitude_rule))
         object.__setattr__(self, "shafaq", Shafaq(self.shafaq))
         object.__setattr__(self, "midnight", Midnight(self.midnight))
+        if self.authority_midnight is not None:
+            object.__setattr__(self, "authority_midnight", Midnight(self.authority_midnight))
         object.__setattr__(self, "fajr_angle_declination_terms", tuple(self.fajr_angle_declination_terms))
         object.__setattr__(self, "prints_tables_of", tuple(self.prints_tables_of))
         object.__setattr__(self, "summer", tuple(s if isinstance(s, Summer) else Summer(**s) for s in self.summer))

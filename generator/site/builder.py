@@ -34,7 +34,7 @@ from markupsafe import Markup
 from generator.errors import QueryError
 from generator.places import cities
 from generator.prayer import mosques, place_defaults
-from generator.prayer.methods import DEFAULT_METHOD
+from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.calendars import hijri
 from generator.words import error_words, feed_words, hijri_names
 from generator.words import page_words as words
@@ -83,13 +83,22 @@ def _field(name: str, lang: str) -> dict:
 
 
 def city_defaults() -> dict[str, list[str]]:
-    """Each catalogue city's own [method, reckoning] where it is not the SPEC's (the script preselects them)."""
+    """Each catalogue city's own [method, reckoning, midnight] where it is not a place's with no row (the script
+    preselects them; the midnight is the ``midnight=`` its pages ask for the method, "" for the method's own)."""
     out = {}
+    spec = [DEFAULT_METHOD, hijri.DEFAULT_CALENDAR, place_defaults.page_midnight(DEFAULT_METHOD, None) or ""]
     for city_id in sorted(cities.by_id()):
         own = place_defaults.for_city(city_id)
-        if (own.method, own.calendar) != (DEFAULT_METHOD, hijri.DEFAULT_CALENDAR):
-            out[city_id] = [own.method, own.calendar]
+        defaults = [own.method, own.calendar, place_defaults.page_midnight(own.method, city_id) or ""]
+        if defaults != spec:
+            out[city_id] = defaults
     return out
+
+
+def method_midnights() -> dict[str, str]:
+    """The ``midnight=`` of each preset whose authority's midnight is not its API default (the Institute's:
+    sunset to fajr), which the script preselects with the method where the place keeps another (issue 33)."""
+    return {m: rule for m in METHODS if (rule := place_defaults.page_midnight(m, None)) is not None}
 
 
 def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
@@ -105,7 +114,8 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
     config = {
         "lang": lang,
         "clock": words.DEFAULT_CLOCK[lang],  # the table's clock, as the mosque's page prints it (12 h in ar and ur)
-        "defaults": {"method": DEFAULT_METHOD, "reckoning": hijri.DEFAULT_CALENDAR, "cities": city_defaults()},
+        "defaults": {"method": DEFAULT_METHOD, "reckoning": hijri.DEFAULT_CALENDAR, "cities": city_defaults(),
+                     "midnights": method_midnights()},
         "prayers": list(PRAYERS),
         "partners": PARTNERS,
         "languages": list(words.LANGUAGES),

@@ -43,7 +43,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
     month = responses.api_json("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar}, today)
     days = {int(d): date.fromisoformat(iso) for d, iso in month["days"].items()}
     spans = sorted({(day.year, day.month) for day in days.values()})
-    queries = [{"city": city_id, "year": y, "month": m, "method": method} for y, m in spans]
+    queries = [timetable.prayer_query(city_id, method, year=y, month=m) for y, m in spans]
     by_date = {d["date"]: d for q in queries for d in responses.api_json("prayer-times", q, today)["days"]}
     w, p = words.WORDS[lang], words.PAGE_WORDS[lang]
     rows = []
@@ -95,6 +95,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
             begins=timetable.date_text(days[1], lang),
             source=words.source_text(month["source"], calendar, lang)),
         calendar_note=timetable.calendar_note(calendar, lang),
+        midnight_note=timetable.midnight_note(method, city_id, lang),
         api=[responses.api_url("prayer-times", q) for q in queries]
         + [responses.api_url("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar})],
         data_calendar=calendar,

@@ -151,6 +151,12 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
         if own_method != prayer["method"]:
             prayer_items = [*prayer_items, ("method", own_method)]
             prayer = _prayer_params(prayer_items, now_s)
+    if not any(name in ("midnight", MOSQUE_NAME) for name, _ in prayer_items):
+        # the midnight of the authority the screen names (the place's own with its method; issue 33)
+        midnight = place_defaults.page_midnight(str(prayer["method"]), prayer.get("city"))
+        if midnight is not None:
+            prayer_items = [*prayer_items, ("midnight", midnight)]
+            prayer = _prayer_params(prayer_items, now_s)
     if "city" not in prayer and "tz" not in prayer:
         raise QueryError("tz", f"the {kind} shows local times: give tz (an IANA zone, or auto) with lat and lng",
                          f"{kind}_local_times")
@@ -481,7 +487,9 @@ def qr_target(query: PageQuery, today: date) -> str:
         if query.mosque is not None:
             return urls.absolute(responses.api_url("prayer-times.ics", {MOSQUE_NAME: query.mosque}))
         # the same place and rules; a city's feed takes the city's own zone (it refuses tz with city)
-        feed = {k: v for k, v in prayer.items() if k != NOTICE_API and not (k == "tz" and "city" in prayer)}
+        # (and no midnight: the feed shows no midnight event, and refuses the option)
+        feed = {k: v for k, v in prayer.items()
+                if k not in (NOTICE_API, "midnight") and not (k == "tz" and "city" in prayer)}
         return urls.absolute(responses.api_url("prayer-times.ics", feed))
     if query.mosque is not None:
         return urls.absolute(urls.mosque_url(query.mosque, query.lang))
@@ -563,7 +571,8 @@ def month_links(query: PageQuery, today: date) -> tuple[str, str | None]:
     if query.mosque is not None:
         return urls.mosque_url(query.mosque, query.lang), None
     prayer = dict(query.prayer)
-    if "city" in prayer and set(prayer) <= {"city", "tz", "method"} and "," not in prayer.get("method", ""):
+    if ("city" in prayer and set(prayer) <= {"city", "tz", "method", "midnight"} and "," not in prayer.get("method", "")
+            and prayer.get("midnight") == place_defaults.page_midnight(prayer.get("method"), prayer["city"])):
         city = responses.catalogue_city(prayer["city"], today)
         if prayer.get("tz", city["tz"]) == city["tz"]:
             own_method = place_defaults.for_city(city["id"]).method

@@ -105,6 +105,13 @@ def city_default_method(methods: list[dict], city_id: str) -> str:
     return method if any(m["id"] == method for m in methods) else next(m["id"] for m in methods if m["default"])
 
 
+def prayer_query(city_id: str, method: str, **span) -> dict:
+    """Return the /v1/prayer-times query of a page naming ``method`` at a city: its authority's midnight
+    (`place_defaults.page_midnight`: the Institute's and the Sistani office's, sunset to fajr; issue 33)."""
+    midnight = place_defaults.page_midnight(method, city_id)
+    return {"city": city_id, **span, "method": method, **({"midnight": midnight} if midnight else {})}
+
+
 def page_context(today: date, city_id: str, lang: str, method: str | None) -> dict:
     """Return what every page of a city shares (`PageNotFound` for an unknown city, language or method)."""
     catalogue = {c["id"]: c for c in responses.api_json("cities", {"all": "1"}, today)["cities"]}
@@ -198,11 +205,20 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         crescent=crescent,
         main_href=urls.city_url(city_id, lang, method, shared["default_method"]) if month_page is not None else None,
         printed_note=printed_note(months, methods, lang),
+        midnight_note=midnight_note(method, city_id, lang),
         defaults_note=w["place_defaults"].format(method=method_label, calendar=words.CALENDAR_BASES[lang][calendar])
         if method == default_method else None,
         previous={"href": previous, "text": w["previous_month"]} if previous else None,
         next={"href": following, "text": w["next_month"]} if following else None,
     )
+
+
+def midnight_note(method: str, city_id: str, lang: str) -> str:
+    """Return the sentence saying which night the page's midnight halves, and whose definition it is, or that no
+    source was found for the method's authority (issue 33)."""
+    rule, sourced = place_defaults.page_night(method, city_id)
+    w = words.WORDS[lang]
+    return w["midnight_note" if sourced else "midnight_note_unsourced"].format(rule=w[f"midnight_rule.{rule.value}"])
 
 
 def printed_note(months: list[dict], methods: list[dict], lang: str) -> str | None:
@@ -237,7 +253,7 @@ def crescent_links(today: date, local_today: date, city: dict, lang: str) -> dic
 def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,
                 month: int) -> dict:
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
-    query = {"city": city["id"], "year": year, "month": month, "method": method}
+    query = prayer_query(city["id"], method, year=year, month=month)
     prayer = responses.api_json("prayer-times", query, today)
     shown = page_calendars(calendar)
     maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in shown}

@@ -20,7 +20,7 @@
     edit: null, // {id, secret, version}: the profile the edit link opened
     unsaved: false, // a published profile changed in the form and not saved yet
     shown: "", // the preview's query as last asked
-    methodTouched: false, reckoningTouched: false,
+    methodTouched: false, reckoningTouched: false, midnightTouched: false,
   };
 
   // ---- text ---------------------------------------------------------------------------------------------------
@@ -262,9 +262,13 @@
   }
   function preselect() {
     // The place's own method and reckoning (data/place_defaults.csv), unless the admin chose others.
-    const own = (placeKind() === "city" && config.defaults.cities[state.city]) || [config.defaults.method, config.defaults.reckoning];
+    const own = (placeKind() === "city" && config.defaults.cities[state.city])
+      || [config.defaults.method, config.defaults.reckoning, config.defaults.midnights[config.defaults.method] || ""];
     if (!state.methodTouched) $("f-method").value = own[0];
     if (!state.reckoningTouched) $("f-reckoning").value = own[1];
+    // The midnight of the authority the method names (the place's own with its method; issue 33).
+    const method = $("f-method").value;
+    if (!state.midnightTouched) $("f-midnight").value = method === own[0] ? own[2] : config.defaults.midnights[method] || "";
     $("method-own").hidden = $("f-method").value !== own[0];
   }
 
@@ -620,7 +624,7 @@
       if (["city", "lat", "lng", "tz"].includes(name)) continue;
       element.value = (p.times || {})[name] || (p.jamaat || {})[name] || "";
     }
-    state.methodTouched = state.reckoningTouched = true;
+    state.methodTouched = state.reckoningTouched = state.midnightTouched = true;
     $("f-reckoning").value = p.reckoning;
     const rules = readPairs((p.jamaat || {}).jamaat), round = readPairs((p.jamaat || {}).jamaatRound),
       weekly = readPairs((p.jamaat || {}).jamaatWeekly);
@@ -692,6 +696,7 @@
     if (target.name === "place-kind") { showPlace(); preselect(); }
     if (target.id === "f-method") { state.methodTouched = true; preselect(); }
     if (target.id === "f-reckoning") state.reckoningTouched = true;
+    if (target.id === "f-midnight") state.midnightTouched = true;
     if (target.id === "f-table-file" && target.files.length) {
       target.files[0].text().then((text) => { $("f-jamaatTable").value = text; update(); });
     }
