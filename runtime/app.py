@@ -55,7 +55,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
-from runtime import hosted
+from runtime import health, hosted
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
@@ -324,6 +324,7 @@ async def _parse_off_the_loop(parse):
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
         now_s = time.time()
+        await hosted.refresh_query(items, listing=endpoint.name == "mosques")  # off the loop, bounded (issue 34)
         if tables_pending:
             canonical: Canonical = await _parse_off_the_loop(lambda: endpoint.parse(Query(items), now_s))
         else:
@@ -380,6 +381,10 @@ def page_handler(page: site.Page):
         params = dict(request.path_params)
         if not all(_PAGE_PART.fullmatch(value) for value in params.values()):
             return html_error(request, 404)
+        try:
+            await hosted.refresh(params.get("mosque"))  # a hosted profile read off the loop, bounded (issue 34)
+        except Busy as busy:
+            return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         now_s = time.time()
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         clock = {"now_s": now_s} if page.clock_dependent else {}  # a city's date, read at the request
@@ -404,6 +409,10 @@ def redirect_handler(target):
     the target is built from checked ids only, never from the request's Host or raw path."""
     async def respond(request: Request) -> Response:
         params = dict(request.path_params)
+        try:
+            await hosted.refresh(params.get("mosque"))  # a hosted profile read off the loop, bounded (issue 34)
+        except Busy as busy:
+            return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         location = target(**params) if all(_PAGE_PART.fullmatch(v) for v in params.values()) else None
         if location is None:
             return html_error(request, 404)
@@ -422,6 +431,7 @@ def query_page_handler(page: site.QueryPage):
         now_s = time.time()
         items = request.query_params.multi_items()
         try:
+            await hosted.refresh_query(items)  # a hosted profile read off the loop, bounded (issue 34)
             if tables_pending:  # see respond_api
                 query = await _parse_off_the_loop(lambda: page.parse(items, now_s))
             else:
@@ -541,13 +551,15 @@ async def lifespan(app):
         tables_pending = True
         hijri_watch.changed(_hijri_files())  # the baseline: the month table, once written, is followed
         log.warning("serving while the generated tables are built (data/tables/)")
-    hosted.open_store()  # the hosted mosque profiles (var/mosques.sqlite3, created here; or MOSQUE_DB_URL)
+    hosted.open_store()  # the hosted mosque profiles (var/mosques.sqlite3 or MOSQUE_DB_URL), opened in the background
     yield
     hosted.close_store()
     renders.shutdown()
 
 
-routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + hosted.routes(_client, answer) + [  # the API first
+routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
+          Route("/readyz", health.readyz(lambda: not tables_pending, hosted.check), methods=["GET", "HEAD"])
+          ] + hosted.routes(_client, answer) + [  # the API first
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()
@@ -559,4 +571,4 @@ routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + hosted.routes(_cl
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
 starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
-app = Cors(starlette_app)
+app = health.KeepServing(Cors(starlette_app))  # no exception closes a healthy connection (runtime/health.py)

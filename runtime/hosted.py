@@ -38,9 +38,21 @@ store itself (no copy, ``no-cache``), so the question sees an edit by t + 20 s; 
 here (`forget`) and within PROFILE_TTL_S (10 s) on another node, and a reload that reached a node with the old
 copy names the old version, so the next question (20 s later) reloads it again: on the wall by t + 30 s at
 most, plus a page load (~16 ms to render), well under a minute; 0-20 s on one node.
+
+When the store is away (issue 34; runtime/store_access.py): nothing else waits on it.  The store is read off the
+event loop, each read waited for at most ``MOSQUE_DB_WAIT_S``, by `refresh` before a request's synchronous code
+asks `find` (which, on the event loop, only ever reads this process's copies).  This process keeps the last
+version it saw of each profile (`_seen`: at most `MAX_KNOWN` profiles and `MAX_KNOWN_BYTES` of their bodies, the
+least recently used dropped first; ids found absent are kept apart, so asking for random ids drops no profile):
+while the store cannot answer, ``mosque=``, pages and screens of a profile seen here are answered from that copy;
+one never seen here is a 503 with Retry-After (never "unknown mosque id"), and so is every route of this module
+(507 for a write on a full disk).  ``MOSQUE_DB_URL=off``: this deployment hosts no profiles (their routes 404).
 """
 from __future__ import annotations
 
+import asyncio
+import collections
+import contextlib
 import dataclasses
 import logging
 import math
@@ -64,6 +76,7 @@ from generator.api import salahapi
 from generator.site import urls
 from runtime import mosque_store
 from runtime.mosque_store import Forbidden, Stale
+from runtime.store_access import Away, StoreAccess
 
 log = logging.getLogger("runtime.hosted")
 
@@ -73,36 +86,118 @@ CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit rea
 CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
 EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))
 PATH_PREFIX = "/v1/mosques"  # every route here (a browser's preflight there may ask for POST, PUT, DELETE)
-MAX_KNOWN = 10_000  # profiles (and unknown ids) remembered in this process
+MAX_KNOWN = 10_000  # profiles (and, apart, unknown ids) remembered in this process
+MAX_KNOWN_BYTES = 64 * 1024 * 1024  # of those profiles' bodies (at most 64 KiB each): the last copies are bounded
 _BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})", re.ASCII)
 _VERSION_TAG = re.compile(r'(?:W/)?"([0-9]{1,9})"|([0-9]{1,9})', re.ASCII)
 _JSON_TYPES = ("application/json",)
 
 _store: mosque_store.Store | None = None
-_known: dict[str, tuple[float, mosques.Mosque | None]] = {}
+_access: StoreAccess | None = None
+# The last version seen of each profile: id → (fresh until, profile, its body's bytes), least recently used first.
+_seen: collections.OrderedDict[str, tuple[float, mosques.Mosque, int]] = collections.OrderedDict()
+_seen_bytes = 0
+_missing: collections.OrderedDict[str, float] = collections.OrderedDict()  # ids the store had not: fresh until
 _listed: tuple[float, list[mosques.Mosque]] | None = None
 _lock = threading.Lock()
 
 
 # ---------------------------------------------------------------- the store and the reader
 
-def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store:
-    """Open the store (MOSQUE_DB_URL, else the SQLite file) or use ``store``, and serve its profiles."""
-    global _store, _listed
+def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | None:
+    """Serve the profiles of ``store``, else of the store the environment names (MOSQUE_DB_URL, else the SQLite
+    file; ``off``: none).  No I/O here: the store is opened and retried in the background (`StoreAccess`)."""
+    global _store, _access, _listed
+    close_store()
+    if store is None and os.environ.get("MOSQUE_DB_URL", "").strip().lower() == "off":
+        log.warning("hosted mosque profiles: off (MOSQUE_DB_URL=off)")
+        return None
     _store = store if store is not None else mosque_store.open_store()
-    _known.clear()
+    _access = StoreAccess(_store).start()
+    _forget_all()
     _listed = None
     mosques.set_hosted(find, listed)
-    log.info("hosted mosque profiles: %s", _store.describe())
+    log.warning("hosted mosque profiles: %s (opened in the background; each call waited for at most %g s)",
+                _store.describe(), _access.wait_s)
     return _store
 
 
 def close_store() -> None:
-    global _store
+    global _store, _access
     mosques.set_hosted(None)
-    if _store is not None:
+    if _access is not None:
+        _access.close()  # closes the store
+    elif _store is not None:
         _store.close()
-    _store = None
+    _store, _access = None, None
+
+
+def status() -> dict:
+    """The store's state for /readyz: ``absent`` (deliberately: MOSQUE_DB_URL=off), ``opening``, ``ready`` or
+    ``away``, with what it is and why."""
+    if _access is None:
+        return {"state": "absent", "store": None, "reason": "MOSQUE_DB_URL=off: no hosted profiles"}
+    return {"state": _access.state, "store": _store.describe(), "reason": _access.reason}
+
+
+async def check() -> dict:
+    """`status` after one round trip to the store now (at most its wait)."""
+    if _access is not None:
+        with contextlib.suppress(Away):
+            await _access.check()
+    return status()
+
+
+def _forget_all() -> None:
+    global _seen_bytes
+    with _lock:
+        _seen.clear()
+        _missing.clear()
+        _seen_bytes = 0
+
+
+def _remember(mosque_id: str, record: mosque_store.Record | None, now: float | None = None) -> mosques.Mosque | None:
+    """Keep what the store said of ``mosque_id``: its profile as the last copy, or that it has none."""
+    global _seen_bytes
+    fresh_until = (time.monotonic() if now is None else now) + PROFILE_TTL_S
+    mosque = None if record is None else _to_mosque(record)
+    with _lock:
+        old = _seen.pop(mosque_id, None)
+        if old is not None:
+            _seen_bytes -= old[2]
+        _missing.pop(mosque_id, None)
+        if mosque is None:
+            _missing[mosque_id] = fresh_until
+            while len(_missing) > MAX_KNOWN:
+                _missing.popitem(last=False)
+        else:
+            size = len(record.body)
+            _seen[mosque_id] = (fresh_until, mosque, size)
+            _seen_bytes += size
+            while len(_seen) > MAX_KNOWN or _seen_bytes > MAX_KNOWN_BYTES:
+                _, (_, _, dropped) = _seen.popitem(last=False)
+                _seen_bytes -= dropped
+    return mosque
+
+
+def _copy(mosque_id: str) -> tuple[bool, bool, mosques.Mosque | None]:
+    """This process's copy of ``mosque_id``: (known at all, fresh, the profile or None)."""
+    now = time.monotonic()
+    with _lock:
+        seen = _seen.get(mosque_id)
+        if seen is not None:
+            _seen.move_to_end(mosque_id)
+            return True, seen[0] > now, seen[1]
+        missing = _missing.get(mosque_id)
+        return missing is not None, missing is not None and missing > now, None
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _to_mosque(record: mosque_store.Record) -> mosques.Mosque | None:
@@ -117,47 +212,97 @@ def _to_mosque(record: mosque_store.Record) -> mosques.Mosque | None:
 
 
 def find(mosque_id: str) -> mosques.Mosque | None:
-    """The hosted profile ``mosque_id`` as this process knows it (re-read after `PROFILE_TTL_S`)."""
-    if _store is None or not mosques.ID.fullmatch(mosque_id):
+    """The hosted profile ``mosque_id`` as this process knows it (re-read after `PROFILE_TTL_S`).
+
+    On the event loop only this process's copy is read (a request's `refresh` made it fresh before); in a worker
+    thread a copy older than `PROFILE_TTL_S` is read again, waited for at most the store's wait.  While the store
+    cannot answer: the last copy seen here, else None."""
+    if _access is None or not mosques.ID.fullmatch(mosque_id):
         return None
-    now = time.monotonic()
-    known = _known.get(mosque_id)
-    if known is not None and known[0] > now:
-        return known[1]
+    known, fresh, mosque = _copy(mosque_id)
+    if fresh or _on_event_loop():
+        return mosque
     try:
-        record = _store.get(mosque_id)
-    except Exception:  # the database is unreachable: keep serving what was known rather than fail every page
-        log.exception("hosted profile %s: the store did not answer", mosque_id)
-        return None if known is None else known[1]
-    mosque = None if record is None else _to_mosque(record)
-    with _lock:
-        if len(_known) >= MAX_KNOWN:
-            _known.clear()
-        _known[mosque_id] = (now + PROFILE_TTL_S, mosque)
-    return mosque
+        record = _access.call_blocking(_store.get, mosque_id, key=("get", mosque_id))
+    except Away:
+        return mosque
+    return _remember(mosque_id, record)
+
+
+def _read_listed() -> list[mosques.Mosque]:
+    return [m for m in map(_to_mosque, _store.listed()) if m is not None]
 
 
 def listed() -> list[mosques.Mosque]:
-    """The hosted profiles a maintainer listed (re-read after `PROFILE_TTL_S`)."""
+    """The hosted profiles a maintainer listed (re-read after `PROFILE_TTL_S` off the event loop, as `find`)."""
     global _listed
-    if _store is None:
+    if _access is None:
         return []
-    now = time.monotonic()
-    if _listed is not None and _listed[0] > now:
-        return _listed[1]
+    last = _listed
+    if (last is not None and last[0] > time.monotonic()) or _on_event_loop():
+        return [] if last is None else last[1]
     try:
-        found = [m for m in map(_to_mosque, _store.listed()) if m is not None]
-    except Exception:
-        log.exception("hosted profiles: the store did not answer")
-        return [] if _listed is None else _listed[1]
-    _listed = (now + PROFILE_TTL_S, found)
+        found = _access.call_blocking(_read_listed, key=("listed",))
+    except Away:
+        return [] if last is None else last[1]
+    _listed = (time.monotonic() + PROFILE_TTL_S, found)
     return found
 
 
-def forget(mosque_id: str) -> None:
-    """Drop this process's copy after a save here: the next request reads the new version."""
+async def refresh(mosque_id: str | None) -> None:
+    """Before a request's own code reads ``mosque_id`` (`find`, synchronously): this process's copy made fresh, read
+    off the event loop and waited for at most the store's wait.  If the store cannot answer, the last copy stands;
+    with none, `Away` (a 503 with Retry-After: never "unknown mosque id" for a profile that may exist)."""
+    if (_access is None or not mosque_id or not mosques.ID.fullmatch(mosque_id)
+            or mosque_id in mosques.by_id()):
+        return
+    known, fresh, _ = _copy(mosque_id)
+    if fresh:
+        return
+    try:
+        record = await _access.call(_store.get, mosque_id, key=("get", mosque_id))
+    except Away:
+        if known:
+            return
+        raise
+    _remember(mosque_id, record)
+
+
+async def refresh_listed() -> None:
+    """`refresh` for the listed profiles (/v1/mosques): the last list stands while the store cannot answer."""
     global _listed
-    _known.pop(mosque_id, None)
+    if _access is None or (_listed is not None and _listed[0] > time.monotonic()):
+        return
+    try:
+        found = await _access.call(_read_listed, key=("listed",))
+    except Away:
+        if _listed is not None:
+            return
+        raise
+    _listed = (time.monotonic() + PROFILE_TTL_S, found)
+
+
+async def refresh_query(items: Iterable[tuple[str, str]], listing: bool = False) -> None:
+    """`refresh` of a query's ``mosque`` (the last one given, as the query reader keeps one); ``listing``: and
+    the listed profiles."""
+    mosque_id = None
+    for name, value in items:
+        if name == "mosque":
+            mosque_id = value
+    await refresh(mosque_id)
+    if listing:
+        await refresh_listed()
+
+
+def forget(mosque_id: str) -> None:
+    """Make this process's copy stale after a save here: the next request reads the new version (and, if the store
+    cannot answer then, still has this copy)."""
+    global _listed
+    with _lock:
+        seen = _seen.get(mosque_id)
+        if seen is not None:
+            _seen[mosque_id] = (0.0, *seen[1:])
+        _missing.pop(mosque_id, None)
     _listed = None
 
 
@@ -344,7 +489,15 @@ def _handled(handler):
             return refused.response
         except Forbidden:
             return _error(403, "not allowed")
+        except Away as away:  # the store cannot answer now: never a 500 (issue 34)
+            return _error(507 if away.full and request.method not in ("GET", "HEAD") else 503, str(away),
+                          headers={"Retry-After": str(away.retry_after_s)})
     return respond
+
+
+async def _call(fn, *args):
+    """``fn(*args)`` on the store, off the event loop and waited for at most the store's wait (`Away` after)."""
+    return await _access.call(fn, *args)
 
 
 @_handled
@@ -353,7 +506,7 @@ async def create(request: Request) -> Response:
     _limit(creations, request, "new profiles")
     mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
     text = await _checked(request, mosque_id)
-    mosque_id, secret, version = await run_in_threadpool(store.create, text, mosques.by_id().__contains__)
+    mosque_id, secret, version = await _call(store.create, text, mosques.by_id().__contains__)
     return _json(201, {"id": mosque_id, "version": version, "edit": secret, "listed": False,
                        "links": links(mosque_id)},
                  {"ETag": f'"{version}"', "Location": f"/v1/mosques/{mosque_id}"})
@@ -373,7 +526,8 @@ async def read(request: Request) -> Response:
         etag, cache = f'"{content_hash(body)}"', "no-cache"
     else:
         store = _store_or_refuse()
-        record = await run_in_threadpool(store.get, mosque_id)
+        record = await _call(store.get, mosque_id)
+        _remember(mosque_id, record)
         if record is None or record.body is None:
             return _error(404, "no such mosque")
         body, etag, cache = record.body.encode("utf-8"), f'"{record.version}"', "no-cache"
@@ -388,7 +542,7 @@ async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
     store = _store_or_refuse()
     secret, expected = _secret(request), _if_match(request)
     try:
-        version = await run_in_threadpool(store.save, mosque_id, secret, expected, text)
+        version = await _call(store.save, mosque_id, secret, expected, text)
     except Stale as stale:
         return _error(409, f"the profile is at version {stale.current} now; read it again and repeat the edit "
                            f"(If-Match: \"{stale.current}\")", "If-Match", {"ETag": f'"{stale.current}"'},
@@ -434,7 +588,7 @@ async def versions(request: Request) -> Response:
     mosque_id = _id(request)
     _limit(edits, request, "edits")
     store = _store_or_refuse()
-    found = await run_in_threadpool(store.versions, mosque_id, _secret(request))
+    found = await _call(store.versions, mosque_id, _secret(request))
     return _json(200, {"id": mosque_id, "versions": found})
 
 
@@ -444,7 +598,7 @@ async def version(request: Request) -> Response:
     _limit(edits, request, "edits")
     store = _store_or_refuse()
     try:
-        body = await run_in_threadpool(store.version_body, mosque_id, _secret(request), number)
+        body = await _call(store.version_body, mosque_id, _secret(request), number)
     except KeyError:
         return _error(404, "no such version")
     if body is None:
@@ -460,7 +614,7 @@ async def restore(request: Request) -> Response:
     store = _store_or_refuse()
     secret, _ = _secret(request), _if_match(request)
     try:
-        body = await run_in_threadpool(store.version_body, mosque_id, secret, number)
+        body = await _call(store.version_body, mosque_id, secret, number)
     except KeyError:
         return _error(404, "no such version")
     if body is None:
@@ -473,7 +627,8 @@ async def restore(request: Request) -> Response:
 
 
 async def _profile_for_salahapi(mosque_id: str) -> mosques.Mosque:
-    mosque = await run_in_threadpool(mosques.find, mosque_id) if mosques.ID.fullmatch(mosque_id) else None
+    await refresh(mosque_id)
+    mosque = mosques.find(mosque_id) if mosques.ID.fullmatch(mosque_id) else None
     if mosque is None:
         raise _Refused(_error(404, "no such mosque"))
     return mosque

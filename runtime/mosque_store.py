@@ -20,11 +20,23 @@ leaves the old version or the new one, never a mix, and of two editors the secon
 Where: ``MOSQUE_DB_URL=postgresql://…`` (several app nodes behind a load balancer share it;
 psycopg 3), else the SQLite file ``MOSQUE_DB_PATH`` (default ``var/mosques.sqlite3`` beside the
 code, created with its directory on first use; WAL journal, so readers never wait for a writer).
+
+Issue 34: the store never holds up its caller for long and never fails at opening.  Opening does no I/O; the
+schema is made on first use (`ensure_ready`), retried by whoever asks next.  Every wait is bounded by
+``MOSQUE_DB_TIMEOUT_S`` (default 1.5 s): PostgreSQL's ``statement_timeout`` and the wait for a pooled connection
+(libpq's ``connect_timeout``: 2 s, its minimum), SQLite's busy timeout.  PostgreSQL connections come from one
+`psycopg_pool.ConnectionPool` per process, at most ``MOSQUE_DB_POOL`` (default 4) connections, each checked
+before use (a restart costs no request) and kept alive by TCP keepalives (a dead peer is noticed in ~25 s).
+A database that cannot answer (gone, hung, read-only, locked, full) is `Unavailable`, never a driver error:
+callers answer 503 with Retry-After (runtime/hosted.py).  A hung server is bounded by the caller's wait
+(runtime/store_access.py): ``statement_timeout`` is enforced by the server itself, so a stopped one never says so.
 """
 from __future__ import annotations
 
 import abc
+import contextlib
 import hashlib
+import math
 import hmac
 import os
 import secrets
@@ -41,6 +53,12 @@ SECRET_BYTES = 32  # 256 bits of `secrets.token_urlsafe` (the issue asks ≥ 128
 SALT_BYTES = 16
 ID_BYTES = 8  # 64 random bits: an unlisted profile's address is not guessed
 EXPORT_FORMAT = "shia-times hosted mosques 1"
+TIMEOUT_S = float(os.environ.get("MOSQUE_DB_TIMEOUT_S", "1.5"))  # the longest one statement or lock waits
+POOL_SIZE = int(os.environ.get("MOSQUE_DB_POOL", "4"))  # PostgreSQL connections per process, at most
+RETRY_AFTER_S = 5  # what a 503 of an unavailable store tells the client (runtime/hosted.py)
+# libpq's keepalives: a peer gone without a word (a crashed host, a partition) is given up after
+# idle + interval × count = 10 + 5 × 3 = 25 s instead of the kernel's two hours.
+KEEPALIVE = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS mosques (
@@ -69,6 +87,23 @@ class Stale(Exception):
 
 class Forbidden(Exception):
     """No such profile, or the wrong secret (the two are not told apart)."""
+
+
+class Unavailable(Exception):
+    """The database cannot answer now; ``away``: it cannot be reached or opened at all (gone, hung, a read-only or
+    missing folder), else this one operation was refused (a lock held too long).  A write that raised it may or
+    may not have committed (its acknowledgement may be what was lost): repeating it with If-Match is safe."""
+
+    def __init__(self, reason: str, away: bool = True):
+        super().__init__(reason)
+        self.away = away
+
+
+class Full(Unavailable):
+    """The disk (or SQLite's page limit) is full: nothing was written; reads still work."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason, away=False)
 
 
 @dataclass(frozen=True)
@@ -111,14 +146,25 @@ class Store(abc.ABC):
 
     placeholder = "?"
 
-    # -- connection: one per thread (the app calls from its worker threads) --
+    # -- connection: one per thread (SQLite), or borrowed from a pool (PostgreSQL: `_borrow`) --
     def __init__(self):
         self._local = threading.local()
         self._opened: list = []  # every thread's connection, closed by `close`
         self._opened_lock = threading.Lock()
+        self._ready = False  # the schema is there (`ensure_ready`)
+        self._ready_lock = threading.Lock()
 
     @abc.abstractmethod
     def _connect(self): ...
+
+    @contextlib.contextmanager
+    def _borrow(self):
+        """The connection this thread works with, kept for its next call (a pool lends one instead)."""
+        yield self._connection()
+
+    @abc.abstractmethod
+    def _unavailable(self, error: Exception) -> Unavailable | None:
+        """``error`` as `Unavailable` when it says the database cannot answer (None: a defect, raised as it is)."""
 
     @abc.abstractmethod
     def _transaction(self, connection): ...
@@ -150,23 +196,27 @@ class Store(abc.ABC):
     def _sql(self, text: str) -> str:
         return text.replace("?", self.placeholder)
 
-    def _run(self, work, write: bool = False):
+    def _run(self, work, write: bool = False, schema: bool = True):
         """Run ``work(cursor)`` in one transaction (committed when it returns, rolled back if it raises).
 
         A connection the database dropped (a restart, a fail-over) is replaced and the work run once more: the
         failed transaction was rolled back, so running it again is safe (a save that did commit before the
         connection broke is then refused as `Stale`, never written twice)."""
+        if schema:
+            self.ensure_ready()
         for attempt in (1, 2):
-            connection = self._connection()
             try:
-                with self._transaction(connection, write) as cursor:
+                with self._borrow() as connection, self._transaction(connection, write) as cursor:
                     return work(cursor)
-            except (Stale, Forbidden, KeyError, ValueError):
+            except (Stale, Forbidden, KeyError, ValueError, Unavailable):
                 raise
             except Exception as error:
                 self._drop_connection()  # a broken connection is not kept for the next request
                 if attempt == 2 or not self._lost(error):
-                    raise
+                    unavailable = self._unavailable(error)
+                    if unavailable is None:
+                        raise
+                    raise unavailable from error
 
     def _lost(self, error: Exception) -> bool:
         """Whether ``error`` says the connection is gone (worth one more try on a new one)."""
@@ -177,10 +227,28 @@ class Store(abc.ABC):
         return cursor.fetchone()
 
     def create_schema(self) -> None:
+        """Make the tables if they are not there (`ensure_ready` does it once, on first use)."""
         def work(cursor):
             for statement in SCHEMA:
                 cursor.execute(statement)
-        self._run(work, write=True)
+        self._run(work, write=True, schema=False)
+        self._ready = True
+
+    def ensure_ready(self) -> None:
+        """The schema made once (`Unavailable` while the database cannot answer: the next call tries again)."""
+        if self._ready:
+            return
+        with self._ready_lock:
+            if not self._ready:
+                self._prepare()
+                self.create_schema()
+
+    def _prepare(self) -> None:
+        """What opening needs before the first connection (SQLite: its folder)."""
+
+    def ping(self) -> None:
+        """One round trip to the database (`Unavailable` if it cannot answer): what /readyz asks."""
+        self._run(lambda cursor: self._one(cursor, "SELECT 1"))
 
     # -- reading --
     def get(self, mosque_id: str) -> Record | None:
@@ -361,18 +429,40 @@ class _SqliteTransaction:
 
 
 class SqliteStore(Store):
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, timeout_s: float = TIMEOUT_S):
         super().__init__()
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.create_schema()
+        self.timeout_s = timeout_s
+
+    def _prepare(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise Unavailable(f"cannot make the folder of {self.path}: {error.strerror}") from None
 
     def _connect(self):
-        connection = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)  # transactions: ours
-        connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
-        connection.execute("PRAGMA synchronous=FULL")  # a committed save survives a power cut, not only a kill
-        connection.execute("PRAGMA foreign_keys=ON")
+        # The busy timeout bounds how long a statement waits for another connection's lock (then "locked").
+        connection = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)  # transactions: ours
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            connection.execute("PRAGMA synchronous=FULL")  # a committed save survives a power cut, not only a kill
+            connection.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            connection.close()
+            raise
         return connection
+
+    def _unavailable(self, error: Exception) -> Unavailable | None:
+        # Not IntegrityError or ProgrammingError: those are defects, raised as they are.
+        if not isinstance(error, (sqlite3.OperationalError, OSError)) and type(error) is not sqlite3.DatabaseError:
+            return None
+        code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF  # the primary code of an extended one
+        text = f"SQLite {self.path.name}: {error}"
+        if code == sqlite3.SQLITE_FULL:
+            return Full(text)
+        if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_READONLY):
+            return Unavailable(text, away=False)  # this write waited too long, or may not write: reads go on
+        return Unavailable(text)  # cannot open, gone, not a database
 
     def _transaction(self, connection, write: bool = False):
         return _SqliteTransaction(connection, write)
@@ -397,21 +487,62 @@ class _PostgresTransaction:
 
 
 class PostgresStore(Store):
+    """Connections from a `psycopg_pool.ConnectionPool` of at most ``pool_size`` (opened in the background: no
+    I/O here, so an app starts while the database is away), each with ``statement_timeout`` and keepalives."""
+
     placeholder = "%s"
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE):
         super().__init__()
         import psycopg  # only a deployment that names a PostgreSQL database needs the driver loaded
+        import psycopg_pool
 
-        self._psycopg = psycopg
-        self.url = url
-        self.create_schema()
+        self._psycopg, self._pool_errors = psycopg, (psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
+        self.url, self.timeout_s, self.pool_size = url, timeout_s, pool_size
+        timeout_ms = max(1, round(timeout_s * 1000))
+        self.connect_options = {
+            "autocommit": True, "connect_timeout": max(2, math.ceil(timeout_s)), **KEEPALIVE,
+            # A statement (and a transaction left open by a stuck client) ends on the server after the timeout.
+            "options": f"-c statement_timeout={timeout_ms} -c idle_in_transaction_session_timeout={timeout_ms * 10}"}
+        self._pool = psycopg_pool.ConnectionPool(
+            url, kwargs=self.connect_options, min_size=1, max_size=pool_size, open=False, timeout=timeout_s,
+            check=psycopg_pool.ConnectionPool.check_connection,  # a connection a restart broke is replaced, not used
+            max_idle=300, reconnect_timeout=0, name="mosques")
+        self._pool.open(wait=False)
+
+    @contextlib.contextmanager
+    def _borrow(self):
+        with self._pool.connection() as connection:
+            yield connection
+
+    def _drop_connection(self) -> None:
+        pass  # the pool drops a broken connection itself when it is given back
 
     def _connect(self):
-        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        return self._psycopg.connect(self.url, **self.connect_options)
 
     def _lost(self, error: Exception) -> bool:
-        return isinstance(error, self._psycopg.OperationalError)
+        """A connection broken under a call (one more try on another); not a timeout, a full disk or no connection
+        within the wait (psycopg_pool's errors are OperationalErrors too): trying again would only wait again."""
+        errors = self._psycopg.errors
+        return (isinstance(error, self._psycopg.OperationalError)
+                and not isinstance(error, (errors.QueryCanceled, errors.LockNotAvailable, errors.DiskFull,
+                                           *self._pool_errors)))
+
+    def _unavailable(self, error: Exception) -> Unavailable | None:
+        errors = self._psycopg.errors
+        if isinstance(error, errors.DiskFull):
+            return Full(f"PostgreSQL: {str(error).strip()[:200]}")
+        if isinstance(error, (errors.QueryCanceled, errors.LockNotAvailable)):  # statement_timeout: this one call
+            return Unavailable(f"PostgreSQL: {str(error).strip()[:200]}", away=False)
+        if isinstance(error, self._pool_errors):
+            return Unavailable(f"PostgreSQL: no connection within {self.timeout_s} s ({type(error).__name__})")
+        if isinstance(error, (self._psycopg.OperationalError, self._psycopg.InterfaceError)):
+            return Unavailable(f"PostgreSQL: {str(error).strip()[:200]}")
+        return None
+
+    def close(self) -> None:
+        self._pool.close(timeout=1.0)  # a hung server must not hold up a shutdown
 
     def _transaction(self, connection, write: bool = False):
         return _PostgresTransaction(connection, write)
