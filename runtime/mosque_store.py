@@ -41,6 +41,7 @@ SECRET_BYTES = 32  # 256 bits of `secrets.token_urlsafe` (the issue asks ≥ 128
 SALT_BYTES = 16
 ID_BYTES = 8  # 64 random bits: an unlisted profile's address is not guessed
 EXPORT_FORMAT = "shia-times hosted mosques 1"
+PRIVATE_MODE = 0o600  # the SQLite file and the exports: unlisted addresses and salted hashes (`create_private`)
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS mosques (
@@ -360,11 +361,19 @@ class _SqliteTransaction:
         return False
 
 
+def create_private(path: Path | str) -> None:
+    """Create ``path`` empty, readable by its owner only (`PRIVATE_MODE`), unless it exists (its mode is then the
+    operator's).  Issue 34: the database and the exports were created 0644, so any local user read every unlisted
+    profile's address; SQLite gives its -wal and -shm files the database file's mode."""
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_MODE))
+
+
 class SqliteStore(Store):
     def __init__(self, path: Path | str):
         super().__init__()
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        create_private(self.path)
         self.create_schema()
 
     def _connect(self):

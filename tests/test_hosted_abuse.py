@@ -93,3 +93,94 @@ def test_a_stored_profile_that_no_longer_reads_gets_error_pages_not_500(api):
                  f"/v1/prayer-times?mosque={mosque_id}"):
         response = client.get(path)
         assert response.status_code == 400, (path, response.status_code)
+
+
+# ------------------------------------------------------------------ the smaller items
+
+def test_a_weak_if_match_never_matches_and_bearer_is_any_case(api):
+    """RFC 9110 §13.1.1: If-Match uses the strong comparison, so ``W/"1"`` matches no version (412, nothing
+    written; REPORT.md section A: it wrote version 4).  RFC 9110 §11.1: the scheme is case-insensitive, so
+    ``bearer`` and ``BEARER`` are Bearer (the report: 403); the secret itself stays exact."""
+    client, store = api
+    created = _create(client)
+    mosque_id, secret = created["id"], created["edit"]
+    url = f"/v1/mosques/{mosque_id}"
+    _bad(client.put(url, json=profile(), headers={"Authorization": f"Bearer {secret}", "If-Match": 'W/"1"'}),
+         "If-Match", 412)
+    assert store.get(mosque_id).version == 1
+    for scheme, version in (("bearer", 1), ("BEARER", 2), ("BeArEr", 3)):
+        response = client.put(url, json=profile(), headers={"Authorization": f"{scheme} {secret}",
+                                                            "If-Match": f'"{version}"'})
+        assert response.status_code == 200, (scheme, response.text)
+    assert client.put(url, json=profile(), headers={"Authorization": f"bearer {secret.swapcase()}",
+                                                    "If-Match": '"4"'}).status_code == 403
+
+
+BIDI_CONTROLS = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+# Names that draw nothing (REPORT.md section C: all were 201): spaces (Zs), format characters (Cf: ZWSP U+200B,
+# ZWNJ, ZWJ, LRM, BOM U+FEFF, the Mongolian vowel separator U+180E), the Hangul fillers U+115F, U+1160, U+3164,
+# U+FFA0, the braille blank U+2800, a combining mark alone (U+0301), and mixtures of them.
+INVISIBLE_NAMES = ["\u200b", "\ufeff", "\u115f", "\u3164", "\u1160\uffa0", "\u2800", "\u200c\u200d\u200e",
+                   "\u3000\u00a0 ", "\u180e", "\u0301", "\u200b \u3164\ufeff"]
+
+
+@pytest.mark.parametrize("text", [f"Masjid {c}x" for c in BIDI_CONTROLS] + INVISIBLE_NAMES)
+def test_bidi_controls_and_invisible_names_are_refused_naming_the_field(api, text):
+    """REPORT.md section C: U+202E in a name reversed <title>/og: text, and invisible names were accepted; both are a
+    400 naming the field (names.en, names.ar, announcement.en), and nothing is stored."""
+    client, store = api
+    for field, body in (("names.en", dict(profile(), names={"en": text})),
+                        ("names.ar", dict(profile(), names={"en": "Masjid", "ar": text})),
+                        ("announcement.en", dict(profile(), announcement={"en": text}))):
+        _bad(client.post("/v1/mosques", json=body), field)
+    assert store.ids() == []
+
+
+@pytest.mark.parametrize("name", ["مسجد\u200fالنور", "مسجد \u200cامام", "Masjid \U0001f54c", "\u0645\u0651"])
+def test_names_with_marks_joiners_and_emoji_are_still_accepted(api, name):
+    """What stays allowed: RLM (U+200F) and ZWNJ (U+200C) inside Arabic-script words, an emoji, a letter with its
+    shadda (U+0651): each has a visible character and no embedding, override or isolate."""
+    client, _ = api
+    _create(client, dict(profile(), names={"en": "Masjid", "ar": name}))
+
+
+def test_the_database_and_exports_are_private_and_the_command_needs_the_database(tmp_path, monkeypatch, capsys):
+    """REPORT.md section B: the export and var/mosques.sqlite3 were created 0644 under umask 022 (any local user read
+    every unlisted address), and `mosque.py` run without the app's database quietly created an empty SQLite file
+    and reported no profiles.  Now both files are 0600 (its -wal too), and the command refuses (exit 2, a message
+    naming MOSQUE_DB_URL and MOSQUE_DB_PATH) without creating anything."""
+    import os
+    import stat
+
+    import mosque as command
+
+    old_umask = os.umask(0o022)
+    try:
+        path = tmp_path / "db" / "mosques.sqlite3"
+        monkeypatch.setenv("MOSQUE_DB_URL", "")
+        monkeypatch.setenv("MOSQUE_DB_PATH", str(path))
+        assert command.main(["show"]) == 2
+        assert "MOSQUE_DB_URL" in capsys.readouterr().err and not path.exists()
+        store = mosque_store.open_store("", path)
+        store.create(json.dumps(profile()))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.with_name(path.name + "-wal").stat().st_mode) == 0o600
+        store.close()
+        out = tmp_path / "export.jsonl"
+        assert command.main(["export", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+        assert command.main(["show"]) == 0 and "SQLite" in capsys.readouterr().err  # the store it opened, named
+    finally:
+        os.umask(old_umask)
+
+
+def test_timetable_py_with_a_data_folder_without_index_is_a_clear_refusal(tmp_path, capsys):
+    """REPORT.md section E (N5): `timetable.py add --data <folder without index.csv>` ended in a traceback."""
+    import timetable
+
+    table = tmp_path / "table.csv"
+    table.write_text("day,fajr\n01-01,06:00\n", encoding="utf-8")
+    code = timetable.main(["add", str(table), "--authority", "ImamAliFoundation", "--place", "london",
+                           "--source", "https://example.org/", "--data", str(tmp_path / "empty")])
+    assert code == 2
+    assert "no index.csv" in capsys.readouterr().err
