@@ -18,7 +18,9 @@ PROFILE_TTL_S (10 s).  Exit status: 0 done, 2 refused.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 import orjson
 
@@ -40,6 +42,19 @@ def read_export(data: bytes) -> list[dict]:
     return [orjson.loads(line) for line in lines[1:] if line.strip()]
 
 
+def _missing_database(command: str) -> str | None:
+    """Why the command must not run: no MOSQUE_DB_URL and no SQLite file where MOSQUE_DB_PATH (or the default) says.
+    Issue 34: run without the app's database settings, the command created an empty SQLite file and reported no
+    profiles.  Only ``import`` may start a new database (it says where)."""
+    if os.environ.get("MOSQUE_DB_URL") or command == "import":
+        return None
+    path = Path(os.environ.get("MOSQUE_DB_PATH") or mosque_store.DEFAULT_SQLITE_PATH)
+    if path.is_file():
+        return None
+    return (f"no database at {path}: set MOSQUE_DB_URL (postgresql://…) or MOSQUE_DB_PATH as the app has them "
+            f"(this command creates no empty database; `import` starts a new one)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -49,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("export", "import"):
         sub.add_parser(name).add_argument("file")
     args = parser.parse_args(argv)
+    missing = _missing_database(args.command)
+    if missing:
+        print(f"refused: {missing}", file=sys.stderr)
+        return 2
     store = mosque_store.open_store()
+    print(f"store: {store.describe()}", file=sys.stderr)
     try:
         if args.command == "show":
             for mosque_id, version, listed, deleted in store.ids():
@@ -67,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
             data = export_lines(store)
             if args.file == "-":
                 sys.stdout.buffer.write(data)
-            else:
-                with open(args.file, "wb") as file:
+            else:  # private: unlisted addresses and salted hashes (mosque_store.PRIVATE_MODE)
+                with os.fdopen(os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                                       mosque_store.PRIVATE_MODE), "wb") as file:
                     file.write(data)
                 count = data.count(b"\n") - 1
                 print(f"exported {count} profiles to {args.file}", file=sys.stderr)

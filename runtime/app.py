@@ -400,6 +400,8 @@ def page_handler(page: site.Page):
                                 headers=dict(page.headers))
         except site.PageNotFound:
             return html_error(request, 404)
+        except QueryError as error:  # a stored profile the endpoints no longer read (rules moved): a page, never a 500
+            return html_error(request, 400, detail=str(error))
 
     return respond
 
@@ -430,22 +432,26 @@ def query_page_handler(page: site.QueryPage):
     async def respond(request: Request) -> Response:
         now_s = time.time()
         items = request.query_params.multi_items()
+        own = {"host": request.headers.get("host")} if page.reads_host else {}  # /qr.svg: the host read on
         try:
             await hosted.refresh_query(items)  # a hosted profile read off the loop, bounded (issue 34)
             if tables_pending:  # see respond_api
-                query = await _parse_off_the_loop(lambda: page.parse(items, now_s))
+                query = await _parse_off_the_loop(lambda: page.parse(items, now_s, **own))
             else:
-                query = page.parse(items, now_s)
+                query = page.parse(items, now_s, **own)
         except site.BadPageQuery as error:
             return html_error(request, 400, lang=error.lang, detail=error.error or str(error))
         except Busy as busy:
             return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
         today = datetime.fromtimestamp(now_s, timezone.utc).date()
         variant = hosted.variant(getattr(query, "mosque", None))  # a hosted mosque's name and announcement
-        return await answer(request, ("page", page.route, query, today, variant), None,
-                            lambda: page.render(query, today), media_type,
-                            hosted.CACHE_CONTROL if variant else CACHE_TODAY, (page.route, page.cost_params(query)),
-                            html=True, headers=dict(page.headers))
+        try:
+            return await answer(request, ("page", page.route, query, today, variant), None,
+                                lambda: page.render(query, today), media_type,
+                                hosted.CACHE_CONTROL if variant else CACHE_TODAY, (page.route, page.cost_params(query)),
+                                html=True, headers=dict(page.headers))
+        except QueryError as error:  # as page_handler: a stored profile that no longer reads is a page, never a 500
+            return html_error(request, 400, detail=str(error))
 
     return respond
 

@@ -88,8 +88,10 @@ EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))
 PATH_PREFIX = "/v1/mosques"  # every route here (a browser's preflight there may ask for POST, PUT, DELETE)
 MAX_KNOWN = 10_000  # profiles (and, apart, unknown ids) remembered in this process
 MAX_KNOWN_BYTES = 64 * 1024 * 1024  # of those profiles' bodies (at most 64 KiB each): the last copies are bounded
-_BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})", re.ASCII)
-_VERSION_TAG = re.compile(r'(?:W/)?"([0-9]{1,9})"|([0-9]{1,9})', re.ASCII)
+# RFC 9110 §11.1: the scheme is case-insensitive (issue 34: a client library's "bearer" was refused); the token is not.
+_BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9_-]{1,200})", re.ASCII)
+_VERSION_TAG = re.compile(r'"([0-9]{1,9})"|([0-9]{1,9})', re.ASCII)
+_WEAK_TAG = re.compile(r'W/"[^"]*"', re.ASCII)  # RFC 9110 §13.1.1: If-Match compares strongly, a weak tag never matches
 _JSON_TYPES = ("application/json",)
 
 _store: mosque_store.Store | None = None
@@ -446,6 +448,9 @@ def _if_match(request: Request) -> int:
     if header is None:
         raise _Refused(_error(428, 'give the version you read as If-Match: "<version>" (the ETag of '
                                    'GET /v1/mosques/<id>)', "If-Match"))
+    if _WEAK_TAG.fullmatch(header.strip()):
+        raise _Refused(_error(412, 'a weak tag never matches (RFC 9110 strong comparison); give the ETag as read: '
+                                   '"<version>"', "If-Match"))
     match = _VERSION_TAG.fullmatch(header.strip())
     if match is None:
         raise _Refused(_error(400, 'one version, as its ETag: "<number>"', "If-Match"))

@@ -59,6 +59,7 @@ RETRY_AFTER_S = 5  # what a 503 of an unavailable store tells the client (runtim
 # libpq's keepalives: a peer gone without a word (a crashed host, a partition) is given up after
 # idle + interval × count = 10 + 5 × 3 = 25 s instead of the kernel's two hours.
 KEEPALIVE = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
+PRIVATE_MODE = 0o600  # the SQLite file and the exports: unlisted addresses and salted hashes (`create_private`)
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS mosques (
@@ -428,6 +429,13 @@ class _SqliteTransaction:
         return False
 
 
+def create_private(path: Path | str) -> None:
+    """Create ``path`` empty, readable by its owner only (`PRIVATE_MODE`), unless it exists (its mode is then the
+    operator's).  Issue 34: the database and the exports were created 0644, so any local user read every unlisted
+    profile's address; SQLite gives its -wal and -shm files the database file's mode."""
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_MODE))
+
+
 class SqliteStore(Store):
     def __init__(self, path: Path | str, timeout_s: float = TIMEOUT_S):
         super().__init__()
@@ -439,6 +447,10 @@ class SqliteStore(Store):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise Unavailable(f"cannot make the folder of {self.path}: {error.strerror}") from None
+        try:
+            create_private(self.path)
+        except OSError as error:
+            raise Unavailable(f"cannot create {self.path}: {error.strerror}") from None
 
     def _connect(self):
         # The busy timeout bounds how long a statement waits for another connection's lock (then "locked").

