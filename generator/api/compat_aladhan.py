@@ -220,7 +220,15 @@ def parse(path: str, items: Iterable[tuple[str, str]], now_s: float) -> Call:
     try:
         return handler(arguments, items, now_s)
     except QueryError as error:
-        raise CompatError(400, f"{ALADHAN_NAME.get(error.parameter, error.parameter)}: {error.message}") from None
+        raise CompatError(400, str(error)) from None
+
+
+def _native_parse(name: str, items: list, now_s: float):
+    """The native endpoint's check of a query the door built; its error names Aladhan's parameter."""
+    try:
+        return BY_NAME[name].parse(Query(items), now_s)
+    except QueryError as error:
+        raise QueryError(ALADHAN_NAME.get(error.parameter, error.parameter), error.message) from None
 
 
 def _values(items: list, parameters: tuple) -> P.Values:
@@ -319,7 +327,7 @@ def _method_settings(raw: str | None) -> dict:
 def _native_times(times: Times, place_items: dict, span: dict, now_s: float):
     """Check the native /v1/prayer-times query (a QueryError names a native parameter, mapped by `parse`)."""
     query = {**place_items, **times.native, **span}
-    return BY_NAME["prayer-times"].parse(Query([(k, str(v)) for k, v in query.items()]), now_s)
+    return _native_parse("prayer-times", [(k, str(v)) for k, v in query.items()], now_s)
 
 
 def _place_of_coordinates(values: P.Values) -> dict:
@@ -445,7 +453,7 @@ def _hijri_calendar(arguments: list, items: list, now_s: float) -> Call:
     hm = path_month if path_year is not None else values.get("month")
     if hy is None or hm is None:
         raise QueryError("year" if hy is None else "month", "required: hijriCalendar/YYYY/MM (Hijri year and month)")
-    reverse = BY_NAME["hijri"].parse(Query([("hy", str(hy)), ("hm", str(hm)), ("calendar", times.calendar)]), now_s)
+    reverse = _native_parse("hijri", [("hy", str(hy)), ("hm", str(hm)), ("calendar", times.calendar)], now_s)
     month_map = orjson.loads(BY_NAME["hijri"].render(reverse.params))
     first, last = date.fromisoformat(month_map["start"]), date.fromisoformat(month_map["end"])
     spans = sorted({(d.year, d.month) for d in (first, last)})
@@ -500,8 +508,8 @@ def _h_to_g(arguments: list, items: list, now_s: float) -> Call:
         raise QueryError("date", f"the Hijri year must be from {hijri.API_FIRST_YEAR} to {hijri.API_LAST_YEAR}")
     if not 1 <= hm <= 12:
         raise QueryError("date", "the Hijri month must be from 1 to 12")
-    native = BY_NAME["hijri"].parse(Query([("hy", str(hy)), ("hm", str(hm)), ("hd", str(hd)),
-                                           ("calendar", calendar)]), now_s)
+    native = _native_parse("hijri", [("hy", str(hy)), ("hm", str(hm)), ("hd", str(hd)), ("calendar", calendar)],
+                           now_s)
     times = Times({}, 0, 0, 0, None, {}, False, calendar, 0)
     render_native = _render_of("hijri", native.params)
 
@@ -560,12 +568,12 @@ def _hijri_plan(days: list[date], times: Times, now_s: float) -> Callable[[], di
     """Check now, render later: the native Hijri month maps of ``days`` (with Aladhan's ``adjustment`` as the
     native ``offset``) and the native events of their Hijri years, as {iso day: Hijri facts}."""
     months = sorted({(d.year, d.month) for d in days})
-    maps = [BY_NAME["hijri"].parse(Query([("year", str(y)), ("month", str(m)), ("calendar", times.calendar),
-                                          ("offset", str(times.offset))]), now_s) for y, m in months]
+    maps = [_native_parse("hijri", [("year", str(y)), ("month", str(m)), ("calendar", times.calendar),
+                                    ("offset", str(times.offset))], now_s) for y, m in months]
     # A day's holidays are the events on the Gregorian day whose unshifted Hijri date it shows.
     shifted = [d + timedelta(days=times.offset) for d in (days[0], days[-1])]
     hijri_years = range(_hijri_year(shifted[0], times.calendar), _hijri_year(shifted[1], times.calendar) + 1)
-    event_queries = [BY_NAME["events"].parse(Query([("hy", str(hy)), ("calendar", times.calendar)]), now_s)
+    event_queries = [_native_parse("events", [("hy", str(hy)), ("calendar", times.calendar)], now_s)
                      for hy in hijri_years if hijri.API_FIRST_YEAR <= hy <= hijri.API_LAST_YEAR]
     wanted = {d.isoformat() for d in days}
 
