@@ -55,7 +55,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
-from runtime import health, hosted
+from runtime import compat_door, health, hosted
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
@@ -321,6 +321,11 @@ async def _parse_off_the_loop(parse):
                    max(1, math.ceil(renders.budget_s / 2)), started=True) from None
 
 
+async def _parse_checked(parse):
+    """``parse()`` on the event loop, or off it while the tables are still built (`_parse_off_the_loop`)."""
+    return await _parse_off_the_loop(parse) if tables_pending else parse()
+
+
 async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[str, str]]) -> Response:
     try:
         now_s = time.time()
@@ -565,7 +570,7 @@ async def lifespan(app):
 
 routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
           Route("/readyz", health.readyz(lambda: not tables_pending, hosted.check), methods=["GET", "HEAD"])
-          ] + hosted.routes(_client, answer) + [  # the API first
+          ] + hosted.routes(_client, answer) + compat_door.routes(answer, _parse_checked) + [  # the API first
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)
     for endpoint in ENDPOINTS
 ] + [Route(route, redirect_handler(target), methods=["GET", "HEAD"]) for route, target in site.redirects().items()
