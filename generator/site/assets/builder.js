@@ -200,6 +200,8 @@
       text.lang = "en";
       text.dir = "ltr";
       text.textContent = message;
+    } else if (box) {
+      text.textContent = said; // beside its field, whose label names it
     } else {
       const parameter = document.createElement("bdi");
       parameter.textContent = name;
