@@ -128,7 +128,12 @@ class _Year:
     def moments(self, day: date) -> list[tuple[int, str, tuple[str, ...]]]:
         """A day's adhans and jamaats as (Unix ms, kind, prayers), in time order; a shared jamaat is one moment."""
         row = self.day(day)
-        out = [(_ms(row[p]), "adhan", (p,)) for p in PRAYERS if row.get(p)]
+        # A prayer prayed in its partner's jamaat (the query's asr:dhuhr, isha:maghrib) on a day its jamaat is the
+        # partner's has no adhan of its own (issue 33: a Shia mosque calls no second adhan): no moment.
+        jamaat = row.get("jamaat") or {}
+        seconds = {p for p, first in (("asr", "dhuhr"), ("isha", "maghrib"))
+                   if self.query.get("jamaat", "").find(f"{p}:{first}") >= 0 and jamaat.get(p) is not None}
+        out = [(_ms(row[p]), "adhan", (p,)) for p in PRAYERS if row.get(p) and p not in seconds]
         shared: dict[int, list[str]] = {}
         for p in PRAYERS:
             instant = (row.get("jamaat") or {}).get(p)
