@@ -348,10 +348,11 @@
   }
   async function warnings(q) {
     const box = $("jamaat-warnings");
-    if (!declares(q)) { box.hidden = true; box.replaceChildren(); state.warned = ""; return; }
+    if (!declares(q)) { box.hidden = true; box.replaceChildren(); state.warned = ""; form.dataset.warned = "0"; return; }
     const asking = query(Object.assign({}, q, { jamaatOutside: "keep", year: state.year }));
     if (asking === state.warned) return;
     state.warned = asking;
+    form.dataset.warned = "1"; // until the year's answer is read (for tests, as data-pending)
     let answer = null;
     try {
       const response = await fetch("/v1/prayer-times?" + asking);
@@ -375,6 +376,7 @@
     box.hidden = lines.length === 0;
     box.dataset.outside = Object.keys(outside).join(" ");
     box.dataset.contested = Object.keys(contested).join(" ");
+    form.dataset.warned = "0";
   }
   function screenQuery(kind) {
     const rules = jamaat();
