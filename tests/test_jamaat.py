@@ -14,7 +14,10 @@ Reference: `Reference` below implements each rule of docs/decisions.md "Jamaat" 
   the rule in force or a table day changes; every day at the latest local clock time of its
   hold (the earliest for a rule before sunrise), however the range was requested;
 * within the prayer's time: before it opens (its adhan; asr: 8 minutes after dhuhr's, isha: 6 after
-  maghrib's, once the first prayer of the pair can have been prayed) → the opening; later than the last start that leaves time to pray before the end (sunrise, sunset,
+  maghrib's, once the first prayer of the pair can have been prayed) → the opening; a time the mosque
+  *declared* (fixed, typed in: issue 33) only before its adhan (asr, isha: before the first prayer's own jamaat,
+  then moved to after its rak'as) or at or after its end, else kept as declared; Jumu'ah slots kept past the
+  computed asr, moved only at dhuhr's own end (sunset); an Eid slot within its rak'as before noon kept; later than the last start that leaves time to pray before the end (sunrise, sunset,
   the day's midnight; asr for Jumu'ah, dhuhr for Eid), at 2 minutes a rak'a counting the reserved
   time of asr before sunset and of isha before midnight, and a partner prayed with it → that last
   start; listed as moved (and moved for the end);
@@ -34,7 +37,9 @@ of offset and both reckonings' Eid days (which differ in 2021 and 2025) are cros
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -255,6 +260,19 @@ class Reference:
         opens = self.adhan[day][self.OPENS[name]] + timedelta(minutes=self.OPENS_AFTER.get(name, 0))
         final, moved, for_end = self.within(value, opens,
                                             self.adhan[day][self.END[name]] - timedelta(minutes=margin))
+        declared = typed is not None or (rule is not None and self._fixed_or_partner(rule))
+        if declared:  # issue 33: moved only outside the time on an undisputed bound, else kept as declared
+            low = self.adhan[day][self.OPENS[name]]
+            first = {"asr": "dhuhr", "isha": "maghrib"}.get(name)
+            first_jamaat = self.own(first, day) if first else None
+            if first_jamaat is not None:
+                low = max(low, first_jamaat[0])
+            if value < low or value >= self.adhan[day][self.END[name]]:
+                if first_jamaat is not None and value < first_jamaat[0]:  # after the first prayer is prayed
+                    final = max(final, first_jamaat[0] + timedelta(minutes=2 * {"dhuhr": 4, "maghrib": 3}[first]))
+                    moved = moved or final != value
+            else:
+                final, moved, for_end = value, False, False
         return final, moved, for_end, fixed
 
     @staticmethod
@@ -278,8 +296,10 @@ class Reference:
         if self.jumuah and day.weekday() == 4:
             slots = [self.local_at(day, t) for t in (self.jumuah_dst if self.jumuah_dst and self.summer(day)
                                                       else self.jumuah)]
-            found = [self.within(s, self.adhan[day]["dhuhr"], self.adhan[day]["asr"] - timedelta(minutes=4))
-                     for s in slots]  # Jumu'ah: from the adhan to the shadow equal to the object (asr), 2 rak'as
+            # Jumu'ah as declared from the adhan to dhuhr's own end (sunset, less its 2 rak'as); past the computed asr
+            # it is kept (issue 33: the end there is one view)
+            found = [self.within(s, self.adhan[day]["dhuhr"], self.adhan[day]["sunset"] - timedelta(minutes=4))
+                     for s in slots]
             out["jumuah"] = [f[0] for f in found]
             jamaat["dhuhr"] = out["jumuah"][0]
             fixed.add("dhuhr")
@@ -296,6 +316,9 @@ class Reference:
         if self.eid and day in self.eid_days:
             found = [self.within(self.local_at(day, t), self.adhan[day]["sunrise"],
                                  self.adhan[day]["dhuhr"] - timedelta(minutes=4)) for t in self.eid]
+            # a slot within its 2 rak'as' minutes before noon, but before it, is kept as declared (issue 33)
+            found = [(v, False, False) if f[2] and v < self.adhan[day]["dhuhr"] else f
+                     for f, v in zip(found, (self.local_at(day, t) for t in self.eid))]
             out["eid"] = [f[0] for f in found]
             moved += ["eid"] if any(f[1] for f in found) else []
             end += ["eid"] if any(f[2] for f in found) else []
@@ -726,8 +749,10 @@ def test_the_spring_week_no_longer_puts_fajr_after_sunrise():
 
 def test_a_fixed_time_that_never_fits_is_refused_and_one_that_sometimes_does_is_moved(client):
     """A fixed fajr at 09:00 in London is after sunrise (at most 08:06 local) on every day of the year: a 400
-    naming jamaat.  07:30 leaves time for fajr's two rak'as before sunrise in winter only: the other days move
-    to the last start that does (4 minutes before sunrise) and are listed; the winter days keep 07:30."""
+    naming jamaat.  07:30 is at or after sunrise from spring to autumn: those days move to the last start that
+    leaves fajr's two rak'as (4 minutes before sunrise) and are listed; the winter days keep 07:30, also those on
+    which 07:30 falls within the 4 minutes (an estimate, not a ruling: issue 33 keeps the declared time there and
+    lists it in jamaatContested).  The bounds are written here from the day's own sunrise."""
     base = {"city": "london", "date": "2026-06-21"}
     for query, parameter in (({"jamaat": "fajr:09:00"}, "jamaat"), ({"jumuah": "22:30"}, "jumuah"),
                              ({"eid": "14:00"}, "eid"), ({"jamaat": "fajr:20", "jamaatDst": "fajr:08:30"}, "jamaatDst")):
@@ -737,14 +762,20 @@ def test_a_fixed_time_that_never_fits_is_refused_and_one_that_sometimes_does_is_
             assert_bad_request(response, parameter)
             assert "never within" in response.json()["error"]
     days = json.loads(call("prayer-times", NOW, city="london", year=2026, jamaat="fajr:07:30"))["days"]
+    contested = 0
     for d in days:
-        latest = _utc(d["sunrise"]) - timedelta(minutes=4)  # two rak'as, 2 minutes each, before sunrise
-        if latest.astimezone(ZoneInfo("Europe/London")).strftime("%H:%M") < "07:30":
+        sunrise = _utc(d["sunrise"])
+        latest = sunrise - timedelta(minutes=4)  # two rak'as, 2 minutes each, before sunrise
+        at_0730 = datetime.combine(date.fromisoformat(d["date"]), time(7, 30), ZoneInfo("Europe/London"))
+        if at_0730 >= sunrise:
             assert "fajr" in d["jamaatMovedEnd"] and "fajr" in d["jamaatMoved"]
             assert _utc(d["jamaat"]["fajr"]) == latest
         else:
             assert d["jamaatLocal"]["fajr"] == "07:30" and "jamaatMovedEnd" not in d
+            assert ("fajr" in d.get("jamaatContested", [])) == (at_0730 > latest)
+            contested += at_0730 > latest
     assert 150 < sum("jamaatMovedEnd" in d for d in days) < 300
+    assert 0 < contested < 20
 
 
 def test_jamaat_table_days_win_and_malformed_tables_name_the_line_and_column(client):
@@ -815,3 +846,70 @@ def test_the_feed_folds_a_combined_prayer_only_on_the_days_its_rule_combines_it(
             (event,) = evening
             assert starts_utc == [days[iso]["jamaat"]["maghrib"]]
             assert "Isha" in str(event["SUMMARY"]) and "Maghrib" in str(event["SUMMARY"])
+
+
+# --- issue 33: the committee's times as set -------------------------------------------------------------------
+
+LEICESTER_JUMUAH = {"city": "leicester", "method": "ImamAliFoundation", "jumuah": "13:00,14:00", "jumuahDst": "13:30,14:30"}
+
+
+def test_a_declared_jumuah_slot_is_shown_as_declared_on_every_friday_in_json_csv_ics_and_the_screens_data(client):
+    """The Leicester committee's second Jumu'ah at 14:00 (the mosque trial of 28 November 2026, D1): on every Friday
+    of 2026 the JSON, the CSV, the calendar feed and the year answer the wall screen reads (its page's own
+    prayerTimes address) give 13:00 and 14:00 on the local clock (13:30 and 14:30 in summer time, the committee's
+    jumuahDst; summer time read here as zoneinfo's dst() on that day), the instants written here with zoneinfo.  The
+    Fridays on which 14:00 is within Jumu'ah's two rak'as (4 minutes) of the computed asr or after it (the end one
+    view gives Jumu'ah) are the contested ones: exactly those list ``jumuah`` in jamaatContested (11 in 2026, the
+    trial's count of rewritten Fridays) and nothing is moved.  The old rule moved 14:00 to 13:29–13:57 on them."""
+    import icalendar
+
+    tz = ZoneInfo("Europe/London")
+    fridays = [date(2026, 1, 2) + timedelta(days=7 * k) for k in range(52)]
+    assert fridays[-1] == date(2026, 12, 25)
+
+    def local(day: date) -> list[str]:
+        summer = bool(datetime.combine(day, time(12), tz).dst())
+        return ["13:30", "14:30"] if summer else ["13:00", "14:00"]
+
+    def slots(day: date) -> list[str]:
+        return [datetime.combine(day, time.fromisoformat(t), tz).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+                for t in local(day)]
+
+    days = {d["date"]: d for d in json.loads(call("prayer-times", NOW, **LEICESTER_JUMUAH, year=2026))["days"]}
+    contested = []
+    for friday in fridays:
+        d = days[friday.isoformat()]
+        assert d["jamaatLocal"]["jumuah"] == local(friday) and d["jamaat"]["jumuah"] == slots(friday), friday
+        assert "jamaatMoved" not in d and "jamaatMovedEnd" not in d
+        at_14 = datetime.combine(friday, time.fromisoformat(local(friday)[1]), tz)
+        past_view = at_14 > _utc(d["asr"]) - timedelta(minutes=4)
+        assert ("jumuah" in d.get("jamaatContested", [])) == past_view, friday
+        contested += [friday] if past_view else []
+    assert len(contested) == 11, contested
+    assert all(friday.month in (1, 11, 12) for friday in contested)  # the winter Fridays
+    # CSV: the jumuah cell, and the mark in jamaat_moved
+    rows = {r["date"]: r for r in csv.DictReader(io.StringIO(call("prayer-times.csv", NOW, **LEICESTER_JUMUAH,
+                                                                   year=2026).decode()))}
+    for friday in fridays:
+        row = rows[friday.isoformat()]
+        assert row["jumuah"] == " ".join(local(friday)) and row["jumuah_utc"] == " ".join(slots(friday))
+        assert ("jumuah:contested" in row["jamaat_moved"].split()) == (friday in contested)
+    # ICS: the feed's window is at most 90 days; five windows cover the year
+    seen = {}
+    for start in (date(2026, 1, 1), date(2026, 3, 31), date(2026, 6, 29), date(2026, 9, 27), date(2026, 12, 1)):
+        now = datetime.combine(start, time(0, 30), timezone.utc).timestamp()
+        body = call("prayer-times.ics", now, **LEICESTER_JUMUAH, days=90)
+        for event in icalendar.Calendar.from_ical(body).walk("VEVENT"):
+            if "-jumuah-" in str(event["UID"]):
+                start_utc = event["DTSTART"].dt.astimezone(timezone.utc)
+                seen.setdefault(start_utc.astimezone(tz).date(), set()).add(start_utc.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    for friday in fridays:
+        assert seen.get(friday) == set(slots(friday)), (friday, seen.get(friday))
+    # the screen's data: the year answer at the address its page reads
+    html = client.get("/screen/", params={"city": "leicester", "jumuah": "13:00,14:00", "jumuahDst": "13:30,14:30",
+                                          "lang": "en"}).text
+    config = json.loads(re.search(r'<script type="application/json" id="page-config">(.*?)</script>', html, re.S)[1])
+    answer = client.get(config["prayerTimes"][-1].replace("YEAR", "2026")).json()  # the query address
+    screen_days = {d["date"]: d for d in answer["days"]}
+    for friday in fridays:
+        assert screen_days[friday.isoformat()]["jamaat"]["jumuah"] == slots(friday), friday

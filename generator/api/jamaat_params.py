@@ -97,11 +97,19 @@ JAMAAT_NOTICE = P.custom(
     "jamaatChanged lists a prayer only when its jamaat moves by at least these minutes on the local clock from the "
     "day before (or it gains or loses one, or either day's time is a set one: fixed, typed in, held weekly). "
     "Default 1: every change.", keep_default=False, example="5")
+JAMAAT_OUTSIDE = P.choice(
+    jamaat.OUTSIDE, jamaat.OUTSIDE_CHOICES,
+    "What a time the mosque set (a fixed rule or a table's cell) becomes on the days it falls outside its prayer's "
+    "time on a bound no ruling disputes (before its adhan, at or after its end: sunrise, sunset, midnight; isha "
+    "before maghrib's jamaat): move (to the bound, listed in jamaatMoved), skip (no jamaat that day: jamaatSkipped) or "
+    "keep (as set: jamaatKept). Default move. A set time inside its prayer's time is never rewritten: where only a "
+    "disputed bound is passed (Jumu'ah after the computed asr, the minutes reserved for the rak'as) it is kept and "
+    "listed in jamaatContested.", default=None)
 CALENDAR = HIJRI_CALENDAR.but(
     description="Hijri reckoning of the Eid days (with eid) and of Ramadan (with jamaatRamadan): moonsighting "
     "(global sighting), iran (official), pakistan or india (their Shia's announced month starts).", keep_default=False)
 PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, JAMAAT_DST, JUMUAH_DST, JAMAAT_RAMADAN,
-              JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, CALENDAR)
+              JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, JAMAAT_OUTSIDE, CALENDAR)
 NAMES = jamaat.PARAMETERS
 DATED = (jamaat.EID, jamaat.RAMADAN_RULES)  # the parameters whose days the Hijri reckoning dates
 
@@ -204,6 +212,7 @@ def refuse_never_within(params, first: int, times_of: TimesOf, zone: str | None)
 # not as a dict per day: a year's jamaat costs about a millisecond to write.
 
 
+SECONDS = ("asr", "isha")  # the rows of `jamaat.Jamaat.second_combined`
 _instants = day_rows.instant_texts  # UTC instants as the day rows write them (bytes)
 
 
@@ -257,14 +266,21 @@ def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
     ``,"jamaat":{prayer: UTC instant or null (its adhan never reached), …, "jumuah": […], "eid": […]}``
     (a prayer only on the days its rule applies; jumuah on Fridays, eid on Eid days), with a zone
     ``,"jamaatLocal":{…}`` (the same as HH:mm), then ``,"jamaatMoved":[…]``, ``,"jamaatMovedEnd":[…]`` (those
-    moved back inside their prayer's time) and ``,"jamaatChanged":[…]`` when not empty.
+    moved back inside their prayer's time) and ``,"jamaatChanged":[…]`` when not empty; then (issue 33), when not
+    empty, ``,"jamaatCombined":[…]`` (asr, isha: prayed in one jamaat with dhuhr, maghrib: no adhan of their own,
+    their computed time the start of their recommended time), ``,"jamaatContested":[…]`` (a declared time kept past a
+    bound on which the rulings differ), ``,"jamaatKept":[…]`` and ``,"jamaatSkipped":[…]`` (a declared time outside
+    its prayer's time kept, or no jamaat that day, as ``jamaatOutside`` chose).
     """
     out = _cat(b',"jamaat":', _object(j, _instants(j.instants_s), _instants(j.jumuah_s), _instants(j.eid_s)))
     if zone is not None:
         out = _cat(out, b',"jamaatLocal":', _object(j, _clocks(zone, j.instants_s), _clocks(zone, j.jumuah_s),
                                                      _clocks(zone, j.eid_s)))
-    for key, flags, names in ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatMovedEnd", j.moved_end, j.moved_names),
-                              (b"jamaatChanged", j.changed, j.names)):
+    marks = ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatMovedEnd", j.moved_end, j.moved_names),
+             (b"jamaatChanged", j.changed, j.names), (b"jamaatCombined", j.second_combined, SECONDS),
+             (b"jamaatContested", j.contested, j.moved_names), (b"jamaatKept", j.kept, j.names),
+             (b"jamaatSkipped", j.skipped, j.names))
+    for key, flags, names in marks:
         listed = _names(flags, names, b",", b'"')
         out = _cat(out, np.where(listed == b"", b"", _cat(b',"%s":[' % key, listed, b"]")))
     return out.tolist()
@@ -295,5 +311,11 @@ def csv_cells(j: jamaat.Jamaat, rules: jamaat.Rules, zone: str | None) -> list[b
             columns += [_slots(write(text), on, b" ", b"") for write in writers]
     moved = np.array([name.encode() + b" " for name in j.moved_names], dtype=bytes).reshape(-1, 1)
     moved = np.where(j.moved_end, np.strings.add(np.strings.rstrip(moved, b" "), b":end "), moved)
-    columns += [_rows(np.where(j.moved, moved, b""), b" "), _names(j.changed, j.names, b" ", b"")]
+    moved = np.where(j.moved, moved, b"")
+    # issue 33's marks in the same cell (the CSV's columns stay issue 20's): fajr:kept, fajr:skipped, jumuah:contested
+    for flags, names, mark in ((j.kept, j.names, b":kept "), (j.skipped, j.names, b":skipped "),
+                               (j.contested, j.moved_names, b":contested ")):
+        listed = np.array([name.encode() + mark for name in names], dtype=bytes).reshape(-1, 1)
+        moved = np.concatenate([moved, np.where(flags, listed, b"")])
+    columns += [_rows(moved, b" "), _names(j.changed, j.names, b" ", b"")]
     return _rows([np.strings.add(column, b",") for column in columns[:-1]] + columns[-1:], b"\0").tolist()

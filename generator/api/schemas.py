@@ -77,11 +77,24 @@ DAY_ENTRY = obj(
                                                     "eid: sunrise) moved to it, and those of jamaatMovedEnd"},
      "jamaatMovedEnd": {**JAMAAT_NAMES, "description": "Jamaat times the rule put too late to be prayed before the "
                         "end of their prayer's time (fajr: sunrise; dhuhr: asr's reserved time before sunset; asr: "
-                        "sunset; maghrib: isha's reserved time before midnight; isha: midnight; jumuah: asr; eid: "
+                        "sunset; maghrib: isha's reserved time before midnight; isha: midnight; jumuah: sunset; eid: "
                         "dhuhr), moved to the last start that leaves time to pray"},
      "jamaatChanged": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS),
                        "description": "Prayers whose jamaat (local clock) differs from the day before (by at least "
                                       "jamaatNotice minutes, or at all where either day's time is a set one)"},
+     # Issue 33 (docs/decisions.md "Jamaat": combined prayers, declared times)
+     "jamaatCombined": {**JAMAAT_NAMES, "items": _enum("asr", "isha"),
+                        "description": "asr, isha: prayed in one jamaat with dhuhr, maghrib this day (either way round): "
+                                       "no adhan of their own; their computed time is the start of their recommended "
+                                       "(fadhila) time"},
+     "jamaatContested": {**JAMAAT_NAMES, "description": "Times the mosque declared (fixed, typed in, Jumu'ah and Eid "
+                         "slots) kept as declared past a bound on which the rulings differ (Jumu'ah after the computed "
+                         "asr; within the minutes reserved for the prayer's rak'as)"},
+     "jamaatKept": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS), "description": "Declared times outside their "
+                    "prayer's time (before its adhan, at or after its end, isha before maghrib's jamaat) kept as "
+                    "declared (jamaatOutside=keep)"},
+     "jamaatSkipped": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS), "description": "No jamaat this day: its "
+                       "declared time is outside the prayer's time (jamaatOutside=skip)"},
      # Only on the days of a preset bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation).
      "source": {**_enum("printed", "computed"), "description": "Only for a preset bound to printed tables "
                 "(IslamicCentreOfEngland, ImamAliFoundation), on every day: printed (the times of an authority's "

@@ -65,6 +65,7 @@ Without a zone the clock is UTC's (minutes-after rules, rounding and bounds only
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -86,7 +87,14 @@ EXTRAS = ("jumuah", "eid")  # slot lists beside the five prayers
 # computed asr), the Eid prayer at noon.
 OPENS_AT = {"fajr": "fajr", "dhuhr": "dhuhr", "asr": "dhuhr", "maghrib": "maghrib", "isha": "maghrib"}
 END_OF = {"fajr": "sunrise", "dhuhr": "sunset", "asr": "sunset", "maghrib": "midnight", "isha": "midnight",
-          "jumuah": "asr", "eid": "dhuhr"}
+          "jumuah": "sunset", "eid": "dhuhr"}
+# Issue 33: an end on which the rulings differ.  Jumu'ah's end is the computed asr in one view (the latest any Shia
+# marja gives it) and the start of zawal in risalas that keep it short: a *declared* slot past it is kept as the
+# committee set it and listed in ``contested`` (the builder warns); only dhuhr's own end (sunset), past which no view
+# keeps the prayer, moves it.  The minutes reserved per rak'a (RAKA_MIN) are likewise an estimate, not a ruling.
+CONTESTED_END = {"jumuah": "asr"}
+# The second prayer of each pair and the first, whose jamaat it may not precede (tartib: isha after maghrib's jamaat).
+FIRST_OF = {"asr": "dhuhr", "isha": "maghrib"}
 # A jamaat must start in time to be prayed before that end: its rak'as, those of the prayer whose reserved time
 # closes the shared time (asr's four before sunset end dhuhr's time, isha's four before midnight maghrib's), and
 # those of a partner prayed in the same jamaat.  A congregational rak'a is taken as 2 minutes (docs/decisions.md).
@@ -123,7 +131,14 @@ DAY_S = 86400
 JAMAAT, DST, RAMADAN_RULES = "jamaat", "jamaatDst", "jamaatRamadan"
 ROUND, WEEKLY, EARLIEST, LATEST = "jamaatRound", "jamaatWeekly", "jamaatEarliest", "jamaatLatest"
 JUMUAH, JUMUAH_DST, EID, TABLE, NOTICE = "jumuah", "jumuahDst", "eid", "jamaatTable", "jamaatNotice"
-PARAMETERS = (JAMAAT, ROUND, WEEKLY, JUMUAH, EID, DST, JUMUAH_DST, RAMADAN_RULES, EARLIEST, LATEST, TABLE, NOTICE)
+OUTSIDE = "jamaatOutside"
+# What a declared time (fixed, a table's cell) outside its prayer's time on an uncontested bound becomes that day
+# (issue 33: the committee's choice): moved to the bound (the default of profiles stored before the choice existed),
+# no jamaat that day, or kept as set and marked.
+MOVE, SKIP, KEEP = "move", "skip", "keep"
+OUTSIDE_CHOICES = (MOVE, SKIP, KEEP)
+PARAMETERS = (JAMAAT, ROUND, WEEKLY, JUMUAH, EID, DST, JUMUAH_DST, RAMADAN_RULES, EARLIEST, LATEST, TABLE, NOTICE,
+              OUTSIDE)
 
 _ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*(\S(?:.*\S)?)\s*", re.ASCII | re.DOTALL)
 _MINUTES = re.compile(r"\d{1,4}", re.ASCII)
@@ -208,6 +223,12 @@ class Rules:
     table: Table | None = field(default=None, compare=False)
     table_text: str = ""  # the table's canonical text (what compares and hashes)
     notice_min: int = 1
+    outside: str = MOVE  # OUTSIDE_CHOICES: a declared time outside its prayer's time on an uncontested bound
+
+    @property
+    def declares(self) -> bool:
+        """Whether any time is declared by the mosque (a fixed rule or a table): the times `outside` is about."""
+        return self.table is not None or any(r.at_local_min is not None for s in self.sets for _, r in s)
 
     @property
     def by_prayer(self) -> dict[str, Rule]:
@@ -260,6 +281,8 @@ class Rules:
             out[TABLE] = self.table_text
         if self.notice_min != 1:
             out[NOTICE] = str(self.notice_min)
+        if self.outside != MOVE:
+            out[OUTSIDE] = self.outside
         return out
 
 
@@ -316,15 +339,19 @@ def _from_texts(texts: tuple[str, ...], has_zone: bool) -> Rules | None:
     eid = _read_slots(text[EID], EID, MAX_EID, has_zone)
     table = read_table(text[TABLE], has_zone) if text[TABLE] else None
     notice = _read_notice(text[NOTICE])
+    outside = _read_outside(text[OUTSIDE])
     if not (base or dst or ramadan or jumuah or eid or table):
         return None  # a notice threshold alone says nothing: a screen asks it of every mosque, with rules or none
 
     def ordered(rules: dict) -> tuple:
         return tuple((p, rules[p]) for p in PRAYERS if p in rules)
 
-    return Rules(ordered(base), ordered(weekly), jumuah, eid, ordered(dst), jumuah_dst, ordered(ramadan),
+    rules = Rules(ordered(base), ordered(weekly), jumuah, eid, ordered(dst), jumuah_dst, ordered(ramadan),
                  ordered(rounding), ordered(earliest), ordered(latest), table,
-                 table.canonical() if table is not None else "", notice)
+                 table.canonical() if table is not None else "", notice, MOVE)
+    if rules.declares:  # the choice is about declared times; without one it would do nothing (dropped, as notice)
+        rules = dataclasses.replace(rules, outside=outside)
+    return rules
 
 
 def _items(raw: str, parameter: str, shape: str) -> list[str]:
@@ -487,6 +514,16 @@ def _read_notice(raw: str) -> int:
     return int(raw)
 
 
+def _read_outside(raw: str) -> str:
+    if not raw:
+        return MOVE
+    choice = raw.lower()
+    if choice not in OUTSIDE_CHOICES:
+        raise QueryError(OUTSIDE, f"must be one of {', '.join(OUTSIDE_CHOICES)} (what a set time outside its "
+                                  "prayer's time becomes on those days)")
+    return choice
+
+
 _TABLE_COLUMNS = {**{p: p for p in PRAYERS}, **{f"{p}_iqama": p for p in PRAYERS}}
 _TABLE_IGNORED = {"sunrise", *(f"{p}_athan" for p in PRAYERS)}
 
@@ -594,7 +631,7 @@ def needed_times(rules: Rules) -> tuple[str, ...]:
     sunrise for a rule before it, dhuhr and sunset with Jumu'ah, sunrise and dhuhr with Eid."""
     names = set(rules.names)
     names |= {END_OF[p] for p in rules.names} | {OPENS_AT[p] for p in rules.names}
-    names |= {"dhuhr", END_OF["jumuah"]} if rules.jumuah_min else set()
+    names |= {"dhuhr", END_OF["jumuah"], CONTESTED_END["jumuah"]} if rules.jumuah_min else set()
     names |= {"sunrise", "dhuhr"} if rules.eid_min else set()
     return tuple(sorted(names))
 
@@ -612,7 +649,7 @@ class Jamaat:
     never reached, highLatitudeRule=none); ``combined``: the prayer takes its partner's jamaat that
     day.  ``jumuah_s`` (n, slots) is meaningful where ``fridays``; ``eid_s`` where ``eid_days``.
     ``moved`` and ``moved_end`` (len(names) + 2, n): names, then jumuah and eid; ``changed``
-    (len(names), n).
+    (len(names), n).  ``contested``, ``kept`` and ``skipped``: issue 33's marks of declared times.
     """
 
     first_day: int
@@ -628,6 +665,21 @@ class Jamaat:
     changed: np.ndarray
     moved_end: np.ndarray
     combined: np.ndarray
+    contested: np.ndarray | None = None  # (len(names) + 2, n): a declared time kept past a contested bound
+    kept: np.ndarray | None = None  # (len(names), n): a declared time kept outside its prayer's time (``keep``)
+    skipped: np.ndarray | None = None  # (len(names), n): no jamaat: its declared time is outside (``skip``)
+
+    @property
+    def second_combined(self) -> np.ndarray:
+        """(2, n): whether asr (row 0) and isha (row 1) share one jamaat with dhuhr and maghrib that day, either way
+        round: then only the first of the pair has an adhan, and the computed asr or isha is the start of its
+        recommended (fadhila) time, not a call to prayer (issue 33)."""
+        out = np.zeros((2, len(self.fridays)), dtype=bool)
+        for row, pair in enumerate((("dhuhr", "asr"), ("maghrib", "isha"))):
+            for name in pair:
+                if name in self.names:
+                    out[row] |= self.combined[self.names.index(name)] & self.present[self.names.index(name)]
+        return out
 
     @property
     def moved_names(self) -> tuple[str, ...]:
@@ -761,6 +813,7 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     names = rules.names
 
     values, present, moved, moved_end, ruled, combined, stepped, tabled = {}, {}, {}, {}, {}, {}, {}, {}
+    contested, kept, skipped = {}, {}, {}
     variant = _in_force(rules, names, dst_day, ramadan_day)
 
     for p in names:  # own rules and table cells: a combined prayer copies its partner's final time below
@@ -803,6 +856,30 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         last_start = time_of(END_OF[p]) - np.where(carries, latest_start_min(p, True), latest_start_min(p)) * 60
         opens = time_of(OPENS_AT[p]) + OPENS_AFTER_MIN.get(p, 0) * 60
         final, was_moved, for_end = _within(times, opens, last_start, reached_of(END_OF[p]))
+        # Issue 33: a declared time (a fixed rule, a table's cell) is moved, skipped or kept (rules.outside) only
+        # where it is outside its prayer's time on a bound no ruling disputes: before its adhan (asr and isha: before
+        # the first prayer's own jamaat), at or after its end.  Within those, the minutes reserved per rak'a are an
+        # estimate: a declared time inside them is kept as declared and listed as contested.
+        declared = own & ok & (~flexible | table)
+        low = time_of(OPENS_AT[p])
+        after_first = none
+        if p in FIRST_OF and FIRST_OF[p] in values:
+            q = FIRST_OF[p]
+            after_first = ruled[q] & present[q]
+            low = np.where(after_first, np.maximum(low, values[q]), low)
+        outside = declared & ((times < low) | (reached_of(END_OF[p]) & (times >= time_of(END_OF[p]))))
+        if rules.outside == MOVE and p in FIRST_OF and after_first.any():  # after the first prayer has been prayed
+            q = FIRST_OF[p]
+            follows = values[q] + RAKAAT[q] * RAKA_MIN * 60
+            final = np.where(outside & after_first & (times < low), np.maximum(final, follows), final)
+            was_moved = was_moved | (outside & (final != times))
+        keep = (declared & ~outside) | (outside & (rules.outside == KEEP))
+        contested[p] = declared & ~outside & was_moved
+        kept[p] = outside & (rules.outside == KEEP)
+        skipped[p] = outside & (rules.outside == SKIP)
+        final = np.where(keep, times, final)
+        was_moved, for_end = was_moved & ~keep, for_end & ~keep
+        own = own & ~skipped[p]
         values[p], present[p], ruled[p] = final, ok & own, own
         moved[p], moved_end[p] = own & ok & was_moved, own & ok & for_end
         combined[p], tabled[p] = none, table
@@ -810,7 +887,7 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
 
     fridays = weekday(days) == FRIDAY if rules.jumuah_min else none
     jumuah = np.zeros((ext_n, 0), dtype=np.int64)
-    moved_jumuah, end_jumuah = none, none
+    moved_jumuah, end_jumuah, contested_jumuah = none, none, none
     if rules.jumuah_min:
         slots = _slot_instants(zone, rules.jumuah_min, midnight)
         if rules.jumuah_dst_min:
@@ -819,8 +896,12 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         last_start = time_of(END_OF[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
         jumuah, was_moved, for_end = _within(slots, dhuhr, last_start, reached_of(END_OF[JUMUAH])[:, None])
         moved_jumuah, end_jumuah = fridays & was_moved.any(axis=1), fridays & for_end.any(axis=1)
+        # Past the computed asr (less its rak'as): one view's end only; the slot stays as declared (issue 33).
+        disputed = time_of(CONTESTED_END[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
+        contested_jumuah = fridays & (~was_moved & reached_of(CONTESTED_END[JUMUAH])[:, None] & (slots > disputed)).any(
+            axis=1)
         values["dhuhr"] = np.where(fridays, jumuah[:, 0], values["dhuhr"])  # dhuhr is in names with Jumu'ah
-        for flags in (moved, moved_end):
+        for flags in (moved, moved_end, contested, kept, skipped):
             flags["dhuhr"] = flags["dhuhr"] & ~fridays
         present["dhuhr"] = np.where(fridays, reached_of("dhuhr"), present["dhuhr"])
         ruled["dhuhr"] = ruled["dhuhr"] | fridays
@@ -839,17 +920,24 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
             present[p] = np.where(on, present[q], present[p])
             ruled[p] = ruled[p] | on
             stepped[p] = np.where(on, stepped[q], stepped[p])
-            combined[p] = combined[p] | on
+            skipped[p] = skipped[p] | (on & skipped[q])  # no jamaat for the first: none for the pair
+            ruled[p] = ruled[p] & ~(on & skipped[q])
+            combined[p] = combined[p] | (on & ~skipped[q])
             moved[p], moved_end[p] = moved[p] & ~on, moved_end[p] & ~on
 
     eid_days = _eid_days(days, calendar) if rules.eid_min else none
     eid = np.zeros((ext_n, 0), dtype=np.int64)
-    moved_eid, end_eid = none, none
+    moved_eid, end_eid, contested_eid = none, none, none
     if rules.eid_min:
         slots = _slot_instants(zone, rules.eid_min, midnight)
         eid, was_moved, for_end = _within(slots, time_of("sunrise")[:, None],
                                           time_of(END_OF[EID])[:, None] - latest_start_min(EID) * 60,
                                           reached_of("dhuhr")[:, None])
+        # A slot within the rak'as' minutes before noon (not at or after it) is kept as declared (issue 33).
+        reserved = for_end & (slots < time_of(END_OF[EID])[:, None])
+        eid = np.where(reserved, slots, eid)
+        was_moved, for_end = was_moved & ~reserved, for_end & ~reserved
+        contested_eid = eid_days & reserved.any(axis=1)
         moved_eid, end_eid = eid_days & was_moved.any(axis=1), eid_days & for_end.any(axis=1)
 
     out = slice(first_day - ext_first, first_day - ext_first + n_days)
@@ -879,8 +967,11 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     changed = (has != then_has) | (has & (drift != 0) & ((drift >= rules.notice_min * 60) | step | then_step))
     moved_all = np.array([moved[n] for n in names] + [moved_jumuah, moved_eid], dtype=bool).reshape(-1, ext_n)
     end_all = np.array([moved_end[n] for n in names] + [end_jumuah, end_eid], dtype=bool).reshape(-1, ext_n)
+    contested_all = np.array([contested[n] for n in names] + [contested_jumuah, contested_eid],
+                             dtype=bool).reshape(-1, ext_n)
     return Jamaat(first_day, names, instants[:, out], applies[:, out], has[:, out], jumuah[out], fridays[out], eid[out],
-                  eid_days[out], moved_all[:, out], changed[:, out], end_all[:, out], rows(combined, bool)[:, out])
+                  eid_days[out], moved_all[:, out], changed[:, out], end_all[:, out], rows(combined, bool)[:, out],
+                  contested_all[:, out], rows(kept, bool)[:, out], rows(skipped, bool)[:, out])
 
 
 def _in_force(rules: Rules, names: tuple[str, ...], dst_day: np.ndarray,
