@@ -34,7 +34,7 @@ def test_numbers_and_names_are_said_in_the_readers_digits_and_words():
     tune = QueryError("tune", "minutes for fajr must be a whole number from -60 to 60", "minutes_range",
                       {"name": "fajr", "low": -60, "high": 60})
     assert error_words.english(tune) == tune.message
-    assert error_words.reason(tune, "fa").startswith("دقیقه‌های اذان صبح باید")  # Iran's column name for fajr
+    assert error_words.reason(tune, "fa").startswith("دقیقه‌های صبح باید")  # the prayer's name in Persian
     assert error_words.reason(tune, "ar").startswith("دقائق الفجر يجب")
 
 
