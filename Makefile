@@ -19,7 +19,7 @@ PORT   ?= 8000
 PEERS  := tests/peers
 PIP_INSTALL = --quiet --disable-pip-version-check --no-deps
 
-.PHONY: setup setup-test python-version build serve test bench bench-http peers system-packages lock clean
+.PHONY: setup setup-test python-version build serve test bench bench-http gallery peers system-packages lock clean
 
 # Stops with a message when no interpreter runs or it is older than 3.11.
 define check-python
@@ -116,6 +116,14 @@ bench: setup-test peers system-packages
 	$(TEST_BIN)/python -m bench.hijri
 	$(TEST_BIN)/python -m bench.printed_tables
 	$(TEST_BIN)/python -m bench.lighthouse
+
+# The gallery of moments (issue 33): every human surface in four languages at the moments people act, as
+# screenshots and visible text under test-artifacts/gallery/ for readers to grade (bench/gallery.py; docs/site.md).
+gallery: setup-test peers system-packages
+	@command -v faketime >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	  --no-install-recommends faketime) >/dev/null 2>&1 || echo "warning: could not install faketime with apt-get" >&2
+	$(BIN)/python build.py --tables-only
+	$(TEST_BIN)/python -m bench.gallery
 
 # HTTP load on loopback with wrk (30 s per case): app static, nginx static, dynamic; then cached
 # answers while 30 distinct 90-day feeds render at once (p95 and max latency).

@@ -477,6 +477,8 @@ async def http_error(request: Request, exc: HTTPException) -> Response:
 
 async def server_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error for %s", request.url.path)
+    if site.language_of_path(request.url.path):  # a page's reader: the 500 page in the path's language
+        return html_error(request, 500)
     return error_response(500, "internal error")
 
 

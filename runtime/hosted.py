@@ -54,6 +54,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import functools
 import logging
 import math
 import os
@@ -408,22 +409,27 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-def check_profile(body: bytes, mosque_id: str) -> tuple[str, mosques.Mosque]:
+def check_profile(body: bytes, mosque_id: str, *, new: bool = False) -> tuple[str, mosques.Mosque]:
     """Read a body as a profile of ``mosque_id``: (its compact JSON text, the profile); `mosques.ProfileError`
-    (the field named) or ValueError (not JSON) when refused.  Runs in a worker thread."""
+    (the field named) or ValueError (not JSON) when refused.  Runs in a worker thread.
+
+    ``new``: a publish or an edit (not a restore of a stored version): a declared time outside its prayer's time
+    then needs the committee's choice (issue 33, `mosque_list.check_outside_choice`, this year and the next)."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as error:
         raise ValueError(f"not UTF-8 JSON ({str(error)[:120]})") from None
     mosque = mosques.parse(data, mosque_id, "body")
     mosque_list.check_one(mosque)
+    if new:
+        mosque_list.check_outside_choice(mosque, time.gmtime().tm_year)
     return orjson.dumps(data).decode("utf-8"), mosque
 
 
 async def _checked(request: Request, mosque_id: str) -> str:
     body = await _body(request)
     try:
-        text, _ = await run_in_threadpool(check_profile, body, mosque_id)
+        text, _ = await run_in_threadpool(functools.partial(check_profile, body, mosque_id, new=True))
     except mosques.ProfileError as error:
         message = str(error).split(": ", 2)[-1]
         raise _Refused(_error(400, message, error.field if error.field != "file" else "body")) from None

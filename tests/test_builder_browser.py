@@ -22,7 +22,7 @@ and every request stays on loopback.  Screenshots in test-artifacts/builder/.  S
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 import shutil
 import subprocess
@@ -71,6 +71,15 @@ POINT_JOB = {"lang": "fa", "name": "point", "point": POINT, "names": {"en": "Jaf
              "publish": False}
 
 
+# Issue 33: the Leicester committee's second Jumu'ah at 14:00 (kept as set on the winter Fridays past the computed
+# asr: a warning naming them and the view behind it) and a fixed fajr 07:30 (after sunrise from spring to autumn: the
+# committee must choose what happens on those days before publishing).
+WARN_JOB = {"lang": "en", "name": "warnings", "search": "Leicester", "names": {"en": "Leicester Hussainiya"},
+            "rules": {"fajr": ["fixed", "07:30"], "dhuhr": ["fixed", "13:15"], "asr": ["with"]},
+            "fields": {"f-jumuah": "13:00,14:00", "f-source-about": SOURCE}, "publish": False,
+            "warnings": {"choose": "keep"}}
+
+
 def job(lang: str) -> dict:
     fields = {"f-jumuah": "13:15", "f-eid": "07:30,09:00", f"f-note-{lang}": ANNOUNCEMENT, "f-source-about": SOURCE,
               "f-lang-en": True}
@@ -88,7 +97,7 @@ def seen(server):
     edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-note-en": "Majlis moved to Friday"}, "tvMs": 60000}
     return run_node_peer("builder_check.js", "playwright-core", {
         "base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "year": YEAR, "month": MONTH,
-        "compose": [job(lang) for lang in LANGS] + [POINT_JOB], "edit": edit})
+        "compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB], "edit": edit})
 
 
 def get(url: str) -> tuple[int, bytes, dict]:
@@ -136,7 +145,10 @@ def test_the_preview_equals_the_api(seen, server, lang):
     rows = run["table"]["rows"]
     assert [r["date"] for r in rows] == [d["date"] for d in answer["days"]] and len(rows) == 31
     for row, day in zip(rows, answer["days"]):
-        assert {k: plain(v) for k, v in row["times"].items()} == {k: printed(day["local"][k], lang)
+        # asr and isha prayed with dhuhr and maghrib (the query's asr:dhuhr, isha:maghrib): marked ° as the start of
+        # their recommended time, not an adhan (issue 33)
+        combined = {"asr", "isha"}
+        assert {k: plain(v) for k, v in row["times"].items()} == {k: printed(day["local"][k], lang) + "°" * (k in combined)
                                                                   for k in row["times"]}, day["date"]
         jamaat = {k: plain(v).rstrip("*†") for k, v in row["jamaat"].items()}
         assert jamaat == {k: printed(day["jamaatLocal"][k], lang) for k in ("fajr", "dhuhr", "asr", "maghrib", "isha")}
@@ -267,3 +279,42 @@ def test_no_sideways_scroll_and_no_overlapping_controls(seen, name):
     for layout in run_of(seen, name)["layout"]:
         assert layout["scrollWidth"] <= layout["width"], layout
         assert layout["overlaps"] == [], layout
+
+
+def test_the_builder_warns_naming_the_days_and_publishing_needs_the_committees_choice(seen, server):
+    """Issue 33.  The days are worked out here from the API's own adhan times (not from the page): the Fridays of the
+    preview's year on which 14:00 (zoneinfo, Europe/London) is within Jumu'ah's two rak'as (4 minutes) of the computed
+    asr or after it, and the days on which 07:30 is at or after sunrise.  The Jumu'ah warning names each such Friday
+    (as the page writes a date: weekday, day, month) and the view behind it (glossary builder.view_jumuah); the fajr
+    warning names the first such day; publishing is refused beside the choice's field until one is chosen; the
+    published profile carries the choice."""
+    from generator.words import glossary
+
+    run = run_of(seen, "warnings")
+    # the one 400 is the refused publish itself (Chromium logs every 4xx answer to the console)
+    assert [e for e in run["errors"] if "status of 400" not in e] == [] and len(run["errors"]) <= 1, run["errors"]
+    tz = ZoneInfo("Europe/London")
+    days = api(server, "/v1/prayer-times", {"city": "leicester", "method": "ImamAliFoundation", "year": YEAR})["days"]
+
+    def at(iso: str, hhmm: str) -> datetime:
+        return datetime.combine(date.fromisoformat(iso), time.fromisoformat(hhmm), tz)
+
+    def utc(instant: str) -> datetime:
+        return datetime.fromisoformat(instant.replace("Z", "+00:00"))
+
+    def written(iso: str) -> str:
+        d = date.fromisoformat(iso)
+        return f"{d.strftime('%A')} {d.day} {d.strftime('%B')}"  # English names (the C locale's)
+
+    contested = [d["date"] for d in days if date.fromisoformat(d["date"]).weekday() == 4
+                 and at(d["date"], "14:00") > utc(d["asr"]) - timedelta(minutes=4)]
+    outside = [d["date"] for d in days if at(d["date"], "07:30") >= utc(d["sunrise"])]
+    assert len(contested) == 11 and outside
+    (jumuah,) = [w for w in run["warnings"] if w.startswith("Jumu'ah")]
+    assert glossary.term("builder.view_jumuah")["en"] in jumuah
+    for iso in contested:
+        assert written(iso) in jumuah, (iso, jumuah)
+    (fajr,) = [w for w in run["warnings"] if w.startswith("Fajr") and "outside" in w]
+    assert written(outside[0]) in fajr and "more days" in fajr
+    assert "jamaat.jamaatOutside:" in run["refusal"]
+    assert json.loads(run["publishedProfile"])["jamaat"]["jamaatOutside"] == "keep"

@@ -34,7 +34,7 @@ def test_numbers_and_names_are_said_in_the_readers_digits_and_words():
     tune = QueryError("tune", "minutes for fajr must be a whole number from -60 to 60", "minutes_range",
                       {"name": "fajr", "low": -60, "high": 60})
     assert error_words.english(tune) == tune.message
-    assert error_words.reason(tune, "fa").startswith("دقیقه‌های اذان صبح باید")  # Iran's column name for fajr
+    assert error_words.reason(tune, "fa").startswith("دقیقه‌های صبح باید")  # the prayer's name in Persian
     assert error_words.reason(tune, "ar").startswith("دقائق الفجر يجب")
 
 
@@ -120,3 +120,25 @@ def test_the_api_error_carries_its_code_parameter_and_args(client):
                     "args": {"low": -90, "high": 90}}
     body = client.get("/v1/prayer-times?city=karbal").json()
     assert body["code"] == "unknown_city_close" and "karbala" in body["args"]["close"], body
+
+
+def test_a_fault_on_a_page_under_a_language_is_that_languages_500_page():
+    """A 500 on /ar/…, /city/x/fa/… is the page of that language (never English JSON); an API path stays JSON."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from runtime import app as runtime_app
+
+    def fault(path: str):
+        scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "headers": [], "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "scheme": "http"}
+        return asyncio.run(runtime_app.server_error(Request(scope), RuntimeError("a defect")))
+
+    page = fault("/city/karbala/ar/")
+    text = page.body.decode()
+    assert page.status_code == 500 and page.media_type.startswith("text/html")
+    assert 'lang="ar"' in text and "تعذّر على الخادم إعداد هذه الصفحة" in text
+    assert not _visible_latin(text, "/city/karbala/ar/")
+    api = fault("/v1/qibla")
+    assert api.status_code == 500 and api.body == b'{"error":"internal error"}'

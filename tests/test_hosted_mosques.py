@@ -17,6 +17,8 @@ import copy
 import hashlib
 import http.client
 import json
+import csv
+import io
 import os
 import signal
 import sqlite3
@@ -668,3 +670,44 @@ def test_a_file_profiles_id_is_never_given_to_a_hosted_one(api, monkeypatch):
     created = _create(client)
     assert created["id"] == "abcdefghijklm"
     assert client.get("/v1/mosques/jaffari-toronto").json()["names"]["en"] == "Jaffari Community Centre"
+
+
+# ------------------------------------------------------------------ issue 33: the committee's choice on an undisputed bound
+
+def test_a_declared_time_outside_its_prayers_time_needs_the_committees_choice_and_it_is_applied(api):
+    """A fixed fajr at 07:30 in London is at or after sunrise from spring to autumn (sunrise 04:43 BST on 21 June
+    2026: the API's own sunrise, checked below).  A new publish or edit that hits such a bound without
+    ``jamaat.jamaatOutside`` is a 400 naming that field; with ``skip`` the day has no fajr jamaat in JSON, CSV and
+    the feed says why; with ``keep`` 07:30 stands and is marked.  A profile stored before the choice existed (put
+    straight into the store, as an older service saved it) keeps serving, with the documented default (move),
+    marked as moved."""
+    client, store = api
+    body = profile()
+    body["jamaat"] = {"jamaat": "fajr:07:30,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib"}
+    _bad(client.post("/v1/mosques", json=body), "jamaat.jamaatOutside")
+    created = _create(client)  # the example profile declares nothing outside: no choice asked
+    _bad(client.put(f"/v1/mosques/{created['id']}", json=body, headers=_auth(created["edit"], 1)),
+         "jamaat.jamaatOutside")
+    june = {"date": "2026-06-21"}
+    for choice in ("skip", "keep"):
+        chosen = {**body, "jamaat": {**body["jamaat"], "jamaatOutside": choice}}
+        mosque_id = _create(client, chosen)["id"]
+        (day,) = client.get("/v1/prayer-times", params={"mosque": mosque_id, **june}).json()["days"]
+        assert day["local"]["sunrise"] < "07:30"  # the bound is hit that day
+        csv_rows = list(csv.DictReader(io.StringIO(client.get("/v1/prayer-times.csv",
+                                                              params={"mosque": mosque_id, **june}).text)))
+        ics = client.get("/v1/prayer-times.ics", params={"mosque": mosque_id}).text
+        if choice == "skip":
+            assert "fajr" not in day["jamaat"] and day["jamaatSkipped"] == ["fajr"]
+            assert csv_rows[0]["jamaat_fajr"] == "" and "fajr:skipped" in csv_rows[0]["jamaat_moved"].split()
+        else:
+            assert day["jamaatLocal"]["fajr"] == "07:30" and day["jamaatKept"] == ["fajr"]
+            assert csv_rows[0]["jamaat_fajr"] == "07:30" and "fajr:kept" in csv_rows[0]["jamaat_moved"].split()
+        assert ics.startswith("BEGIN:VCALENDAR")
+    # stored before the choice existed: served with today's move, marked
+    legacy = store.create(json.dumps(body))[0]
+    response = client.get("/v1/prayer-times", params={"mosque": legacy, **june})
+    assert response.status_code == 200, response.text
+    (day,) = response.json()["days"]
+    assert "fajr" in day["jamaatMoved"] and "fajr" in day["jamaatMovedEnd"]
+    assert day["jamaatLocal"]["fajr"] < day["local"]["sunrise"]

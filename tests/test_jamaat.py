@@ -37,7 +37,9 @@ of offset and both reckonings' Eid days (which differ in 2021 and 2025) are cros
 from __future__ import annotations
 
 import csv
+import io
 import json
+import re
 from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -844,3 +846,70 @@ def test_the_feed_folds_a_combined_prayer_only_on_the_days_its_rule_combines_it(
             (event,) = evening
             assert starts_utc == [days[iso]["jamaat"]["maghrib"]]
             assert "Isha" in str(event["SUMMARY"]) and "Maghrib" in str(event["SUMMARY"])
+
+
+# --- issue 33: the committee's times as set -------------------------------------------------------------------
+
+LEICESTER_JUMUAH = {"city": "leicester", "method": "ImamAliFoundation", "jumuah": "13:00,14:00", "jumuahDst": "13:30,14:30"}
+
+
+def test_a_declared_jumuah_slot_is_shown_as_declared_on_every_friday_in_json_csv_ics_and_the_screens_data(client):
+    """The Leicester committee's second Jumu'ah at 14:00 (the mosque trial of 28 November 2026, D1): on every Friday
+    of 2026 the JSON, the CSV, the calendar feed and the year answer the wall screen reads (its page's own
+    prayerTimes address) give 13:00 and 14:00 on the local clock (13:30 and 14:30 in summer time, the committee's
+    jumuahDst; summer time read here as zoneinfo's dst() on that day), the instants written here with zoneinfo.  The
+    Fridays on which 14:00 is within Jumu'ah's two rak'as (4 minutes) of the computed asr or after it (the end one
+    view gives Jumu'ah) are the contested ones: exactly those list ``jumuah`` in jamaatContested (11 in 2026, the
+    trial's count of rewritten Fridays) and nothing is moved.  The old rule moved 14:00 to 13:29–13:57 on them."""
+    import icalendar
+
+    tz = ZoneInfo("Europe/London")
+    fridays = [date(2026, 1, 2) + timedelta(days=7 * k) for k in range(52)]
+    assert fridays[-1] == date(2026, 12, 25)
+
+    def local(day: date) -> list[str]:
+        summer = bool(datetime.combine(day, time(12), tz).dst())
+        return ["13:30", "14:30"] if summer else ["13:00", "14:00"]
+
+    def slots(day: date) -> list[str]:
+        return [datetime.combine(day, time.fromisoformat(t), tz).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+                for t in local(day)]
+
+    days = {d["date"]: d for d in json.loads(call("prayer-times", NOW, **LEICESTER_JUMUAH, year=2026))["days"]}
+    contested = []
+    for friday in fridays:
+        d = days[friday.isoformat()]
+        assert d["jamaatLocal"]["jumuah"] == local(friday) and d["jamaat"]["jumuah"] == slots(friday), friday
+        assert "jamaatMoved" not in d and "jamaatMovedEnd" not in d
+        at_14 = datetime.combine(friday, time.fromisoformat(local(friday)[1]), tz)
+        past_view = at_14 > _utc(d["asr"]) - timedelta(minutes=4)
+        assert ("jumuah" in d.get("jamaatContested", [])) == past_view, friday
+        contested += [friday] if past_view else []
+    assert len(contested) == 11, contested
+    assert all(friday.month in (1, 11, 12) for friday in contested)  # the winter Fridays
+    # CSV: the jumuah cell, and the mark in jamaat_moved
+    rows = {r["date"]: r for r in csv.DictReader(io.StringIO(call("prayer-times.csv", NOW, **LEICESTER_JUMUAH,
+                                                                   year=2026).decode()))}
+    for friday in fridays:
+        row = rows[friday.isoformat()]
+        assert row["jumuah"] == " ".join(local(friday)) and row["jumuah_utc"] == " ".join(slots(friday))
+        assert ("jumuah:contested" in row["jamaat_moved"].split()) == (friday in contested)
+    # ICS: the feed's window is at most 90 days; five windows cover the year
+    seen = {}
+    for start in (date(2026, 1, 1), date(2026, 3, 31), date(2026, 6, 29), date(2026, 9, 27), date(2026, 12, 1)):
+        now = datetime.combine(start, time(0, 30), timezone.utc).timestamp()
+        body = call("prayer-times.ics", now, **LEICESTER_JUMUAH, days=90)
+        for event in icalendar.Calendar.from_ical(body).walk("VEVENT"):
+            if "-jumuah-" in str(event["UID"]):
+                start_utc = event["DTSTART"].dt.astimezone(timezone.utc)
+                seen.setdefault(start_utc.astimezone(tz).date(), set()).add(start_utc.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    for friday in fridays:
+        assert seen.get(friday) == set(slots(friday)), (friday, seen.get(friday))
+    # the screen's data: the year answer at the address its page reads
+    html = client.get("/screen/", params={"city": "leicester", "jumuah": "13:00,14:00", "jumuahDst": "13:30,14:30",
+                                          "lang": "en"}).text
+    config = json.loads(re.search(r'<script type="application/json" id="page-config">(.*?)</script>', html, re.S)[1])
+    answer = client.get(config["prayerTimes"][-1].replace("YEAR", "2026")).json()  # the query address
+    screen_days = {d["date"]: d for d in answer["days"]}
+    for friday in fridays:
+        assert screen_days[friday.isoformat()]["jamaat"]["jumuah"] == slots(friday), friday

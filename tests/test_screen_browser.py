@@ -7,7 +7,8 @@ rules docs/site.md states (written here independently of the page's script), wha
 must show at each instant:
 
 * the countdown's target: the first adhan or jamaat after the instant (yesterday, today,
-  tomorrow; prayers sharing one jamaat are one moment), checked one second before each moment
+  tomorrow; prayers sharing one jamaat are one moment; asr and isha prayed in one jamaat with dhuhr and
+  maghrib by the query's rules have no adhan of their own: issue 33), checked one second before each moment
   (it reads 0:00:01) and at the moment itself (it has moved on to the next);
 * the highlighted prayer: fajr from its adhan to sunrise, dhuhr to asr, asr to maghrib, maghrib to
   isha, isha to the API's midnight;
@@ -129,7 +130,10 @@ class _Year:
     def moments(self, day: date) -> list[tuple[int, str, tuple[str, ...]]]:
         """A day's adhans and jamaats as (Unix ms, kind, prayers), in time order; a shared jamaat is one moment."""
         row = self.day(day)
-        out = [(_ms(row[p]), "adhan", (p,)) for p in PRAYERS if row.get(p)]
+        # A prayer prayed in its partner's jamaat (the query's asr:dhuhr, isha:maghrib) on a day its jamaat is the
+        # partner's has no adhan of its own (issue 33: a Shia mosque calls no second adhan): no moment.
+        seconds = self.seconds(row.get("jamaat") or {})
+        out = [(_ms(row[p]), "adhan", (p,)) for p in PRAYERS if row.get(p) and p not in seconds]
         shared: dict[int, list[str]] = {}
         for p in PRAYERS:
             instant = (row.get("jamaat") or {}).get(p)
@@ -137,6 +141,13 @@ class _Year:
                 shared.setdefault(_ms(instant), []).append(p)
         out += [(at, "jamaat", tuple(prayers)) for at, prayers in shared.items()]
         return sorted(out, key=lambda m: (m[0], m[1] != "adhan"))
+
+    def seconds(self, jamaat: dict) -> set[str]:
+        """Issue 33: the prayers prayed in their partner's jamaat by the query's own rules (asr:dhuhr, isha:maghrib)
+        on a day that has that jamaat: a Shia mosque calls no second adhan, so they are no moment of the day."""
+        rules = "," + self.query.get("jamaat", "")
+        return {p for p, first in (("asr", "dhuhr"), ("isha", "maghrib"))
+                if f",{p}:{first}" in rules and jamaat.get(p) is not None}
 
     def expected_next(self, now_ms: int, today: date) -> tuple[int, str, tuple[str, ...]]:
         around = [m for d in (today - timedelta(days=1), today, today + timedelta(days=1)) for m in self.moments(d)]
@@ -581,8 +592,10 @@ class _Year28(_Year):
         row = self.day(day)
         ramadan = self.status(day.isoformat())["hijri"]["hm"] == 9
         out = [(_ms(row["imsak"]), "imsak", ())] if ramadan else []
-        out += [(_ms(row[p]), "iftar" if ramadan and p == "maghrib" else "adhan", (p,)) for p in PRAYERS if row.get(p)]
         jamaat, local = row.get("jamaat") or {}, row.get("jamaatLocal") or {}
+        seconds = self.seconds(jamaat)  # issue 33: no adhan of their own
+        out += [(_ms(row[p]), "iftar" if ramadan and p == "maghrib" else "adhan", (p,)) for p in PRAYERS
+                if row.get(p) and p not in seconds]
         slots = set()
         for kind in ("jumuah", "eid"):
             for instant, hhmm in zip(jamaat.get(kind) or [], local.get(kind) or []):

@@ -411,22 +411,28 @@ def test_an_asr_or_isha_jamaat_before_dhuhr_or_maghrib_is_held_at_that_adhan_and
 
 
 @pytest.mark.parametrize("lang", ("en", *RTL))
-def test_a_jumuah_slot_too_late_to_be_prayed_before_asr_says_why_it_was_moved(lang):
-    """A Jumu'ah slot at 15:30 in a London December is after Jumu'ah's end (the computed asr, ~13:36): it is held
-    at the last start that leaves its two rak'as (2 minutes each) before asr, and its line names asr as the end
-    (the line was looked for a minute before sunset, the end before the rule was corrected, and never written)."""
+def test_a_jumuah_slot_past_asr_is_kept_and_one_past_sunset_says_why_it_was_moved(lang):
+    """Issue 33: a Jumu'ah slot at 15:30 in a London December is after the computed asr (~13:36), an end only one
+    view gives Jumu'ah: it is kept as the mosque declared it, with no "moved" line.  A slot at 16:15 is after
+    sunset (~15:52), dhuhr's own end, past which no view keeps the prayer: it is held at the last start that
+    leaves its two rak'as (2 minutes each) before sunset, and its line names sunset as the end."""
     import json
 
     now = _at(2026, 12, 1)
-    body = call("prayer-times.ics", now, city="london", lang=lang, days=7, jumuah="12:30,15:30")
     days = {d["date"]: d for d in json.loads(call("prayer-times", now, city="london", year=2026, month=12))["days"]}
-    asr_name = glossary.term("column.asr")[lang]
+    sunset_name = glossary.term("column.sunset")[lang]
+    moved_end = glossary.term("feed.jamaat_moved_end_line")[lang].format(end=sunset_name)
+    body = call("prayer-times.ics", now, city="london", lang=lang, days=7, jumuah="12:30,15:30")
     late = [e for e in _events(body) if _key(e).startswith("jumuah") and e["DTSTART"].dt.astimezone(timezone.utc).hour >= 13]
     assert len(late) == 1, late  # one Friday in the week: 4 December 2026
+    assert late[0]["DTSTART"].dt.astimezone(timezone.utc).strftime("%H:%M") == "15:30"  # GMT: as declared
+    assert glossary.term("feed.jamaat_moved_end_line")[lang].split("{")[0] not in str(late[0]["DESCRIPTION"])
+    body = call("prayer-times.ics", now, city="london", lang=lang, days=7, jumuah="12:30,16:15")
+    late = [e for e in _events(body) if _key(e).startswith("jumuah") and e["DTSTART"].dt.astimezone(timezone.utc).hour >= 13]
+    assert len(late) == 1, late
     event = late[0]
-    asr = datetime.fromisoformat(days[event["DTSTART"].dt.date().isoformat()]["asr"].replace("Z", "+00:00"))
-    assert (asr - event["DTSTART"].dt).total_seconds() == 2 * 2 * 60, (event["DTSTART"].dt, asr)
-    moved_end = glossary.term("feed.jamaat_moved_end_line")[lang].format(end=asr_name)
+    sunset = datetime.fromisoformat(days[event["DTSTART"].dt.date().isoformat()]["sunset"].replace("Z", "+00:00"))
+    assert (sunset - event["DTSTART"].dt).total_seconds() == 2 * 2 * 60, (event["DTSTART"].dt, sunset)
     assert moved_end in str(event["DESCRIPTION"]), str(event["DESCRIPTION"])
 
 

@@ -348,6 +348,8 @@ def build_prayer_times(params: Params) -> bytes:
         starts = starts + offsets.get(time_id, 0) * 60
         moved = jam.moved[k] if k is not None else np.zeros(n_days, dtype=bool)
         moved_end = jam.moved_end[k] if k is not None else np.zeros(n_days, dtype=bool)
+        kept = jam.kept[k] if k is not None and jam.kept is not None else np.zeros(n_days, dtype=bool)
+        skipped = jam.skipped[k] if k is not None and jam.skipped is not None else np.zeros(n_days, dtype=bool)
         partner = jamaat.PAIRS.get(time_id) if jamaat.PAIRS.get(time_id) in folded else None
         partner_calculated = result.times[partner][0] if partner else None
         for i in np.flatnonzero(has_event).tolist():
@@ -372,6 +374,10 @@ def build_prayer_times(params: Params) -> bytes:
                     lines.append(words.JAMAAT_MOVED_SHARED_LINE[lang].format(prayer=names[jamaat.OPENS_AT[time_id]]))
                 elif moved[i]:
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
+                if kept[i]:  # issue 33: a declared time outside its prayer's time, kept as the mosque chose
+                    lines.append(words.JAMAAT_KEPT_LINE[lang])
+            if skipped[i]:  # the adhan's event, and why there is no jamaat
+                lines.append(words.JAMAAT_SKIPPED_LINE[lang])
             add(i, time_id, order, int(starts[i]), time_id, summarised(summary), lines + polar_lines(i), busy)
 
     if jam is not None and rules.jumuah_min:  # Fridays: each slot, the first with any prayer folded into dhuhr

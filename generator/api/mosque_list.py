@@ -15,11 +15,11 @@ may give instead), and ``links`` to its answers, feeds, page and screen.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
-from generator.places import cities
-from generator.prayer import mosques
-from generator.api import city_feeds, prayer_times, schemas
+from generator.places import cities, days
+from generator.prayer import jamaat, mosques
+from generator.api import city_feeds, jamaat_params as JP, prayer_times, schemas
 from generator.api import mosques as MQ
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
@@ -68,6 +68,38 @@ def check_one(mosque: mosques.Mosque, now_s: float | None = None) -> None:
                 field = mosque.field_of.get(error.parameter, error.parameter)
                 raise mosques.ProfileError(mosque.path, field, f"{error.message} (read by /v1/{endpoint.name})") \
                     from None
+
+
+def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
+    """Raise `mosques.ProfileError` naming ``jamaat.jamaatOutside`` when a time the profile declares (a fixed rule, a
+    table's cell) falls outside its prayer's time on a bound no ruling disputes on some day of ``year`` or the next,
+    and the profile does not say what happens on those days (issue 33: move, skip or keep, the committee's choice).
+
+    Only a new publish or edit asks it (runtime/hosted.py): a profile stored before the choice existed keeps loading
+    with the documented default, ``move``, marked on every surface (docs/decisions.md "Jamaat")."""
+    if mosque.jamaat.get(jamaat.OUTSIDE):
+        return
+    with mosques.checking(mosque):
+        params = _parse(prayer_times.ENDPOINT, mosque.id, year=str(year))
+    rules = JP.rules_of(params)
+    if rules is None or not rules.declares:
+        return
+    kept = {**params, jamaat.OUTSIDE: jamaat.KEEP}  # every outside day listed, none moved
+    first = days.unix_day(date(year, 1, 1))
+    n_days = days.unix_day(date(year + 2, 1, 1)) - first
+    methods, options = prayer_times.methods_of(params), prayer_times.options_of(params)
+    lat, lng = prayer_times.coordinates(params)
+    for found in JP.compute(kept, first, n_days, lambda f, n: prayer_times.times_for(lat, lng, f, n, methods, options),
+                            params.get("tz")) or ():
+        hits = found.kept.any(axis=0)
+        if hits.any():
+            names = [n for n, row in zip(found.names, found.kept) if row.any()]
+            dates = [days.to_date(first + int(k)).isoformat() for k in hits.nonzero()[0]]
+            raise mosques.ProfileError(
+                mosque.path, f"jamaat.{jamaat.OUTSIDE}",
+                f"the time set for {', '.join(names)} is outside its prayer's time on {len(dates)} days of {year}–"
+                f"{year + 1} (from {dates[0]}: before its adhan, at or after its end, or isha before maghrib's "
+                f"jamaat); choose what happens on those days: {', '.join(jamaat.OUTSIDE_CHOICES)}")
 
 
 def query_of(mosque_id: str) -> dict:

@@ -319,7 +319,7 @@ def _from_texts(texts: tuple[str, ...], has_zone: bool) -> Rules | None:
     base = _read_rules(text[JAMAAT], JAMAAT, has_zone)
     dst = _read_rules(text[DST], DST, has_zone)
     if dst and not has_zone:
-        raise QueryError(DST, "daylight-saving rules need a zone: give tz (or a city)")
+        raise QueryError(DST, "daylight-saving rules need a zone: give tz (or a city)", "dst_needs_zone")
     ramadan = _read_rules(text[RAMADAN_RULES], RAMADAN_RULES, has_zone)
     _check_partners(base, dst, ramadan)
     sets = (base, dst, ramadan)
@@ -370,9 +370,10 @@ def _pairs(raw: str, parameter: str, shape: str, example: str) -> dict[str, str]
             raise QueryError(parameter, f"must be {shape} separated by commas, e.g. {example}")
         name = match.group(1).lower()
         if name not in PRAYERS:
-            raise QueryError(parameter, f"unknown prayer {name[:20]!r}; one of {', '.join(PRAYERS)}")
+            raise QueryError(parameter, f"unknown prayer '{name[:20]}'; one of {', '.join(PRAYERS)}", "unknown_prayer",
+                             {"name": name[:20], "allowed": list(PRAYERS)})
         if name in out:
-            raise QueryError(parameter, f"{name} given more than once")
+            raise QueryError(parameter, f"{name} given more than once", "name_repeated", {"name": name})
         out[name] = match.group(2)
     return out
 
@@ -389,31 +390,37 @@ def _read_rule(name: str, value: str, has_zone: bool, parameter: str) -> Rule:
     if _MINUTES.fullmatch(value):
         minutes = int(value)
         if minutes > MAX_AFTER_ADHAN_MIN:
-            raise QueryError(parameter, f"minutes after the adhan for {name} must be 0 to {MAX_AFTER_ADHAN_MIN}")
+            raise QueryError(parameter, f"minutes after the adhan for {name} must be 0 to {MAX_AFTER_ADHAN_MIN}",
+                             "after_adhan_range", {"name": name, "most": MAX_AFTER_ADHAN_MIN})
         return Rule(after_adhan_min=minutes)
     before = _BEFORE_SUNRISE.fullmatch(value)
     if before is not None:
         minutes = int(before.group(1))
         if name != "fajr":
-            raise QueryError(parameter, f"{name}: only fajr's time ends at sunrise (fajr:sunrise-30)")
+            raise QueryError(parameter, f"{name}: only fajr's time ends at sunrise (fajr:sunrise-30)", "sunrise_only_fajr",
+                             {"name": name})
         if not 1 <= minutes <= MAX_BEFORE_SUNRISE_MIN:
-            raise QueryError(parameter, f"minutes before sunrise for fajr must be 1 to {MAX_BEFORE_SUNRISE_MIN}")
+            raise QueryError(parameter, f"minutes before sunrise for fajr must be 1 to {MAX_BEFORE_SUNRISE_MIN}",
+                             "before_sunrise_range", {"most": MAX_BEFORE_SUNRISE_MIN})
         return Rule(before_sunrise_min=minutes)
     if ":" in value or value[:1].isdigit():
-        clock = _clock(value, parameter, f"the time for {name}")
+        clock = _clock(value, parameter, f"the time for {name}", "clock_for", {"name": name})
         if not has_zone:
             raise QueryError(parameter, f"a fixed time ({name}:{value[:5]}) is a local clock time and needs a zone: "
-                                        "give tz (or a city)")
+                                        "give tz (or a city)", "fixed_needs_zone", {"name": name, "value": value[:5]})
         return Rule(at_local_min=clock)
     partner = value.lower()
     if partner == name:
-        raise QueryError(parameter, f"{name} cannot be combined with itself")
+        raise QueryError(parameter, f"{name} cannot be combined with itself", "combined_itself", {"name": name})
     if partner not in PRAYERS:
-        raise QueryError(parameter, f"{name}: {value[:20]!r} is not minutes (0 to {MAX_AFTER_ADHAN_MIN}), "
-                                    f"sunrise-minutes, a time HH:MM or a prayer")
+        raise QueryError(parameter, f"{name}: '{value[:20]}' is not minutes (0 to {MAX_AFTER_ADHAN_MIN}), "
+                                    f"sunrise-minutes, a time HH:MM or a prayer", "not_a_rule",
+                         {"name": name, "value": value[:20], "most": MAX_AFTER_ADHAN_MIN})
     if PAIRS.get(name) != partner:
-        raise QueryError(parameter, f"{name} can be combined only with {PAIRS[name]}" if name in PAIRS
-                         else f"{name} cannot be combined with another prayer")
+        if name in PAIRS:
+            raise QueryError(parameter, f"{name} can be combined only with {PAIRS[name]}", "combine_only_with",
+                             {"name": name, "partner": PAIRS[name]})
+        raise QueryError(parameter, f"{name} cannot be combined with another prayer", "not_combinable", {"name": name})
     return Rule(with_prayer=partner)
 
 
@@ -429,11 +436,13 @@ def _check_partners(base: dict[str, Rule], dst: dict[str, Rule], ramadan: dict[s
                                             f"(minutes or a time){where}")
 
 
-def _clock(value: str, parameter: str, what: str) -> int:
-    """Return minutes after midnight of ``H:MM`` or ``HH:MM`` (00:00..23:59)."""
+def _clock(value: str, parameter: str, what: str, code: str = "clock", args: dict | None = None) -> int:
+    """Return minutes after midnight of ``H:MM`` or ``HH:MM`` (00:00..23:59); ``what`` names the value in the
+    error, ``code`` and ``args`` say it in other languages (glossary error.<code>, with the value)."""
     match = _CLOCK.fullmatch(value)
     if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
-        raise QueryError(parameter, f"{what} must be a local time HH:MM from 00:00 to 23:59, not {value[:8]!r}")
+        raise QueryError(parameter, f"{what} must be a local time HH:MM from 00:00 to 23:59, not '{value[:8]}'", code,
+                         {**(args or {}), "value": value[:8]})
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
@@ -486,9 +495,9 @@ def _read_bounds(raw: str, parameter: str, flexible: list[str], has_zone: bool) 
     for name, value in _pairs(raw, parameter, "prayer:HH:MM pairs", "isha:19:30").items():
         if name not in flexible:
             raise QueryError(parameter, f"{name} has no minutes-after (or before-sunrise) rule in jamaat to bound")
-        out[name] = _clock(value, parameter, f"the bound for {name}")
+        out[name] = _clock(value, parameter, f"the bound for {name}", "clock_bound", {"name": name})
     if not has_zone:
-        raise QueryError(parameter, "local clock times need a zone: give tz (or a city)")
+        raise QueryError(parameter, "local clock times need a zone: give tz (or a city)", "needs_zone")
     return out
 
 
@@ -497,12 +506,12 @@ def _read_slots(raw: str, parameter: str, most: int, has_zone: bool) -> tuple[in
         return ()
     items = _items(raw, parameter, "local times HH:MM")
     if len(items) > most:
-        raise QueryError(parameter, f"at most {most} times")
-    slots = [_clock(item, parameter, "each time") for item in items]
+        raise QueryError(parameter, f"at most {most} times", "at_most_times", {"most": most})
+    slots = [_clock(item, parameter, "each time", "clock_each") for item in items]
     if len(set(slots)) != len(slots):
-        raise QueryError(parameter, "a time given more than once")
+        raise QueryError(parameter, "a time given more than once", "time_repeated")
     if not has_zone:
-        raise QueryError(parameter, "local clock times need a zone: give tz (or a city)")
+        raise QueryError(parameter, "local clock times need a zone: give tz (or a city)", "needs_zone")
     return tuple(sorted(slots))
 
 
@@ -510,7 +519,7 @@ def _read_notice(raw: str) -> int:
     if not raw:
         return 1
     if not _MINUTES.fullmatch(raw) or not 1 <= int(raw) <= MAX_NOTICE_MIN:
-        raise QueryError(NOTICE, f"must be whole minutes from 1 to {MAX_NOTICE_MIN}")
+        raise QueryError(NOTICE, f"must be whole minutes from 1 to {MAX_NOTICE_MIN}", "whole_minutes", {"most": MAX_NOTICE_MIN})
     return int(raw)
 
 
@@ -533,7 +542,7 @@ def read_table(raw: str, has_zone: bool) -> Table:
     if len(raw) > MAX_TABLE_CHARS:
         raise QueryError(TABLE, f"at most {MAX_TABLE_CHARS} characters")
     if not has_zone:
-        raise QueryError(TABLE, "local clock times need a zone: give tz (or a city)")
+        raise QueryError(TABLE, "local clock times need a zone: give tz (or a city)", "needs_zone")
     lines = [(k + 1, line.strip()) for k, line in enumerate(re.split(r"\r\n|[\n\r;]", raw.removeprefix("\ufeff")))]
     lines = [(k, line) for k, line in lines if line]
     if len(lines) < 2:
@@ -565,7 +574,7 @@ def read_table(raw: str, has_zone: bool) -> Table:
         for name, target, cell in zip(header, used, cells):
             if name in ("day", "date") or not cell:
                 continue
-            minutes = _clock(cell, TABLE, f"line {number}, column {name}:")
+            minutes = _clock(cell, TABLE, f"line {number}, column {name}:", "clock_cell", {"line": number, "name": name})
             if target is not None:
                 values[target] = minutes
         firsts.append(first)

@@ -131,7 +131,11 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
                   "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],
                   "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
-                  "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
+                  "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"],
+                  # issue 33: the warnings on declared times (the view behind each), the preview's marks
+                  "warnContested": b["warn_contested"], "warnOutside": b["warn_outside"], "moreDays": b["more_days"],
+                  "viewJumuah": b["view_jumuah"], "viewRakaat": b["view_rakaat"], "keptNote": w["mosque.kept_note"],
+                  "skippedNote": w["mosque.skipped_note"], "fadhilaNote": w["mosque.fadhila_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
         # An API error said in the page's language: its code's sentence, the names of the times it names and
@@ -150,7 +154,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
         reckonings=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in hijri.CALENDARS],
         adjustments=[_field(name, lang) for name in ADJUSTMENTS],
         more_rules=[_field(name, lang) for name in MORE_RULES],
-        jumuah=_field("jumuah", lang), eid=_field("eid", lang),
+        jumuah=_field("jumuah", lang), eid=_field("eid", lang), outside=_field("jamaatOutside", lang),
         table=_field("jamaatTable", lang),
         point=[_field(name, lang) for name in ("lat", "lng", "tz")],
         website_label=b["website"].format(example=words.isolate("https://…", lang)),

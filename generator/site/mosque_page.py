@@ -162,6 +162,10 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             "jamaat": {t: words.clock(jamaat[t], lang) if jamaat[t] else "" for t in PRAYERS if t in jamaat},
             "moved": set(day.get("jamaatMoved", ())) - set(day.get("jamaatMovedEnd", ())),
             "moved_end": set(day.get("jamaatMovedEnd", ())),
+            # issue 33: asr/isha with no adhan of their own (prayed with dhuhr/maghrib), declared times kept or skipped
+            "fadhila": set(day.get("jamaatCombined", ())),
+            "kept": set(day.get("jamaatKept", ())),
+            "skipped": set(day.get("jamaatSkipped", ())),
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
         })
@@ -173,7 +177,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
                                         for x in hijri_map["months"]),
             "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,
             "moved_end_note": words.WORDS[lang]["mosque.moved_end_note"] if any(r["moved_end"] for r in rows)
-            else None}
+            else None,
+            **{f"{mark}_note": words.WORDS[lang][f"mosque.{mark}_note"] if any(r[mark] for r in rows) else None
+               for mark in ("fadhila", "kept", "skipped")}}
 
 
 def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, ruled: list[str]) -> dict:

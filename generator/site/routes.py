@@ -183,7 +183,7 @@ def hijri_months(first_year: int, last_year: int, today: date) -> list[tuple[int
 
 
 _ERROR_WORDS = {400: ("bad_request", "bad_request_text"), 404: ("not_found", "not_found_text"),
-                429: ("too_many", "too_many_text"), 503: ("busy", "busy_text")}
+                429: ("too_many", "too_many_text"), 500: ("server_error", "server_error_text"), 503: ("busy", "busy_text")}
 
 
 def language_of_path(path: str) -> str | None:

@@ -62,7 +62,7 @@ ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (
 # The screen's words (data/glossary.csv page.screen.*)
 SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
                 "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
-                "waiting")
+                "waiting", "fadhila", "outside_kept", "outside_skipped")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -467,14 +467,26 @@ def table_text(query: PageQuery, seed: dict) -> dict:
         shamsi_text = f"{_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
     local = day.get("jamaatLocal") or {}
     cells = {name: {"adhan": on_clock(day["local"].get(name, "")),
-                    "jamaat": on_clock(local[name]) if isinstance(local.get(name), str) else ""} for name in ROWS}
+                    "jamaat": on_clock(local[name]) if isinstance(local.get(name), str) else "", "fadhila": False}
+             for name in ROWS}
     slots = {name: feed_words.join_list([on_clock(t) for t in local.get(name) or []], lang) for name in ("jumuah", "eid")}
-    moved = [f"{feed_words.PRAYER_NAMES[lang].get(name) or words.WORDS[lang]['screen.' + name]} "
-             + (feed_words.join_list([on_clock(t) for t in local[name]], lang) if isinstance(local.get(name), list)
-                else on_clock(local.get(name, ""))) for name in day.get("jamaatMovedEnd") or []]
+
+    def listed(field: str, with_time: bool = True) -> str:
+        return feed_words.join_list([
+            f"{feed_words.PRAYER_NAMES[lang].get(name) or words.WORDS[lang]['screen.' + name]}"
+            + ((" " + (feed_words.join_list([on_clock(t) for t in local[name]], lang)
+                       if isinstance(local.get(name), list) else on_clock(local.get(name, "")))) if with_time else "")
+            for name in day.get(field) or []], lang)
+
+    # The day's notes, as screen.js writes them (renderChanges): moved back inside the time, then a declared time
+    # outside it kept or skipped (issue 33, jamaatOutside).
+    notes = [words.WORDS[lang][key].format(prayers=listed(field, with_time)) for field, key, with_time in (
+        ("jamaatMovedEnd", "screen.moved_end", True), ("jamaatKept", "screen.outside_kept", True),
+        ("jamaatSkipped", "screen.outside_skipped", False)) if day.get(field)]
+    for name in day.get("jamaatCombined") or []:  # no adhan of its own: its time opens its recommended time
+        cells[name]["fadhila"] = True
     return {"gregorian": gregorian, "hijri": hijri_text, "shamsi": shamsi_text, "cells": cells, "slots": slots,
-            "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")),
-            "moved": words.WORDS[lang]["screen.moved_end"].format(prayers=feed_words.join_list(moved, lang)) if moved else ""}
+            "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")), "moved": " ".join(notes)}
 
 
 QR_BORDER_MODULES = 4  # the quiet zone ISO/IEC 18004 asks for

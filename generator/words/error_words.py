@@ -19,8 +19,10 @@ from generator.words.locale import LANGUAGES, RTL, native
 LRI, PDI = glossary.LRI, glossary.PDI
 TEMPLATES: dict[str, dict[str, str]] = glossary.group("error")  # {lang: {code: sentence with {args}}}
 LIST_COMMA = glossary.term("list.comma")
-# A prayer or time named in an error (``fajr``, ``midnight``) is said with its timetable column's name.
-TIME_NAMES: dict[str, dict[str, str]] = glossary.group("column")
+# A prayer or time named in an error (``fajr``, ``midnight``): a prayer by its name (the feeds' «صبح», not the
+# timetable column's «اذان صبح»: the sentences say "the adhan of …" themselves), another time by its column's name.
+_COLUMNS, _PRAYERS = glossary.group("column"), glossary.group("prayer")
+TIME_NAMES: dict[str, dict[str, str]] = {lang: {**_COLUMNS[lang], **_PRAYERS[lang]} for lang in _COLUMNS}
 
 
 def argument(value: object, lang: str) -> str:

@@ -248,3 +248,5 @@ JAMAAT_MOVED_LINE = glossary.term("feed.jamaat_moved_line")
 EID_MOVED_LINE = glossary.term("feed.eid_moved_line")
 JAMAAT_MOVED_SHARED_LINE = glossary.term("feed.jamaat_moved_shared_line")  # asr, isha: {prayer} dhuhr, maghrib
 JAMAAT_MOVED_END_LINE = glossary.term("feed.jamaat_moved_end_line")  # {end}: a TIME_NAMES column name
+JAMAAT_KEPT_LINE = glossary.term("feed.jamaat_kept_line")  # issue 33: a declared time kept outside
+JAMAAT_SKIPPED_LINE = glossary.term("feed.jamaat_skipped_line")  # issue 33: no jamaat that day

@@ -4,7 +4,8 @@
 //
 // stdin: {"base", "chromium", "artifacts", "year", "month",
 //         "compose": [{"lang", "name" (default lang), "search" | "point": {lat, lng, tz}, "names": {lang: name}, "rules": {prayer: [kind, value, round, weekly]},
-//                      "fields": {element id: value}, "publish": bool}],
+//                      "fields": {element id: value}, "publish": bool,
+//                      "warnings": {"choose": a jamaatOutside value} (read the warnings, publish refused, choose, publish)}],
 //         "edit": {"lang", "rules": {...}, "fields": {...}, "tvMs": wait after the save (ms)} | null}
 // stdout: {"runs": [{"lang", "errors", "method", "reckoning", "methodOwnShown", "table": {caption, head, rows},
 //                    "frames": {landscape, portrait, widget}, "outputs": {id: value}, "profile", "published",
@@ -151,6 +152,18 @@ async function compose(browser, input, job) {
   for (const id of ["o-screen-qr", "o-feed-qr"]) {
     await page.locator("#" + id).scrollIntoViewIfNeeded();
     await page.locator("#" + id).screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-" + id + ".png") });
+  }
+  if (job.warnings) { // issue 33: the warnings on declared times, then publishing needs the committee's choice
+    await page.waitForFunction(() => document.getElementById("builder").dataset.warned === "0", null, { timeout: 30000 });
+    run.warnings = await page.evaluate(() => Array.from(document.querySelectorAll("#jamaat-warnings p"), (p) => p.textContent.trim()));
+    await page.click("#publish-button");
+    await page.waitForSelector("#e-jamaatOutside:not([hidden])", { timeout: 20000 });
+    run.refusal = await page.evaluate(() => document.getElementById("e-jamaatOutside").textContent.trim());
+    await page.selectOption("#f-jamaatOutside", job.warnings.choose);
+    await settled(page);
+    await page.click("#publish-button");
+    await page.waitForFunction(() => document.getElementById("o-edit").value !== "", null, { timeout: 20000 });
+    run.publishedProfile = await page.evaluate(() => document.getElementById("o-profile").value);
   }
   await page.click("button.copy[data-copy=o-screen]");
   run.clipboard = await page.evaluate(() => navigator.clipboard.readText());

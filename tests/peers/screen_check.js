@@ -66,6 +66,9 @@ function readScreen() {
     eid: text("tr.eid td"),
     scripted: document.documentElement.classList.contains("scripted"),
     widgetNext: text("p.next"),
+    // rows whose computed time is labelled the start of its recommended (fadhila) time (issue 33)
+    fadhila: Array.from(document.querySelectorAll("tr[data-time] .fadhila")).filter((e) => !e.closest("[hidden]"))
+      .map((e) => e.closest("tr").dataset.time),
     band: Array.from(document.querySelectorAll(".band p")).map((p) => p.textContent.trim()),
     stale: text(".stale"),
     waiting: text(".waiting"),

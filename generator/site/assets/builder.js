@@ -20,6 +20,7 @@
     edit: null, // {id, secret, version}: the profile the edit link opened
     unsaved: false, // a published profile changed in the form and not saved yet
     shown: "", // the preview's query as last asked
+    warned: "", // the warnings' query as last asked (issue 33)
     methodTouched: false, reckoningTouched: false, midnightTouched: false,
   };
 
@@ -200,6 +201,8 @@
       text.lang = "en";
       text.dir = "ltr";
       text.textContent = message;
+    } else if (box) {
+      text.textContent = said; // beside its field, whose label names it
     } else {
       const parameter = document.createElement("bdi");
       parameter.textContent = name;
@@ -306,7 +309,7 @@
     }
     if (slots) titles.push(W.jumuah + " / " + W.eid);
     table.tHead.replaceChildren(head(titles));
-    let moved = false, movedEnd = false;
+    let moved = false, movedEnd = false, kept = false, skipped = false, fadhila = false;
     const rows = answer.days.map((day) => {
       const tr = document.createElement("tr");
       tr.dataset.date = day.date;
@@ -321,6 +324,7 @@
         const td = document.createElement("td");
         td.dataset.time = c;
         td.textContent = clock(day.local[c]);
+        if ((day.jamaatCombined || []).includes(c)) { td.textContent += "°"; fadhila = true; } // no adhan of its own
         tr.append(td);
         if (ruled.includes(c)) {
           const j = document.createElement("td");
@@ -329,6 +333,8 @@
           let mark = "";
           if ((day.jamaatMovedEnd || []).includes(c)) { mark = "†"; movedEnd = true; }
           else if ((day.jamaatMoved || []).includes(c)) { mark = "*"; moved = true; }
+          else if ((day.jamaatKept || []).includes(c)) { mark = "‡"; kept = true; }
+          else if ((day.jamaatSkipped || []).includes(c)) { mark = "–"; skipped = true; }
           j.textContent = clock(local[c]) + mark;
           tr.append(j);
         }
@@ -349,7 +355,60 @@
     const notes = [];
     if (moved) notes.push("* " + W.movedNote);
     if (movedEnd) notes.push("† " + W.movedEndNote);
+    if (kept) notes.push("‡ " + W.keptNote);
+    if (skipped) notes.push("– " + W.skippedNote);
+    if (fadhila) notes.push("° " + W.fadhilaNote);
     $("preview-notes").textContent = notes.join(" ");
+  }
+  // Issue 33: the days of the year a time the committee set passes a disputed bound (kept as set: the view behind
+  // it named) or falls outside its prayer's time (the committee then chooses what happens: jamaatOutside).  One
+  // year's answer, asked with jamaatOutside=keep so that every such day is listed whatever is chosen.
+  function declares(q) {
+    const times = [q.jamaat, q.jamaatDst, q.jamaatRamadan].some((r) => /:\d{1,2}:\d\d/.test("," + (r || "")));
+    return times || Boolean(q.jumuah || q.eid || q.jamaatTable);
+  }
+  function dayList(dates) {
+    const shown = dates.slice(0, 12).map((iso) => {
+      const weekday = (new Date(iso + "T12:00:00Z").getUTCDay() + 6) % 7;
+      return W.weekdays[weekday] + " " + native(Number(iso.slice(8))) + " " + W.months[Number(iso.slice(5, 7)) - 1];
+    });
+    if (dates.length > 12) shown.push(fill(W.moreDays, { count: native(dates.length - 12) }));
+    return shown.join(LANG === "en" ? ", " : "، "); // the Arabic comma in ar, fa and ur
+  }
+  function nameOf(p) {
+    return W.prayers[p] || (p === "jumuah" ? W.jumuah : p === "eid" ? W.eid : p);
+  }
+  async function warnings(q) {
+    const box = $("jamaat-warnings");
+    if (!declares(q)) { box.hidden = true; box.replaceChildren(); state.warned = ""; form.dataset.warned = "0"; return; }
+    const asking = query(Object.assign({}, q, { jamaatOutside: "keep", year: state.year }));
+    if (asking === state.warned) return;
+    state.warned = asking;
+    form.dataset.warned = "1"; // until the year's answer is read (for tests, as data-pending)
+    let answer = null;
+    try {
+      const response = await fetch("/v1/prayer-times?" + asking);
+      if (!response.ok || asking !== state.warned) return;
+      answer = await response.json();
+    } catch (failure) {
+      return;
+    }
+    const contested = {}, outside = {};
+    for (const day of answer.days) {
+      for (const p of day.jamaatContested || []) (contested[p] = contested[p] || []).push(day.date);
+      for (const p of day.jamaatKept || []) (outside[p] = outside[p] || []).push(day.date);
+    }
+    const lines = [];
+    for (const p of Object.keys(outside)) lines.push(fill(W.warnOutside, { prayer: nameOf(p), days: dayList(outside[p]) }));
+    for (const p of Object.keys(contested)) {
+      lines.push(fill(W.warnContested, { prayer: nameOf(p), days: dayList(contested[p]),
+                                         view: p === "jumuah" ? W.viewJumuah : W.viewRakaat }));
+    }
+    box.replaceChildren(...lines.map((text) => { const line = document.createElement("p"); line.textContent = text; return line; }));
+    box.hidden = lines.length === 0;
+    box.dataset.outside = Object.keys(outside).join(" ");
+    box.dataset.contested = Object.keys(contested).join(" ");
+    form.dataset.warned = "0";
   }
   function screenQuery(kind) {
     const rules = jamaat();
@@ -408,6 +467,7 @@
     form.dataset.valid = "true";
     say("");
     drawTable(answer);
+    warnings(q);
     frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
     frame("frame-portrait", "/screen/?" + query(screenQuery("screen")));
     frame("frame-widget", "/widget/?" + query(screenQuery("widget")));

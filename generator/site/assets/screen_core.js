@@ -202,6 +202,9 @@ function moments(iso) {
   var out = [];
   if (ramadan && at(day.imsak) !== null) out.push({ at: at(day.imsak), kind: "imsak", prayers: [], iso: iso });
   each(PRAYERS, function (p) {
+    // Asr or isha prayed in one jamaat with dhuhr or maghrib has no adhan of its own (the API's jamaatCombined):
+    // its computed time opens its recommended time, and nobody is called to it (issue 33).
+    if (combinedOn(day, p)) return;
     if (at(day[p]) !== null) out.push({ at: at(day[p]), kind: ramadan && p === "maghrib" ? "iftar" : "adhan", prayers: [p], iso: iso });
   });
   var slotAt = {};
@@ -225,6 +228,10 @@ function moments(iso) {
   out = out.concat(groups);
   out.sort(function (a, b) { return a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]; });
   return out;
+}
+
+function combinedOn(day, name) {
+  return Boolean(day && Array.isArray(day.jamaatCombined) && day.jamaatCombined.indexOf(name) >= 0);
 }
 
 function currentPrayer(nowMs, today, yesterday) {
@@ -284,6 +291,8 @@ function renderTimes(row, day, name) {
   setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
   var jamaat = row.querySelector(".jamaat");
   if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
+  show(row.querySelector(".fadhila"), combinedOn(day, name)); // its time the start of its recommended time
+
 }
 
 function setText(element, text) {
