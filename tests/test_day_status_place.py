@@ -146,3 +146,18 @@ def test_offset_follows_a_community_a_day_apart(client, offset):
 def test_bad_input_is_a_400_naming_the_parameter(client, query, parameter):
     response = client.get("/v1/day-status?date=2026-03-10&" + query)
     assert response.status_code == 400 and response.json()["error"].startswith(parameter + ":"), response.text
+
+
+@pytest.mark.parametrize("offset", [-1, 1])
+def test_events_offset_moves_the_dated_events_of_a_community_a_day_apart(client, offset):
+    """/v1/events?hy=1447 with offset: the 21st night's eve and Imam Ali's martyrdom move by −offset days from
+    the announced dates (eve 10 March, day 11 March 2026); without hy or upcoming an offset is a 400."""
+    body = client.get("/v1/events", params={"hy": 1447, "offset": offset}).json()["events"]
+    by_id = {e["id"]: e for e in body}
+    moved = timedelta(days=-offset)
+    assert by_id["night-of-qadr-21"]["eveGregorian"] == (EVE_OF_21 + moved).isoformat()
+    assert by_id["martyrdom-imam-ali"]["gregorian"] == (EVE_OF_21 + timedelta(days=1) + moved).isoformat()
+    plain = client.get("/v1/events?hy=1447").content
+    assert client.get("/v1/events?hy=1447&offset=0").content == plain
+    bad = client.get("/v1/events", params={"offset": offset})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("offset:")
