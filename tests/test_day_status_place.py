@@ -7,9 +7,10 @@ Independent references:
   night of a Hijri date begins at sunset of the civil day before it (Mafatih al-Jinan; "the night of the
   21st" is the evening of the 20th): so the 21st night of Ramadan 1447 begins on the evening of
   19 Feb + 19 days = 10 March 2026 and ends at the fajr of 11 March;
-* the Sun's positions from astronomy-engine (Don Cross, the Python package): maghrib is the Sun 4.5°
-  below the horizon after sunset (the Tehran preset, data/methods.json), fajr 17.7° before sunrise, dhuhr
-  the Sun's transit; the service's instants are whole minutes, so they agree within 1.5 minutes;
+* the Sun's positions from astronomy-engine (Don Cross, the Python package): sunset is the Sun's centre
+  0.833° below the horizon (refraction and the Sun's radius, as almanacs define it), fajr 17.7° before
+  sunrise (the Tehran preset, data/methods.json), dhuhr the Sun's transit; the service's instants are whole
+  minutes, so they agree within 1.5 minutes;
 * Python's zoneinfo for the local date (Apia, UTC+13 in November 2026).
 """
 from __future__ import annotations
@@ -52,14 +53,14 @@ def _instant(text: str) -> datetime:
 
 
 def _sun(day: date, lat: float, lng: float) -> dict[str, datetime]:
-    """Dhuhr, maghrib (4.5° below) and the next day's fajr (17.7° below) at a place, from astronomy-engine."""
+    """Dhuhr, sunset (0.833° below) and the next day's fajr (17.7° below) at a place, from astronomy-engine."""
     observer = astronomy.Observer(lat, lng, 0)
     noon_guess = astronomy.Time.Make(day.year, day.month, day.day, 12, 0, 0).AddDays(-lng / 360)
     transit = astronomy.SearchHourAngle(astronomy.Body.Sun, observer, 0.0, noon_guess.AddDays(-0.5)).time
-    maghrib = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Set, transit, 1, -4.5)
-    fajr = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Rise, maghrib, 1, -17.7)
+    sunset = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Set, transit, 1, -0.8333)
+    fajr = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Rise, sunset, 1, -17.7)
     return {name: t.Utc().replace(tzinfo=timezone.utc) for name, t in
-            (("dhuhr", transit), ("maghrib", maghrib), ("fajr", fajr))}
+            (("dhuhr", transit), ("sunset", sunset), ("fajr", fajr))}
 
 
 def _close(text: str, expected: datetime) -> bool:
@@ -68,19 +69,19 @@ def _close(text: str, expected: datetime) -> bool:
 
 def test_the_21st_night_is_tonight_on_its_eve_and_never_on_the_day_after(client):
     """Issue 33: on 10 March 2026 (20 Ramadan) at Karbala the 21st night is `tonight`, named from the eve's
-    dhuhr, beginning at maghrib and ending at the next fajr; on 11 March (21 Ramadan) it is neither tonight nor
+    dhuhr, beginning at sunset and ending at the next fajr; on 11 March (21 Ramadan) it is neither tonight nor
     among the day's events (the old answer had no place: 400, and listed it under the 11th's events)."""
     assert EVE_OF_21 == date(2026, 3, 10)
     eve = _ask(client, date=EVE_OF_21.isoformat(), city="karbala")
     assert [n["id"] for n in eve["tonight"]] == ["night-of-qadr-21"]
     assert (eve["hijri"]["hm"], eve["hijri"]["hd"]) == (9, 20)
-    assert (eve["hijriAfterMaghrib"]["hm"], eve["hijriAfterMaghrib"]["hd"]) == (9, 21)
+    assert (eve["hijriChange"]["hijri"]["hm"], eve["hijriChange"]["hijri"]["hd"]) == (9, 21)
     [night] = eve["nights"]  # the 20th night (ended at this dawn) is no catalogue night
     sun = _sun(EVE_OF_21, **KARBALA)
     assert night["id"] == "night-of-qadr-21" and night["eve"] == "2026-03-10"
     assert night["hijri"] == {"hy": 1447, "hm": 9, "hd": 21}
-    assert _close(night["namedFrom"], sun["dhuhr"]) and _close(night["begins"], sun["maghrib"])
-    assert _close(night["ends"], sun["fajr"]) and eve["maghrib"] == night["begins"]
+    assert _close(night["namedFrom"], sun["dhuhr"]) and _close(night["begins"], sun["sunset"])
+    assert _close(night["ends"], sun["fajr"]) and eve["hijriChange"]["at"] == night["begins"]
     assert night["title"]["en"] == "Night of Qadr (21st night of Ramadan)"
 
     day_after = _ask(client, date="2026-03-11", city="karbala")
@@ -103,17 +104,20 @@ def test_the_answer_without_a_place_keeps_the_spec(client):
     assert "night-of-qadr-21" in {e["id"] for e in body["events"]}  # the Hijri date's events, as the SPEC lists
 
 
-def test_the_hijri_date_switches_at_the_places_maghrib(client):
-    """`maghrib` is the Sun 4.5° below the horizon at the place (astronomy-engine); `hijri` is the date before
-    it, `hijriAfterMaghrib` the next civil day's (the day-status of 2 December without a place)."""
+def test_the_hijri_date_changes_at_the_places_sunset(client):
+    """`hijriChange.at` is the place's sunset (astronomy-engine); `hijri` is the date before it,
+    `hijriChange.hijri` the next civil day's (the day-status of 2 December without a place). The method moves
+    only the fajr that ends a night (Jafari 16°, Tehran 17.7°: Jafari's is later)."""
     body = _ask(client, date="2026-12-01", lat=51.51, lng=-0.13)
     assert body["tz"] == "Europe/London" and body["place"] == {"lat": 51.51, "lng": -0.13}
-    assert _close(body["maghrib"], _sun(date(2026, 12, 1), 51.51, -0.13)["maghrib"])
+    assert _close(body["hijriChange"]["at"], _sun(date(2026, 12, 1), 51.51, -0.13)["sunset"])
     before, after = _ask(client, date="2026-12-01"), _ask(client, date="2026-12-02")
-    assert body["hijri"] == before["hijri"] and body["hijriAfterMaghrib"] == after["hijri"]
+    assert body["hijri"] == before["hijri"] and body["hijriChange"]["hijri"] == after["hijri"]
     assert body["method"] == "Tehran"
-    jafari = _ask(client, date="2026-12-01", lat=51.51, lng=-0.13, method="Jafari")
-    assert jafari["method"] == "Jafari" and jafari["maghrib"] != body["maghrib"]  # Jafari's maghrib is 4°
+    eve = _ask(client, date=EVE_OF_21.isoformat(), city="karbala")
+    jafari = _ask(client, date=EVE_OF_21.isoformat(), city="karbala", method="Jafari")
+    assert jafari["method"] == "Jafari" and jafari["hijriChange"] == eve["hijriChange"]
+    assert _instant(jafari["nights"][0]["ends"]) > _instant(eve["nights"][0]["ends"])
 
 
 def test_the_default_date_is_todays_in_the_zone_at_the_date_line(client):
