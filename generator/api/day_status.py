@@ -28,13 +28,12 @@ from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR
+from generator.api.common import CALENDAR, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.api.prayer_times import times_for  # the same computation as /v1/prayer-times
 from generator.api.location import AUTO_ZONE, CITY, LAT, LNG, TZ, coordinates, is_point, place
 from generator.errors import QueryError
 
-MAX_OFFSET_DAYS = 2  # as /v1/hijri's offset: a community a day or two from its reckoning
 # A night is named ("tonight") from the dhuhr of its eve: after the midday prayer "tonight" can only
 # mean the coming night, where at sahar or in the morning it reads as the night under way or just ended
 # (language review of 2026-11-28, FA-17), and a screen names it to the congregation of dhuhr, the
@@ -51,8 +50,7 @@ PARAMETERS = (
     TZ.but(description="IANA zone whose today is the default date (default: the city's, or the zone at lat/lng)."),
     P.choice("method", tuple(METHODS), "With a place: the method whose fajr ends a night (and whose dhuhr and "
              "sunset the answer gives).", default=DEFAULT_METHOD, keep_default=False),
-    P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS, "Days a community keeps from the reckoning (+1: its "
-              "month began a day earlier), as /v1/hijri's offset.", default=0, keep_default=False),
+    OFFSET,
 )
 
 

@@ -7,7 +7,7 @@ from generator.calendars import events, hijri
 from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR, HM, HY
+from generator.api.common import CALENDAR, HM, HY, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
 
@@ -19,8 +19,7 @@ PARAMETERS = (
     IMPORTANCE,
     P.choice("type", events.TYPES, "Only this type."),
     P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa, ur).", default="0"),
-    P.integer("offset", -2, 2, "With hy or upcoming: days a community keeps from the reckoning (+1: its month "
-              "began a day earlier; /v1/hijri's and /v1/day-status' offset).", default=0, keep_default=False),
+    OFFSET.but(description="With hy or upcoming: " + OFFSET.description[0].lower() + OFFSET.description[1:]),
 )
 
 
