@@ -21,6 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import astronomy
+import orjson
 import pytest
 from conftest import call
 
@@ -165,3 +166,28 @@ def test_events_offset_moves_the_dated_events_of_a_community_a_day_apart(client,
     assert client.get("/v1/events?hy=1447&offset=0").content == plain
     bad = client.get("/v1/events", params={"offset": offset})
     assert bad.status_code == 400 and bad.json()["error"].startswith("offset:")
+
+
+def test_with_a_place_no_night_is_an_event_and_each_is_named_only_from_its_eve_to_its_dawn():
+    """Every civil day of Rajab to Ramadan 1447 at Karbala (five catalogue nights: mid-Sha'ban, three of Qadr):
+    `events` never holds a night; each night in `nights` has its eve on the day or the day before, is named from
+    the eve's local noon hours (dhuhr) and ends on the next local morning (fajr before 06:00), and the nights
+    begun at a day's sunset are exactly its `tonight`. The eves are the Hijri dates minus one day (the rule)."""
+    first, last = date(2026, 1, 1), date(2026, 3, 20)
+    night_ids = {"night-of-mid-shaban", "night-of-qadr-19", "night-of-qadr-21", "night-of-qadr-23"}
+    zone, seen = ZoneInfo("Asia/Baghdad"), set()
+    day = first
+    while day <= last:
+        body = orjson.loads(call("day-status", NOW, date=day.isoformat(), city="karbala"))
+        assert not {e["id"] for e in body["events"]} & night_ids, day
+        for night in body["nights"]:
+            eve = date.fromisoformat(night["eve"])
+            assert eve in (day - timedelta(days=1), day), (day, night)
+            named, ends = (_instant(night[k]).astimezone(zone) for k in ("namedFrom", "ends"))
+            assert named.date() == eve and 11 <= named.hour < 13, night
+            assert ends.date() == eve + timedelta(days=1) and ends.hour < 6, night
+            seen.add((night["id"], night["eve"]))
+        assert [n["id"] for n in body["tonight"]] == [n["id"] for n in body["nights"] if n["eve"] == day.isoformat()]
+        day += timedelta(days=1)
+    assert {i for i, _ in seen} == night_ids and len(seen) == 4
+    assert ("night-of-qadr-21", EVE_OF_21.isoformat()) in seen
