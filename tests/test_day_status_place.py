@@ -146,7 +146,7 @@ def test_offset_follows_a_community_a_day_apart(client, offset):
 @pytest.mark.parametrize("query, parameter", [
     ("tz=Mars/Base", "tz"), ("offset=3", "offset"), ("offset=x", "offset"), ("method=Jafari", "method"),
     ("lat=32.6", "lng"), ("lng=44", "lat"), ("city=nowhere", "city"), ("city=karbala&lat=1&lng=1", "city"),
-    ("city=karbala&method=Nope", "method"),
+    ("city=karbala&method=Nope", "method"), ("tz=Asia/Baghdad&method=Jafari", "method"),
 ])
 def test_bad_input_is_a_400_naming_the_parameter(client, query, parameter):
     response = client.get("/v1/day-status?date=2026-03-10&" + query)

@@ -9,8 +9,8 @@ client needs to show the day as the place lives it, without a second computation
 * ``city`` or ``lat``/``lng`` (with ``method``): ``hijriChange``, the instant the Hijri date changes
   there (sunset: a Hijri day and its night begin at sunset, as every text of the service says; the maghrib
   prayer follows when the eastern redness has gone) with the date from then on (``hijri`` stays the date
-  before it), and ``nights``: the nights of the catalogue that touch the day, the one that ended at its dawn and the
-  one beginning at its evening, each with the instants between which a surface names it
+  before it), and ``nights``: the nights of the catalogue that touch the day, the one that ended at
+  its dawn and the one beginning at its evening, each with the instants between which a surface names it
   (`NAMED_FROM`: from the eve's dhuhr until the fajr that ends it, never on the day after);
   ``events`` then lists the day's own events only (a night is in ``nights``/``tonight``);
 * ``offset`` (−2..2 days): a community that keeps the reckoning's dates a day apart (/v1/hijri's
@@ -55,16 +55,17 @@ PARAMETERS = (
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
-    params: dict = {"calendar": values["calendar"], "offset": values["offset"], "method": values["method"]}
+    params: dict = {"calendar": values["calendar"], "offset": values["offset"]}
     if any(values[name] is not None for name in ("city", "lat", "lng")):
         # a place: its zone is the one given, the city's, or the one at its coordinates
         params.update(place({**values, "tz": values["tz"] or AUTO_ZONE}, with_tz=True))
+        params["method"] = values["method"]
+    elif values["method"] != DEFAULT_METHOD:  # its default sent alone is harmless (a generated client sends it)
+        raise QueryError("method", "applies only with a place (city, or lat and lng)")
     elif values["tz"] is not None:
         params["tz"] = timezones.canonical_zone(values["tz"])
         if params["tz"] is None:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-    elif values["method"] != DEFAULT_METHOD:  # its default sent alone is harmless (a generated client sends it)
-        raise QueryError("method", "applies only with a place (city, or lat and lng)")
     day = values["date"]
     today_dependent = day is None
     if day is None:  # SPEC 4.9: default today in UTC; with a zone, today there
