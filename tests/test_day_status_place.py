@@ -131,6 +131,31 @@ def test_the_default_date_is_todays_in_the_zone_at_the_date_line(client):
     assert at_apia.startswith(b'{"date":"2026-11-29"') and b'"tz":"Pacific/Apia"' in at_apia
 
 
+@pytest.mark.parametrize("lat, lng, tz", [(-13.83, -171.76, "Pacific/Apia"), (-21.14, -175.2, "Pacific/Tongatapu"),
+                                          (1.87, -157.4, "Pacific/Kiritimati"), (-17.71, 178.07, "Pacific/Fiji")])
+def test_the_instants_are_on_the_local_day_asked_at_the_date_line(client, lat, lng, tz):
+    """Issue 35: at UTC+13/+14 west of 180° a day's computed times fell on the next local day; the Hijri date's
+    change and a night's instants are on the local dates they name (zoneinfo), and equal to astronomy-engine's
+    sunset of that local date. 15 Sha'ban 1448's night (mid-Sha'ban) is on the evening before 15 Sha'ban."""
+    day = date(2026, 11, 28)
+    body = _ask(client, date=day.isoformat(), lat=lat, lng=lng)
+    assert body["tz"] == tz
+    change = _instant(body["hijriChange"]["at"]).astimezone(ZoneInfo(tz))
+    assert change.date() == day and 17 <= change.hour <= 20, change
+    observer = astronomy.Observer(lat, lng, 0)
+    local_noon = datetime(2026, 11, 28, 12, tzinfo=ZoneInfo(tz)).astimezone(timezone.utc)
+    sunset = astronomy.SearchAltitude(astronomy.Body.Sun, observer, astronomy.Direction.Set,
+                                      astronomy.Time.Make(*local_noon.timetuple()[:6]), 1, -0.8333)
+    assert _close(body["hijriChange"]["at"], sunset.Utc().replace(tzinfo=timezone.utc))
+    eve = client.get("/v1/events", params={"hy": 1448, "hm": 8}).json()["events"]
+    eve_day = next(e["eveGregorian"] for e in eve if e["id"] == "night-of-mid-shaban")
+    [night] = [n for n in _ask(client, date=eve_day, lat=lat, lng=lng)["nights"] if n["eve"] == eve_day]
+    for key, local_date in (("namedFrom", eve_day), ("begins", eve_day)):
+        assert _instant(night[key]).astimezone(ZoneInfo(tz)).date().isoformat() == local_date, (key, night)
+    ends = _instant(night["ends"]).astimezone(ZoneInfo(tz))
+    assert ends.date() == date.fromisoformat(eve_day) + timedelta(days=1) and ends.hour < 7, night
+
+
 @pytest.mark.parametrize("offset", [-1, 1])
 def test_offset_follows_a_community_a_day_apart(client, offset):
     """A community whose Ramadan began a day later (offset −1) keeps the 21st night on the evening of

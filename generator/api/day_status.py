@@ -107,8 +107,7 @@ def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
     lat, lng = coordinates(params)
     method = params.get("method", DEFAULT_METHOD)
     unix_day = days.unix_day(civil_day)
-    times = times_for(lat, lng, unix_day - 1, 3, [METHODS[method]]).times  # the eve, the day, the next day
-    at = {name: times[name][0] for name in (NAMED_FROM, "sunset", "fajr")}
+    at = _local_days(lat, lng, params["tz"], unix_day - 1, METHODS[method])  # the eve, the day, the next day
     after = hijri.to_hijri(unix_day + offset + 1, calendar)
     where = {"city": params["city"]} if "city" in params else {"lat": lat, "lng": lng}
     night_ids = {e["id"] for e in catalogue_events.catalogue() if e["night"]}
@@ -130,6 +129,20 @@ def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
                         "hijri": _named({"hy": int(after.year), "hm": int(after.month), "hd": int(after.day)})},
         "nights": nights,
     }
+
+
+def _local_days(lat: float, lng: float, tz: str, first: int, method) -> dict[str, np.ndarray]:
+    """Dhuhr, sunset and fajr of three local days from ``first`` (a unix day) in the zone ``tz``.
+
+    A computed day is picked by the local date of its dhuhr, not by its number: across the date line
+    (Apia, Tonga, Kiritimati: UTC+13/+14 west of 180°) day D's times can fall on local day D+1
+    (issue 35), so five days are computed and the three whose dhuhr is on the wanted local dates kept.
+    """
+    span = times_for(lat, lng, first - 1, 5, [method]).times
+    dhuhr = span["dhuhr"][0]
+    local_day = (dhuhr + timezones.utc_offsets_s(tz, dhuhr)) // 86400
+    pick = np.searchsorted(local_day, first + np.arange(3))
+    return {name: span[name][0][pick] for name in (NAMED_FROM, "sunset", "fajr")}
 
 
 def _instant(unix_s: np.int64) -> str:
