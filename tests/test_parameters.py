@@ -47,7 +47,8 @@ COMPANIONS = {
     ("hijri", "hy"): {"hm": "9"},
     ("hijri", "hd"): {"hy": "1447", "hm": "9"},
     ("events", "upcoming"): {},
-    ("day-status", "method"): {"city": "karbala"},  # a method bounds a place's nights and maghrib
+    ("day-status", "method"): {"city": "karbala"},
+    ("events", "offset"): {"upcoming": "3"},  # an offset moves dated events only  # a method bounds a place's nights and maghrib
     ("moon-visibility", "hy"): {"hm": "9"},
     ("moon-visibility", "hm"): {"hy": "1447"},
     ("moon-visibility.svg", "hy"): {"hm": "9"},

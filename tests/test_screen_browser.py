@@ -733,7 +733,7 @@ def test_a_night_is_named_from_the_dhuhr_of_its_eve_until_its_fajr_never_on_the_
     screen names it as tonight from that day's dhuhr until the fajr of 11 March, and on 11 March after fajr,
     morning and afternoon, nowhere (the old screen's band read "Today: … Night of Qadr (21st night)" all day),
     while the day's own event, Imam Ali's martyrdom, stays in the band."""
-    runs, api = year_runs
+    runs, _ = year_runs
     reads = runs[f"nights-{lang}"]["reads"]
     assert [_wall(r["now"]).date() for r in reads] == [QADR_EVE] * 4 + [QADR_EVE + timedelta(days=1)] * 4
     catalogue = {e["id"]: e for e in _get(f"{run_server(runs[f'nights-{lang}'])}/v1/events")["events"]}

@@ -9,6 +9,10 @@ CALENDAR = P.choice("calendar", hijri.CALENDARS,
                     "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia) "
                     "or india (India's Shia, Lucknow).",
                     default=hijri.DEFAULT_CALENDAR)
+MAX_OFFSET_DAYS = 2  # a community a day or two from its reckoning (/v1/hijri's offset has the same bounds)
+OFFSET = P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS,
+                   "Days a community keeps from the reckoning (+1: its month began a day earlier; -1: a day later).",
+                   default=0, keep_default=False)
 HY = P.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR, "Hijri year.", example=1447)
 HM = P.integer("hm", 1, 12, "Hijri month, 1 = Muharram.", example=9)
 LANG = P.choice("lang", LANGUAGES, "Language of names and summaries (default en).", default=DEFAULT_LANGUAGE)

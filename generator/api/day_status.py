@@ -6,10 +6,11 @@ client needs to show the day as the place lives it, without a second computation
 
 * ``tz`` (or a place, whose zone is the city's or the one at its coordinates): the default date is
   today in that zone, not UTC's (Apia at 08:00 on the 29th is not UTC's 28th);
-* ``city`` or ``lat``/``lng`` (with ``method``): ``maghrib``, the instant the Hijri date changes
-  there, ``hijriAfterMaghrib``, the date from then on (``hijri`` stays the date before it), and
-  ``nights``: the nights of the catalogue that touch the day, the one that ended at its dawn and the
-  one beginning at its evening, each with the instants between which a surface names it
+* ``city`` or ``lat``/``lng`` (with ``method``): ``hijriChange``, the instant the Hijri date changes
+  there (sunset: a Hijri day and its night begin at sunset, as every text of the service says; the maghrib
+  prayer follows when the eastern redness has gone) with the date from then on (``hijri`` stays the date
+  before it), and ``nights``: the nights of the catalogue that touch the day, the one that ended at
+  its dawn and the one beginning at its evening, each with the instants between which a surface names it
   (`NAMED_FROM`: from the eve's dhuhr until the fajr that ends it, never on the day after);
   ``events`` then lists the day's own events only (a night is in ``nights``/``tonight``);
 * ``offset`` (−2..2 days): a community that keeps the reckoning's dates a day apart (/v1/hijri's
@@ -27,13 +28,12 @@ from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR
+from generator.api.common import CALENDAR, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.api.prayer_times import times_for  # the same computation as /v1/prayer-times
 from generator.api.location import AUTO_ZONE, CITY, LAT, LNG, TZ, coordinates, is_point, place
 from generator.errors import QueryError
 
-MAX_OFFSET_DAYS = 2  # as /v1/hijri's offset: a community a day or two from its reckoning
 # A night is named ("tonight") from the dhuhr of its eve: after the midday prayer "tonight" can only
 # mean the coming night, where at sahar or in the morning it reads as the night under way or just ended
 # (language review of 2026-11-28, FA-17), and a screen names it to the congregation of dhuhr, the
@@ -43,29 +43,29 @@ NAMED_FROM = "dhuhr"
 PARAMETERS = (
     P.day("date", "A day (default today, UTC; with tz or a place: today in that zone)."),
     CALENDAR,
-    CITY.but(description="A city id of /v1/cities: the date is the city's, with its maghrib, Hijri date after "
-                         "maghrib and nights (sets lat, lng and tz)."),
-    LAT.but(description="Latitude (with lng, instead of city): maghrib, Hijri date after maghrib and nights there."),
+    CITY.but(description="A city id of /v1/cities: the date is the city's, with the instant its Hijri date "
+                         "changes (sunset) and its nights (sets lat, lng and tz)."),
+    LAT.but(description="Latitude (with lng, instead of city): the Hijri date's change (sunset) and nights there."),
     LNG,
     TZ.but(description="IANA zone whose today is the default date (default: the city's, or the zone at lat/lng)."),
-    P.choice("method", tuple(METHODS), "With a place: the method whose dhuhr, maghrib and fajr bound the day's "
-             "nights and Hijri date.", default=DEFAULT_METHOD, keep_default=False),
-    P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS, "Days a community keeps from the reckoning (+1: its "
-              "month began a day earlier), as /v1/hijri's offset.", default=0, keep_default=False),
+    P.choice("method", tuple(METHODS), "With a place: the method whose fajr ends a night (and whose dhuhr and "
+             "sunset the answer gives).", default=DEFAULT_METHOD, keep_default=False),
+    OFFSET,
 )
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
-    params: dict = {"calendar": values["calendar"], "offset": values["offset"], "method": values["method"]}
+    params: dict = {"calendar": values["calendar"], "offset": values["offset"]}
     if any(values[name] is not None for name in ("city", "lat", "lng")):
         # a place: its zone is the one given, the city's, or the one at its coordinates
         params.update(place({**values, "tz": values["tz"] or AUTO_ZONE}, with_tz=True))
+        params["method"] = values["method"]
+    elif values["method"] != DEFAULT_METHOD:  # its default sent alone is harmless (a generated client sends it)
+        raise QueryError("method", "applies only with a place (city, or lat and lng)")
     elif values["tz"] is not None:
         params["tz"] = timezones.canonical_zone(values["tz"])
         if params["tz"] is None:
             raise QueryError("tz", "must be an IANA time zone such as Europe/London or Asia/Tehran")
-    elif values["method"] != DEFAULT_METHOD:  # its default sent alone is harmless (a generated client sends it)
-        raise QueryError("method", "applies only with a place (city, or lat and lng)")
     day = values["date"]
     today_dependent = day is None
     if day is None:  # SPEC 4.9: default today in UTC; with a zone, today there
@@ -102,13 +102,12 @@ def _named(h: dict) -> dict:
 
 
 def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
-    """The place's part of the answer: where it is, its maghrib and the date after it, the day's nights."""
+    """The place's part of the answer: where it is, its sunset and the Hijri date after it, the day's nights."""
     calendar, offset = params["calendar"], params.get("offset", 0)
     lat, lng = coordinates(params)
     method = params.get("method", DEFAULT_METHOD)
     unix_day = days.unix_day(civil_day)
-    times = times_for(lat, lng, unix_day - 1, 3, [METHODS[method]]).times  # the eve, the day, the next day
-    at = {name: times[name][0] for name in (NAMED_FROM, "maghrib", "fajr")}
+    at = _local_days(lat, lng, params["tz"], unix_day - 1, METHODS[method])  # the eve, the day, the next day
     after = hijri.to_hijri(unix_day + offset + 1, calendar)
     where = {"city": params["city"]} if "city" in params else {"lat": lat, "lng": lng}
     night_ids = {e["id"] for e in catalogue_events.catalogue() if e["night"]}
@@ -119,17 +118,31 @@ def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
             nights.append({"id": event["id"], "title": dict(event["title"]),
                            "hijri": {"hy": int(dated.year), "hm": int(dated.month), "hd": int(dated.day)},
                            "eve": days.iso(unix_day + k - 1),
-                           "namedFrom": _instant(at[NAMED_FROM][k]), "begins": _instant(at["maghrib"][k]),
+                           "namedFrom": _instant(at[NAMED_FROM][k]), "begins": _instant(at["sunset"][k]),
                            "ends": _instant(at["fajr"][k + 1])})
     return {
         # a night is not an event of the day after it: it is in `nights` (and `tonight` on its eve)
         "events": [e for e in facts["events"] if e["id"] not in night_ids],
         "place": where,
         "method": method,
-        "maghrib": _instant(at["maghrib"][1]),
-        "hijriAfterMaghrib": _named({"hy": int(after.year), "hm": int(after.month), "hd": int(after.day)}),
+        "hijriChange": {"at": _instant(at["sunset"][1]),
+                        "hijri": _named({"hy": int(after.year), "hm": int(after.month), "hd": int(after.day)})},
         "nights": nights,
     }
+
+
+def _local_days(lat: float, lng: float, tz: str, first: int, method) -> dict[str, np.ndarray]:
+    """Dhuhr, sunset and fajr of three local days from ``first`` (a unix day) in the zone ``tz``.
+
+    A computed day is picked by the local date of its dhuhr, not by its number: across the date line
+    (Apia, Tonga, Kiritimati: UTC+13/+14 west of 180°) day D's times can fall on local day D+1
+    (issue 35), so five days are computed and the three whose dhuhr is on the wanted local dates kept.
+    """
+    span = times_for(lat, lng, first - 1, 5, [method]).times
+    dhuhr = span["dhuhr"][0]
+    local_day = (dhuhr + timezones.utc_offsets_s(tz, dhuhr)) // 86400
+    pick = np.searchsorted(local_day, first + np.arange(3))
+    return {name: span[name][0][pick] for name in (NAMED_FROM, "sunset", "fajr")}
 
 
 def _instant(unix_s: np.int64) -> str:

@@ -1,12 +1,13 @@
 """GET /v1/events: list the catalogue, resolve it to a Hijri year, or the next N from today."""
 from __future__ import annotations
 
+import numpy as np
 
 from generator.calendars import events, hijri
 from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR, HM, HY
+from generator.api.common import CALENDAR, HM, HY, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
 
@@ -18,6 +19,7 @@ PARAMETERS = (
     IMPORTANCE,
     P.choice("type", events.TYPES, "Only this type."),
     P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa, ur).", default="0"),
+    OFFSET.but(description="With hy or upcoming: " + OFFSET.description[0].lower() + OFFSET.description[1:]),
 )
 
 
@@ -28,6 +30,10 @@ def canonical(values, now_unix_s: float) -> Canonical:
     if "hy" in params and "upcoming" in params:
         raise QueryError("upcoming", "give either hy (a Hijri year) or upcoming, not both")
     resolved = "hy" in params or "upcoming" in params
+    if values["offset"]:
+        if not resolved:
+            raise QueryError("offset", "applies with hy or upcoming (dated events) only")
+        params["offset"] = values["offset"]
     if resolved:  # daysUntil counts from today (UTC)
         params["today"] = days.today(now_unix_s).isoformat()
     return Canonical(params, today_dependent=resolved)
@@ -39,13 +45,13 @@ def build(params: Params) -> dict:
     if "hy" not in params and "upcoming" not in params:
         return {"events": [events.item(e, details=details, calendar=params["calendar"]) for e in chosen]}
     today = days.unix_day(params["today"])
-    calendar = params["calendar"]
+    calendar, offset = params["calendar"], params.get("offset", 0)
     if "hy" in params:
-        return {"events": _resolved(chosen, params["hy"], calendar, today, details)}
-    this_year = int(hijri.to_hijri(today, calendar).year)
+        return {"events": _resolved(chosen, params["hy"], calendar, today, details, offset)}
+    this_year = int(hijri.to_hijri(today + offset, calendar).year)
     found: list[dict] = []
     for year in range(this_year, min(this_year + 3, hijri.API_LAST_YEAR + 1)):
-        found += [e for e in _resolved(chosen, year, calendar, today, details) if e["daysUntil"] is not None
+        found += [e for e in _resolved(chosen, year, calendar, today, details, offset) if e["daysUntil"] is not None
                   and e["daysUntil"] >= 0]
         if len(found) >= params["upcoming"]:
             break
@@ -53,9 +59,13 @@ def build(params: Params) -> dict:
     return {"events": found[: params["upcoming"]]}
 
 
-def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool) -> list[dict]:
-    """Return the events of ``year``; a night also gets `eveGregorian`, and its daysUntil counts to that eve."""
+def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool, offset: int = 0) -> list[dict]:
+    """Return the events of ``year``; a night also gets `eveGregorian`, and its daysUntil counts to that eve.
+
+    ``offset`` days: a community whose Hijri date of a civil day is the reckoning's ``offset`` days later keeps
+    each event ``offset`` civil days earlier (/v1/hijri's month ``start`` minus the offset)."""
     event_days, sources = events.resolve(chosen, year, calendar)
+    event_days = np.where(event_days >= 0, event_days - offset, event_days)
     begins = events.begins_on(chosen, event_days)
     out = []
     for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):

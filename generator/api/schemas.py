@@ -197,9 +197,10 @@ DAY_STATUS = obj(
      # only with offset, tz or a place (generator/api/day_status.py; docs/decisions.md, "day-status for a place")
      "offset": _integer(-2, 2), "tz": {"type": "string"},
      "place": obj([], {"city": {"type": "string"}, "lat": {"type": "number"}, "lng": {"type": "number"}}),
-     "method": {"type": "string"}, "maghrib": INSTANT,
-     "hijriAfterMaghrib": obj(["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12),
-                                                                "hd": _integer(1, 30), "monthName": NAMES4}),
+     "method": {"type": "string"},
+     "hijriChange": obj(["at", "hijri"], {"at": INSTANT, "hijri": obj(
+         ["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12), "hd": _integer(1, 30),
+                                           "monthName": NAMES4})}),
      "nights": {"type": "array", "items": obj(
          ["id", "title", "hijri", "eve", "namedFrom", "begins", "ends"],
          {"id": {"type": "string"}, "title": NAMES4,
