@@ -156,6 +156,19 @@ def test_the_preview_equals_the_api(seen, server, lang):
         assert (slot in plain(row["slots"])) == bool(day["jamaatLocal"].get("jumuah")), day["date"]
     fridays = [d for d in answer["days"] if d["jamaatLocal"].get("jumuah")]
     assert len(fridays) == 4 and all(d["jamaatLocal"]["dhuhr"] == "13:15" for d in fridays)
+    if lang == "ar":  # issue 33 (language review 2026-11-28 ar D1 E): «الإقامة الفجر», two definite nouns, is not Arabic
+        head = run["table"]["head"]
+        assert "جماعة الفجر" in head and not [h for h in head if h.startswith("الإقامة ")], head
+
+
+@pytest.mark.parametrize("lang", ("ar", "fa", "ur"))
+def test_a_city_found_is_named_with_its_country_in_the_pages_language(seen, lang):
+    """Issue 33 (language review 2026-11-28 ar J1 E, fa FA-27): «بغداد (Baghdad), IQ» put a Latin comma and an ISO code
+    inside Arabic text; the result is the city, its English name, the language's comma and the country's name (the
+    names Chromium's CLDR data give the United Kingdom in each language)."""
+    country = {"ar": "المملكة المتحدة", "fa": "بریتانیا", "ur": "سلطنت متحدہ"}[lang]
+    result = run_of(seen, lang)["cityResult"]
+    assert result.endswith("، " + country) and ", GB" not in result, result
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -345,6 +345,13 @@ NIGHT_EVES = {
                      {"night-of-qadr-19": "2026-03-08", "night-of-qadr-21": "2026-03-10",
                       "night-of-qadr-23": "2026-03-12"}),
 }
+# A month of Iran's official calendar not begun yet is its forecast (issue 33; fa FA-29 asks for this sentence)
+IRAN_FORECAST = {
+    "en": "Forecast of Iran's official calendar: it may move by a day when the crescent's sighting is announced.",
+    "ar": "تاريخ متوقَّع حسب التقويم الرسمي الإيراني، قد يتقدّم أو يتأخّر يوماً واحداً بحسب إعلان رؤية الهلال.",
+    "fa": "تاریخ پیش‌بینی‌شدهٔ تقویم رسمی؛ ممکن است با اعلام رؤیت هلال یک روز جابه‌جا شود.",
+    "ur": "ایران کے سرکاری کیلنڈر کی متوقع تاریخ؛ رویتِ ہلال کے اعلان پر ایک دن آگے پیچھے ہو سکتی ہے۔",
+}
 NIGHT_WORDS = {  # the summary's suffix; the description: the night's Hijri date, then when it begins
     "en": ("begins at sunset", {"iran": "19 Ramadan 1448 AH\nBegins at sunset on 25 February 2027.",
                                 "moonsighting": "19 Ramadan 1447 AH\nBegins at sunset on 8 March 2026."}),
@@ -378,8 +385,10 @@ def test_nights_are_all_day_events_on_their_eves_in_three_parsers(calendar):
             assert js[event_id]["start"] == eve and js[event_id]["allDay"]
             assert str(event["SUMMARY"]).endswith({"en": " · "}.get(lang, " — ") + suffix), (lang, str(event["SUMMARY"]))
             assert js[event_id]["summary"] == str(event["SUMMARY"])
-        assert str(starts["night-of-qadr-19"]["DESCRIPTION"]) == description[calendar]  # both months announced
-        assert js["night-of-qadr-19"]["description"] == description[calendar]
+        # Sistani's month announced; Iran's official calendar printed ahead: a forecast (issue 33, fa FA-29)
+        expected = description[calendar] + ("\n" + IRAN_FORECAST[lang] if calendar == "iran" else "")
+        assert str(starts["night-of-qadr-19"]["DESCRIPTION"]) == expected
+        assert js["night-of-qadr-19"]["description"] == expected
         # a day event on 19 Ramadan stays on its own day
         assert starts["imam-ali-struck"]["DTSTART"].dt == date.fromisoformat(eves["night-of-qadr-19"]) + timedelta(1)
         assert not str(starts["imam-ali-struck"]["SUMMARY"]).endswith(suffix)

@@ -61,8 +61,9 @@ PAGES = [
     ("imsakiya-other", "en", "/city/london/en/imsakiya/iran/Jafari/"),
     *(("moon", lang, _short("/moon/1447-9/", lang)) for lang in LANGS),
     # pages shown from their query (issue 21): the canonical query is the /v1/prayer-times parameters in
-    # their canonical form, sorted, then lang; every value percent-encoded (RFC 3986)
-    *((kind, lang, f"/{kind}/?city={city}&method=Tehran&tz={tz}&lang={lang}")
+    # their canonical form, sorted, then lang; every value percent-encoded (RFC 3986); the midnight of the method
+    # the page names, the Institute's (issue 33)
+    *((kind, lang, f"/{kind}/?city={city}&method=Tehran&midnight=sunsetToFajr&tz={tz}&lang={lang}")
       for kind in ("screen", "widget") for lang, city, tz in
       (("en", "london", "Europe%2FLondon"), ("ar", "karbala", "Asia%2FBaghdad"), ("fa", "tehran", "Asia%2FTehran"),
        ("ur", "karachi", "Asia%2FKarachi"))),
@@ -325,7 +326,7 @@ def test_query_pages_name_their_canonical_query_and_escape_it(client):
     response = client.get("/screen/", params=[("lang", "ar"), ("note", note), ("city", "London"), ("method", "tehran")])
     assert response.status_code == 200
     head = Head(response.text)
-    expected = (ORIGIN + "/screen/?city=london&method=Tehran&tz=Europe%2FLondon&lang=ar&note="
+    expected = (ORIGIN + "/screen/?city=london&method=Tehran&midnight=sunsetToFajr&tz=Europe%2FLondon&lang=ar&note="
                 + urllib.parse.quote(note, safe=""))
     assert head.canonical() == [expected] and head.alternates()["ar"] == expected
     assert "<script>alert" not in response.text

@@ -201,7 +201,7 @@ def test_pages_take_the_new_values(client):
     """The imsakiya by a South Asian reckoning names it; the screen and widget pass it through; a bad one
     is refused as a page."""
     page = client.get("/city/karachi/ur/imsakiya/pakistan/")
-    assert page.status_code == 200 and "پاکستان کے شیعوں کی رویتِ ہلال" in page.text
+    assert page.status_code == 200 and "مرکزی رویتِ ہلال کمیٹی پاکستان کے اعلان" in page.text  # issue 33, UR-3
     assert client.get("/city/lucknow/en/imsakiya/india/").status_code == 200
     screen = client.get("/screen/?city=lucknow&calendar=india")
     assert screen.status_code == 200 and "calendar=india" in screen.text
@@ -264,7 +264,7 @@ def test_a_page_following_pakistan_shows_its_column_first_on_the_announced_days(
     assert row["gregorian_start"] == "2025-06-27"
     monkeypatch.setattr(timetable, "city_calendar", lambda city: "pakistan" if city["country"] == "PK" else "moonsighting")
     html = routes.city_month(date(2026, 11, 26), "karachi", "ur", "Tehran", "2025-06").decode()
-    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', html) == ["ہجری (پاکستان)", "ہجری (رویت)",
+    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', html) == ["ہجری (پاکستان)", "ہجری (نجف اشرف)",
                                                                               "ہجری (ایران)"]
     day_one = re.search(r'<tr data-date="2025-06-27".*?</tr>', html, re.S).group(0)
     cells = re.findall(r'<td data-calendar="(\w+)"( class="start")?>([^<]*)</td>', day_one)
@@ -273,7 +273,7 @@ def test_a_page_following_pakistan_shows_its_column_first_on_the_announced_days(
     assert re.search(r'<td data-calendar="pakistan">(۲۹|۳۰)</td>', eve)
     assert words.WORDS["ur"]["calendar_note_region.pakistan"] in html  # the glossary row, written for this note
     london = routes.city_month(date(2026, 11, 26), "london", "ur", "Tehran", "2025-06").decode()
-    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', london) == ["ہجری (رویت)", "ہجری (ایران)"]
+    assert re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', london) == ["ہجری (نجف اشرف)", "ہجری (ایران)"]
 
 
 # --- jamaat and mosque profiles -------------------------------------------------------------

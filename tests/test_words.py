@@ -324,12 +324,16 @@ def test_a_countrys_one_zone_is_named_after_the_country(city, lang, named, not_n
 
 
 def test_an_imsakiya_says_which_table_its_month_start_comes_from():
-    """fa S-8: «(اعلام‌شده یا رسمی)» told the reader nothing; Iran's reckoning names Iran's official calendar."""
+    """fa S-8: «(اعلام‌شده یا رسمی)» told the reader nothing; Iran's reckoning names Iran's official calendar.
+    Issue 33 (fa FA-29 W): a Ramadan of the official calendar not begun yet (1448: 8 February 2027, seen on 26
+    November 2026) is its forecast, settled by the announcement of the crescent's sighting; once begun, the table."""
     from generator.site import imsakiya
 
     html = imsakiya.render(TODAY, "tehran", "fa", "iran").decode()
     start = re.search(r"آغاز ماه: [^<]*", html).group(0)
-    assert "(طبق تقویم رسمی ایران)" in start and " یا " not in start, start
+    assert "(پیش‌بینی تقویم رسمی ایران؛ با اعلام رؤیت هلال قطعی می‌شود)" in start and " یا " not in start, start
+    during = imsakiya.render(date(2027, 2, 20), "tehran", "fa", "iran", now_s=1803124800).decode()  # 20 Feb 2027
+    assert "(طبق تقویم رسمی ایران)" in re.search(r"آغاز ماه: [^<]*", during).group(0)
 
 
 IRAN = {"ar": "الإيراني", "fa": "ایران", "ur": "ایران"}  # each language's word for Iran / Iranian
@@ -341,7 +345,7 @@ def test_irans_official_calendar_is_named_as_irans(lang):
     from generator.site import imsakiya
 
     html = imsakiya.render(TODAY, "tehran", lang, "iran").decode()
-    source = glossary.term("source.table_iran")[lang]
+    source = glossary.term("source.forecast_iran")[lang]  # Ramadan 1448 not begun on TODAY: the forecast (issue 33)
     assert f"({source})" in html and IRAN[lang] in source, source
 
 
@@ -458,8 +462,26 @@ def test_a_month_that_has_begun_is_not_said_to_be_unannounced():
     from generator.site import moon_page
 
     html = moon_page.render(TODAY, 1448, 5, "ar").decode()
-    intro = next(p for p in re.findall(r"<p>(.*?)</p>", html, re.S) if "يبدأ الشهر" in p)
+    intro = next(p for p in re.findall(r"<p>(.*?)</p>", html, re.S) if "بدأ الشهر" in p)
     assert "محسوب" in intro and "لم يُعلَن" not in intro and "لم يعلن" not in intro, intro
+    # issue 33 (ur UR-29 E): a month that has begun is said in the past tense, under the office it follows
+    assert "بدأ الشهر حسب إعلان مكتب السيد السيستاني" in intro and "يُتوقَّع" not in intro, intro
+    urdu = moon_page.render(TODAY, 1448, 5, "ur").decode()
+    assert "کے حساب سے مہینہ" in urdu and "کو شروع ہوا (حساب کے مطابق، اعلان دستیاب نہیں)" in urdu
+
+
+def test_a_month_not_begun_is_a_forecast_of_the_office_it_follows():
+    """issue 33 (ar B4: «حسب الرؤية (محسوب فلكياً)» read as a contradiction by a muqallid of Sayyid al-Sistani;
+    ur UR-1: whose sighting): the crescent page of Rajab 1448, not begun on 26 November 2026, says it is expected
+    by the announcements of the Sistani office, an astronomical forecast that the announcement decides."""
+    from generator.site import moon_page
+
+    html = moon_page.render(TODAY, 1448, 7, "ar").decode()
+    assert "يُتوقَّع أن يبدأ الشهر حسب إعلان مكتب السيد السيستاني (دام ظله) في النجف الأشرف في" in html
+    assert "(تقدير فلكي لإمكان الرؤية، والعبرة بإعلان ثبوت الهلال)" in html
+    urdu = moon_page.render(TODAY, 1448, 7, "ur").decode()
+    assert "نجف اشرف (دفترِ آیت اللہ سیستانی) کے حساب سے مہینہ" in urdu and "شروع ہونے کی توقع ہے" in urdu
+    assert "رویت کے مطابق" not in urdu
 
 
 @pytest.mark.parametrize("lang", ("ar", "fa", "ur"))

@@ -71,7 +71,8 @@ def build_events(params: Params) -> bytes:
     dates = hijri.to_hijri(np.array([f[0] for f in found], dtype=np.int64), calendar)
     identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang"))
     out = []
-    for (_, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
+    current = int(np.datetime64(params["month"], "D").astype(np.int64))  # the feed month's first day
+    for (found_day, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
         summary, night_line = events.title(event, calendar)[lang], None
         if event["night"]:
             summary = words.titled(summary, words.NIGHT_BEGINS[lang], lang)
@@ -80,7 +81,8 @@ def build_events(params: Params) -> bytes:
             event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
             unix_day=begin,
             summary=summary,
-            description=_hijri_description(year, hm, hd, source, lang, night_line),
+            description=_hijri_description(year, hm, hd, source, lang, night_line, calendar=calendar,
+                                           ahead=_month_starts_on_or_after(found_day, hd, current)),
             lang=lang,
         )
         out.append(((begin, event["hijriMonth"], event["hijriDay"], event["id"]), vevent))
@@ -98,15 +100,27 @@ def _hijri_years(first: int, end: int, calendar: str) -> range:
     return range(int(years[0]), int(years[1]) + 1)
 
 
-def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_line: str | None = None) -> str:
-    """Return the Hijri date written out (then, for a night, when it begins), with a warning
-    when the month start is only predicted."""
+def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_line: str | None = None, *,
+                       calendar: str, ahead: bool) -> str:
+    """Return the Hijri date written out (then, for a night, when it begins), with a warning when the month
+    start is only predicted: an estimate (computed or tabular, no announcement yet), or a month of a table printed
+    ahead (Iran's official calendar, `page_words.TABLE_AHEAD`), not begun before the feed's month (``ahead``; issue
+    33, review FA-29); an estimate of a month that began before it says it is computed, not expected (C9, UR-29).
+    The feed's key has its month, not its day (a feed is rebuilt monthly): a month begun earlier in the feed's
+    own month is still said as a forecast, the side of caution."""
     text = hijri_names.formatted(hy, hm, hd)[lang]
     if night_line is not None:
         text += "\n" + night_line
     if source != "table":  # computed or tabular: no announcement or official table yet
-        text += "\n" + words.PREDICTED_NOTE[lang]
+        text += "\n" + (words.PREDICTED_NOTE if ahead else words.COMPUTED_NOTE)[lang]
+    elif ahead and calendar in page_words.TABLE_AHEAD:
+        text += "\n" + words.PREDICTED_NOTE_IRAN[lang]
     return text
+
+
+def _month_starts_on_or_after(day: int, hd: int, first: int) -> bool:
+    """Whether the Hijri month of ``day`` (its day ``hd``) begins on or after the unix day ``first``."""
+    return day - (hd - 1) >= first
 
 
 def _dates_follow(calendar: str, lang: str) -> str:
@@ -131,6 +145,7 @@ def build_fasting(params: Params) -> bytes:
     titles = {e["id"]: events.title(e, calendar) for e in events.catalogue()}
     identity = feeds.feed_identity("fasting", params, ("calendar", "lang"))
     listed = day_status.fasting_days(first, end, calendar)
+    current = int(np.datetime64(params["month"], "D").astype(np.int64))  # the feed month's first day
     dates = hijri.to_hijri(np.array([day for day, _ in listed], dtype=np.int64), calendar)
     out = []
     for (day, rules), hy, hm, hd, source in zip(
@@ -143,7 +158,8 @@ def build_fasting(params: Params) -> bytes:
             event_uid=feeds.uid("fast", f"{hy}-{hm:02d}-{hd:02d}", identity),
             unix_day=day,
             summary=words.SEPARATOR[lang].join(summaries),
-            description=_hijri_description(hy, hm, hd, source, lang),
+            description=_hijri_description(hy, hm, hd, source, lang, calendar=calendar,
+                                           ahead=_month_starts_on_or_after(day, hd, current)),
             lang=lang,
         )
         out.append(((day,), vevent))

@@ -93,8 +93,8 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         note=p["imsakiya_note"].format(tz=words.isolate(meta["tz"], lang), method=method_label),
         source=p["imsakiya_source"].format(
             begins=timetable.date_text(days[1], lang),
-            source=words.source_text(month["source"], calendar, lang)),
-        calendar_note=timetable.calendar_note(calendar, lang),
+            source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
+        calendar_note=timetable.calendar_note(calendar, lang, city_id),
         midnight_note=timetable.midnight_note(method, city_id, lang),
         api=[responses.api_url("prayer-times", q) for q in queries]
         + [responses.api_url("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar})],

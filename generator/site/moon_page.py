@@ -52,13 +52,15 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
         })
     previous = (hy, hm - 1) if hm > 1 else (hy - 1, 12)
     following = (hy, hm + 1) if hm < 12 else (hy + 1, 1)
+    begun = date.fromisoformat(meta["monthBegins"]["date"]) <= today
     intro = w["moon_intro"].format(
         month=month_of, year=year,
         conjunction=conjunction_text(meta["conjunction"], lang),
         sighting=moon_map.date_text(meta["sightingEvening"], lang),
-        begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
-        source=words.source_text(meta["monthBegins"]["source"], "moonsighting", lang),  # the maps' reckoning
-    )
+        start=w["moon_began" if begun else "moon_begins"].format(
+            begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
+            source=words.source_text(meta["monthBegins"]["source"], "moonsighting", lang, ahead=not begun)),
+    )  # the maps' reckoning: the Sistani office's; the tense of the start by the page's date (issue 33, UR-29)
     return render_localised_page(
         "moon.html.j2",
         lang,

@@ -18,6 +18,7 @@ mosque's date from the reader's clock, as city.js does on the city pages.
 """
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import orjson
@@ -27,7 +28,7 @@ from generator.prayer import mosques
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import mosque_list
-from generator.site import head, responses, timetable, urls
+from generator.site import head, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -124,8 +125,23 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
                for feed in FEEDS],
         api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
         screen={"href": urls.screen_url(mosque, lang), "text": w["mosque.screen_link"]},
-        sources=m["sources"],
+        sources=[source_item(source, lang) for source in m["sources"]],
     )
+
+
+_ARABIC_SCRIPT = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+def source_item(source: dict, lang: str) -> dict:
+    """One source of the profile as the page prints it: its text marked English (and said to be, on an ar, fa or
+    ur page) when it has no letter of the Arabic script, and the date it was read in the page's own writing
+    (Persian: the Solar Hijri date) rather than ISO digits (issue 33; review ar G1, fa FA-25, ur UR-33)."""
+    read = date.fromisoformat(source["read"])
+    read_text = (timetable.shamsi_text(shamsi.from_gregorian(read), lang) if lang == "fa"
+                 else timetable.date_text(read, lang))
+    english = not _ARABIC_SCRIPT.search(source["about"])
+    return {"about": source["about"], "url": source.get("url"), "read": read_text, "english": english,
+            "marker": words.WORDS[lang]["mosque.source_in_english"] if english and lang != "en" else None}
 
 
 def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
@@ -151,11 +167,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             "day": words.digits(gregorian.day, lang),
             "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
             "hijri": timetable.hijri_cell(own_hijri, first_row=i == 0, lang=lang)["text"],
-            "label": sep.join([f"{hijri_names.WEEKDAYS[lang][gregorian.weekday()]} "
-                               f"{timetable.date_text(gregorian, lang)}",
-                               f"{words.digits(own_hijri['day'], lang)} "
-                               f"{hijri_names.month_in_date(own_hijri['month'], lang)} "
-                               f"{words.digits(own_hijri['year'], lang)}"]),
+            "label": sep.join(day_label(gregorian, own_hijri, lang)),
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},
@@ -207,6 +219,19 @@ def changes_of(tomorrow: dict | None, lang: str) -> str | None:
         return None
     names = [feed_words.PRAYER_NAMES[lang].get(n) or words.WORDS[lang]["screen.jumuah"] for n in tomorrow["changed"]]
     return words.WORDS[lang]["screen.changes_tomorrow"].format(prayers=feed_words.join_list(names, lang))
+
+
+def day_label(gregorian: date, own_hijri: dict, lang: str) -> list[str]:
+    """The parts of a day's label: weekday and Gregorian date, then the Hijri date; in Persian the weekday and the
+    Solar Hijri date first and the Gregorian last, as the city pages and Iranian calendars print it (issue 33,
+    review fa FA-25)."""
+    weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
+    hijri_text = (f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
+                  f"{words.digits(own_hijri['year'], lang)}")
+    if lang == "fa":
+        return [f"{weekday} {timetable.shamsi_text(shamsi.from_gregorian(gregorian), lang)}", hijri_text,
+                timetable.date_text(gregorian, lang)]
+    return [f"{weekday} {timetable.date_text(gregorian, lang)}", hijri_text]
 
 
 def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:

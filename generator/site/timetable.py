@@ -58,11 +58,17 @@ def page_calendars(calendar: str) -> tuple[str, ...]:
     return SHOWN_CALENDARS if calendar in SHOWN_CALENDARS else (calendar, *SHOWN_CALENDARS)
 
 
-def calendar_note(calendar: str, lang: str) -> str:
-    """Return the note on the page's reckonings, with the sentence on its own when it is a regional one."""
+def calendar_note(calendar: str, lang: str, city_id: str) -> str:
+    """Return the note on the page's reckonings, with the sentence on its own when it is a regional one: where the
+    reckoning is the city's by its country's row only, the variant saying the city's ulema may announce otherwise,
+    if the glossary has one (``….elsewhere``: India, whose committee is Lucknow's; issue 33, review UR-2)."""
     w = words.WORDS[lang]
     note = w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
+    own = place_defaults.for_city(city_id)
+    kept = own.listed == city_id and own.listed_calendar == calendar  # the city's own row names the reckoning
     regional = w.get(f"calendar_note_region.{calendar}")
+    if not kept:
+        regional = w.get(f"calendar_note_region.{calendar}.elsewhere", regional)
     return f"{note} {regional}" if regional else note
 
 
@@ -188,7 +194,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in page_calendars(calendar)],
         shamsi_column=lang == "fa",
-        calendar_note=calendar_note(calendar, lang),
+        calendar_note=calendar_note(calendar, lang, city_id),
         months=months,
         today_row=today_row if month_page is None else None,
         instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months

@@ -117,6 +117,8 @@ RECKONING_BASIS = _by_key("reckoning.basis")
 DATES_FOLLOW = glossary.term("feed.dates_follow")
 SUNSET_NOTE = glossary.term("feed.sunset_note")
 PREDICTED_NOTE = glossary.term("feed.predicted_note")
+PREDICTED_NOTE_IRAN = glossary.term("feed.predicted_note_iran")  # Iran's official calendar's forecast (issue 33)
+COMPUTED_NOTE = glossary.term("feed.computed_note")  # an estimate of a month begun before the feed's (issue 33)
 
 EVENTS_CALENDAR = glossary.term("feed.events_calendar")
 MAJOR_EVENTS_CALENDAR = glossary.term("feed.major_events_calendar")

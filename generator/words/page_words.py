@@ -98,9 +98,19 @@ VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang
 SOURCES = glossary.group("source")
 
 
-def source_text(source: str, calendar: str, lang: str) -> str:
+# The reckonings whose table is printed ahead of the months it gives (Iran's official calendar: its months are settled
+# by the announcement of the crescent's sighting), so that a month of it not begun yet is a forecast (issue 33, FA-29).
+TABLE_AHEAD = ("iran",)
+
+
+def source_text(source: str, calendar: str, lang: str, ahead: bool = False) -> str:
     """Return how a month start was obtained, in ``lang``: a table's start says which table it is (the
-    Sistani office's announcement, or Iran's official calendar), the others what estimate they are."""
+    Sistani office's announcement, or Iran's official calendar), the others what estimate they are.  ``ahead``:
+    the month has not begun on the page's date, so an estimate, or a table printed ahead, is a forecast."""
+    if ahead and source == "table" and calendar in TABLE_AHEAD:
+        return SOURCES[lang][f"forecast_{calendar}"]
+    if ahead and source != "table":
+        return SOURCES[lang]["forecast"]
     if source == "table" and f"table_{calendar}" in SOURCES[lang]:
         return SOURCES[lang][f"table_{calendar}"]
     return SOURCES[lang].get(source, source)

@@ -7,7 +7,8 @@
 //                      "fields": {element id: value}, "publish": bool,
 //                      "warnings": {"choose": a jamaatOutside value} (read the warnings, publish refused, choose, publish)}],
 //         "edit": {"lang", "rules": {...}, "fields": {...}, "tvMs": wait after the save (ms)} | null}
-// stdout: {"runs": [{"lang", "errors", "method", "reckoning", "methodOwnShown", "table": {caption, head, rows},
+// stdout: {"runs": [{"lang", "errors", "method", "reckoning", "methodOwnShown", "cityResult" (the first search result's
+//                   text), "table": {caption, head, rows},
 //                    "frames": {landscape, portrait, widget}, "outputs": {id: value}, "profile", "published",
 //                    "layout": [{width, height, scrollWidth, overlaps}]}],
 //          "edit": {"before", "after", "afterMs", "status", "phoneScrollWidth"} }
@@ -120,13 +121,14 @@ async function compose(browser, input, job) {
   guard(page, errors);
   await page.goto(input.base + "/mosque/new/" + (job.lang === "en" ? "" : job.lang + "/"));
   // The month shown: the test's, by the page's own buttons (it opens on the reader's month).
-  let focused = null;
+  let focused = null, cityResult = null;
   if (job.point) { // coordinates and a zone instead of a city
     await page.check("#f-place-point");
     for (const [name, value] of Object.entries(job.point)) await page.fill("#f-" + name, value);
   } else {
     await page.fill("#f-city-q", job.search);
     await page.waitForSelector("#city-results button", { timeout: 10000 });
+    cityResult = await page.evaluate(() => document.querySelector("#city-results li span").textContent);
     // Keyboard only, as a screen-reader user: Tab from the search box to the first result, Enter chooses it.
     await page.focus("#f-city-q");
     await page.keyboard.press("Tab");
@@ -145,7 +147,7 @@ async function compose(browser, input, job) {
     shownMonths += shownMonths < wanted ? 1 : -1;
     await settled(page);
   }
-  const run = Object.assign({ name: job.name || job.lang, lang: job.lang, keyboardReachesResults: focused },
+  const run = Object.assign({ name: job.name || job.lang, lang: job.lang, keyboardReachesResults: focused, cityResult },
                             await page.evaluate(readPage));
   run.layout = [await page.evaluate(layout)];
   await page.screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-desktop.png"), fullPage: true });

@@ -245,13 +245,19 @@
       button.type = "button";
       button.textContent = W.choose;
       const name = document.createElement("span");
-      name.textContent = city.names[LANG] + (LANG === "en" ? "" : " (" + city.names.en + ")") + ", " + city.country;
+      // the country by name in the page's language (the browser's CLDR names; the code where it has none), after
+      // the language's comma: «بغداد (Baghdad)، العراق», not «, IQ» (ar J1)
+      name.textContent = city.names[LANG] + (LANG === "en" ? "" : " (" + city.names.en + ")") + W.comma
+        + countryName(city.country);
       name.dir = "auto";
       button.setAttribute("aria-label", W.choose + ": " + name.textContent);
       button.addEventListener("click", () => chooseCity(city.id, city.names[LANG]));
       item.append(button, " ", name);
       list.append(item);
     }
+  }
+  function countryName(code) {
+    try { return new Intl.DisplayNames([LANG], { type: "region" }).of(code) || code; } catch (failure) { return code; }
   }
   function chooseCity(id, name) {
     state.city = id;
@@ -305,7 +311,7 @@
     const titles = [W.date];
     for (const c of columns) {
       titles.push(names[c]);
-      if (ruled.includes(c)) titles.push(W.jamaat + " " + W.prayers[c]);
+      if (ruled.includes(c)) titles.push(fill(W.jamaatOf, { prayer: W.prayers[c] })); // «جماعة الفجر» (ar D1)
     }
     if (slots) titles.push(W.jumuah + " / " + W.eid);
     table.tHead.replaceChildren(head(titles));
@@ -345,7 +351,7 @@
         const parts = [];
         if (local.jumuah) parts.push(W.jumuah + " " + local.jumuah.map(clock).join(" "));
         if (local.eid) parts.push(W.eid + " " + local.eid.map(clock).join(" "));
-        td.textContent = parts.join(" · ");
+        td.textContent = parts.join(W.sep); // the language's separator: « — » in Arabic script (ar D15)
         tr.append(td);
       }
       return tr;
@@ -450,6 +456,14 @@
     try {
       const response = await fetch("/v1/prayer-times?" + asking);
       if (asking !== state.shown) return; // a later change has asked again
+      if (response.status === 429) { // the limit in the page's words, not the API's English (ur UR-8)
+        const seconds = Number(response.headers.get("Retry-After")) || 60;
+        state.shown = null; // ask again on the next change
+        say(seconds < 120 ? fill(W.tooMany, { seconds: native(seconds) })
+          : fill(W.tooManyMinutes, { minutes: native(Math.ceil(seconds / 60)) }), true);
+        form.dataset.pending = "0";
+        return;
+      }
       const body = await response.json();
       if (response.ok) answer = body; else error = body.error ? body : String(response.status);
     } catch (failure) {

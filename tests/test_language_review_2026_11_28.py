@@ -1,0 +1,104 @@
+"""The words, names, notes and dates of the language review of 2026-11-28 (issue 33;
+shared/reference/language_review_2026-11-28/ar.md, fa.md, ur.md): each test names the finding it covers and asserts
+the reviewer's own proposed text, or a fact the reviewer cites, on the surface the reviewer read.
+(The findings on midnight, authorities and forecasts: tests/test_authority_midnight.py and
+tests/test_authorities_named.py.)
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timezone
+
+import icalendar
+from conftest import call
+
+from generator.site import builder, mosque_page, routes, timetable
+
+NOW_S = datetime(2026, 11, 28, 12, tzinfo=timezone.utc).timestamp()
+TODAY = date(2026, 11, 28)
+
+
+def test_ur_15_the_imsak_note_says_the_precaution_is_recommended():
+    """UR-15 (W): «احتیاط یہ ہے کہ …» is how an Urdu risala words an obligatory precaution, contradicting "eating is
+    allowed until dawn"; the reviewer's text: «… امساک کے وقت سے کھانا پینا چھوڑ دینا احتیاطِ مستحب ہے۔»."""
+    ramadan = datetime(2027, 2, 15, 12, tzinfo=timezone.utc).timestamp()  # Ramadan 1448 under pakistan
+    body = call("prayer-times.ics", ramadan, city="karachi", lang="ur", days=7, calendar="pakistan", ramadan=1)
+    notes = {str(e["DESCRIPTION"]) for e in icalendar.Calendar.from_ical(body).walk("VEVENT")
+             if "امساک" in str(e["SUMMARY"])}
+    assert notes and all("امساک کے وقت سے کھانا پینا چھوڑ دینا احتیاطِ مستحب ہے۔" in n for n in notes), notes
+    assert not any("احتیاط یہ ہے" in n for n in notes)
+
+
+def test_fa_02_asr_and_isha_are_headed_as_their_fadhila_times():
+    """FA-02 (W): «عصر ۱۴:۳۳» beside «اذان ظهر ۱۱:۵۲» told Iranians who pray dhuhr and asr together at noon that they
+    prayed asr before its time; the computed times are the start of the fadhila: «فضیلت عصر», «فضیلت عشا»."""
+    html = timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    heads = re.findall(r'<th scope="col" class="time">([^<]*)</th>', html)
+    assert "فضیلت عصر" in heads and "فضیلت عشا" in heads and "عصر" not in heads and "عشا" not in heads, heads
+
+
+def test_ur_05_the_builders_default_method_is_not_said_to_prevail_in_karachi():
+    """UR-5 (E): «(اس مقام پر رائج)» said Karachi's Shia mosques follow the Tehran default; it is what the service
+    sets for the place: «(اس مقام کے لیے طے شدہ)»."""
+    html = builder.render(TODAY, "ur").decode()
+    assert "(اس مقام کے لیے طے شدہ)" in html and "رائج" not in html
+
+
+def test_ur_30_32_the_error_pages_lead_in_urdu_words_for_a_web_address():
+    """UR-30 (E), UR-32 (E), UR-37: «غلط پتہ» reads as a postal address and «یہ صفحہ … استعمال نہیں کر سکتا» is a
+    calque; the 429 text's «اس پتے سے» read as "from this page's address"."""
+    bad = routes.error_page("/screen/", 400, "ur", "city: unknown city id").decode()
+    assert "غلط لنک" in bad and "اس لنک کی ایک ترتیب درست نہیں:" in bad and "پتہ" not in bad
+    many = routes.error_page("/ur/", 429).decode()
+    assert "آپ کے کنکشن (آئی پی ایڈریس) سے ایک منٹ میں" in many and "اس پتے سے" not in many
+    missing = routes.error_page("/city/nowhere/ur/", 404).decode()
+    assert "اس لنک پر کوئی صفحہ موجود نہیں۔" in missing
+
+
+def test_ar_e4_no_arabic_event_title_puts_a_second_colon_in_the_band(client):
+    """E4 (E): «اليوم: عاشوراء: استشهاد الإمام الحسين (ع)» (the screen's band on Ashura): the titles use « — »."""
+    events = client.get("/v1/events").json()["events"]
+    assert not [e["title"]["ar"] for e in events if ":" in e["title"]["ar"]]
+    ashura = next(e for e in events if e["id"] == "ashura")
+    assert ashura["title"]["ar"] == "عاشوراء — استشهاد الإمام الحسين (ع)"
+
+
+def test_fa_25_ur_33_ar_g1_the_mosque_page_dates_and_sources_in_the_pages_language():
+    """FA-25 (E): a Qom mosque's page had no Solar Hijri date and printed «(2026-11-23)» in ASCII digits; UR-33 (E):
+    «(انگریزی میں)» stood above a source written in Urdu; G1 (E): English sources on the Arabic page were not said
+    to be English.  The Toronto centre's sources were read on 23 November 2026 = 2 Azar 1405 (the Solar Hijri year
+    1405 began on 21 March 2026)."""
+    fa = mosque_page.render(TODAY, "jaffari-toronto", "fa", now_s=NOW_S).decode()
+    assert "شنبه ۷ آذر ۱۴۰۵ — " in fa and " — ۲۸ نوامبر ۲۰۲۶" in fa  # 28 Nov 2026 = 7 Azar 1405, Shamsi first
+    sources = re.search(r'<section class="sources".*?</section>', fa, re.S).group(0)
+    assert "(۲ آذر ۱۴۰۵)" in sources and "2026-11-23" not in sources and "(به انگلیسی)" in sources
+    ar = re.search(r'<section class="sources".*?</section>', mosque_page.render(TODAY, "jaffari-toronto", "ar",
+                                                                              now_s=NOW_S).decode(), re.S).group(0)
+    assert "(بالإنجليزية) <span lang=\"en\" dir=\"ltr\">" in ar and "(٢٣ تشرين الثاني ٢٠٢٦)" in ar
+    ur = mosque_page.render(TODAY, "jaffari-toronto", "ur", now_s=NOW_S).decode()
+    assert "<h2 id=\"h-sources\">ان اوقات کے ماخذ</h2>" in ur
+
+
+def test_fa_25_an_urdu_source_is_not_called_english():
+    """UR-33 (E): a source the committee wrote in Urdu («مسجد کمیٹی کا نظام الاوقات») is not marked English."""
+    item = mosque_page.source_item({"about": "مسجد کمیٹی کا نظام الاوقات", "read": "2026-11-28"}, "ur")
+    assert not item["english"] and item["marker"] is None and item["read"] == "۲۸ نومبر ۲۰۲۶"
+    english = mosque_page.source_item({"about": "The committee's timetable", "read": "2026-11-28"}, "ur")
+    assert english["english"] and english["marker"] == "(انگریزی میں)"
+
+
+def test_ar_d1_d15_ur_08_the_builders_words_for_its_preview(client):
+    """D1 (E): the preview's jamaat head is «جماعة الفجر», from a whole phrase, not «الإقامة» + «الفجر»; D15 (E): the
+    Jumu'ah and Eid slots are joined by the language's separator, not « · » (a Persian zero in Arabic script); UR-8
+    (E): a 429 in the preview says the builder's own Urdu sentence, not «قبول نہیں کیا گیا: more than 100 cost
+    units…»."""
+    import json
+
+    html = client.get("/mosque/new/ar/").text
+    config = json.loads(re.search(r'<script type="application/json" id="builder-config">(.*?)</script>', html,
+                                  re.S)[1])
+    assert config["words"]["jamaatOf"].replace("{prayer}", "الفجر") == "جماعة الفجر"
+    assert config["words"]["sep"] == " — " and config["words"]["comma"] == "، "
+    script = html  # the builder's script is inline
+    assert 'W.jamaat + " " + W.prayers' not in script and 'parts.join(" · ")' not in script
+    assert "response.status === 429" in script.split("async function preview")[1].split("function ")[0]
