@@ -207,7 +207,9 @@ def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, r
     for iso in sorted(by_iso):
         row = by_iso[iso]
         after = by_iso.get((date.fromisoformat(iso) + timedelta(days=1)).isoformat())
-        out[iso] = {"label": row["label"], "times": row["times"],
+        # asr/isha prayed with dhuhr/maghrib: marked ° as in the table (the page's note says why; issue 33)
+        times = {t: text + ("°" if t in row["fadhila"] and text else "") for t, text in row["times"].items()}
+        out[iso] = {"label": row["label"], "times": times,
                     "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"],
                     "changes": changes_of(after, lang) if after is not None else None}
     return out

@@ -62,7 +62,7 @@ ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (
 # The screen's words (data/glossary.csv page.screen.*)
 SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
                 "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
-                "waiting", "fadhila", "outside_kept", "outside_skipped")
+                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -472,17 +472,21 @@ def table_text(query: PageQuery, seed: dict) -> dict:
     slots = {name: feed_words.join_list([on_clock(t) for t in local.get(name) or []], lang) for name in ("jumuah", "eid")}
 
     def listed(field: str, with_time: bool = True) -> str:
+        names = day.get(field) or []
+        if field == "jamaatMoved":  # moved to the opening of the time: not those moved back from its end
+            names = [n for n in names if n not in (day.get("jamaatMovedEnd") or [])]
         return feed_words.join_list([
             f"{feed_words.PRAYER_NAMES[lang].get(name) or words.WORDS[lang]['screen.' + name]}"
             + ((" " + (feed_words.join_list([on_clock(t) for t in local[name]], lang)
                        if isinstance(local.get(name), list) else on_clock(local.get(name, "")))) if with_time else "")
-            for name in day.get(field) or []], lang)
+            for name in names], lang)
 
     # The day's notes, as screen.js writes them (renderChanges): moved back inside the time, then a declared time
     # outside it kept or skipped (issue 33, jamaatOutside).
     notes = [words.WORDS[lang][key].format(prayers=listed(field, with_time)) for field, key, with_time in (
-        ("jamaatMovedEnd", "screen.moved_end", True), ("jamaatKept", "screen.outside_kept", True),
-        ("jamaatSkipped", "screen.outside_skipped", False)) if day.get(field)]
+        ("jamaatMovedEnd", "screen.moved_end", True), ("jamaatMoved", "screen.moved_later", True),
+        ("jamaatKept", "screen.outside_kept", True), ("jamaatSkipped", "screen.outside_skipped", False))
+        if listed(field, with_time)]
     for name in day.get("jamaatCombined") or []:  # no adhan of its own: its time opens its recommended time
         cells[name]["fadhila"] = True
     return {"gregorian": gregorian, "hijri": hijri_text, "shamsi": shamsi_text, "cells": cells, "slots": slots,

@@ -100,9 +100,12 @@ function renderChanges(st) {
   // A jamaat the rule put at or after the end of its prayer's time, moved back inside it (the API's jamaatMovedEnd);
   // a time the mosque set outside its prayer's time, kept or skipped as the mosque chose (jamaatKept, jamaatSkipped).
   var notes = [];
-  each([["jamaatMovedEnd", W.moved_end, true], ["jamaatKept", W.outside_kept, true],
+  var movedEnd = st.day && Array.isArray(st.day.jamaatMovedEnd) ? st.day.jamaatMovedEnd : [];
+  each([["jamaatMovedEnd", W.moved_end, true], ["jamaatMoved", W.moved_later, true], ["jamaatKept", W.outside_kept, true],
         ["jamaatSkipped", W.outside_skipped, false]], function (kind) {
     var names = st.day && Array.isArray(st.day[kind[0]]) ? st.day[kind[0]] : [];
+    // moved later, to the opening of the time (jamaatMoved less those moved back from its end: jamaatMovedEnd)
+    if (kind[0] === "jamaatMoved") names = names.filter(function (n) { return movedEnd.indexOf(n) < 0; });
     if (!names.length) return;
     var list = kind[2] ? prayerList(st.day, names) : joinList(names.map(function (n) { return W.prayers[n] || W[n] || n; }));
     notes.push(kind[1].replace("{prayers}", list));
