@@ -81,7 +81,7 @@ from runtime.store_access import Away, StoreAccess
 log = logging.getLogger("runtime.hosted")
 
 MAX_BODY_BYTES = mosque_edits.MAX_BODY_BYTES  # 64 KiB: a profile with a year of jamaatTable (32,000 characters) fits
-PROFILE_TTL_S = 10.0  # how long this process trusts its copy of a hosted profile (other nodes' edits)
+PROFILE_TTL_S = float(os.environ.get("PROFILE_TTL_S", "10"))  # how long this process trusts its copy of a hosted profile (other nodes' edits)
 CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit reaches browsers within 30 s more
 CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
 EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))

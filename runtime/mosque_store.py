@@ -423,7 +423,7 @@ class _SqliteTransaction:
     def __exit__(self, kind, value, trace):
         if kind is None:
             self.connection.execute("COMMIT")
-        else:
+        elif self.connection.in_transaction:  # SQLite rolls back itself on some errors (a full disk): no second try
             self.connection.execute("ROLLBACK")
         return False
 
