@@ -82,12 +82,14 @@ def serving_store(store: mosque_store.Store):
     """The app (in process) serving ``store``; the previous store put back afterwards."""
     from runtime.app import app
 
-    previous = hosted._store
+    previous, probe_s = hosted._store, store_access.MAX_PROBE_S
+    store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (10 s in service): a returning store is seen sooner
     hosted.open_store(store)
     responses._body.cache_clear()
     try:
         yield TestClient(app)
     finally:
+        store_access.MAX_PROBE_S = probe_s
         responses._body.cache_clear()
         hosted.close_store()
         if previous is not None:
