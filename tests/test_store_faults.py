@@ -368,9 +368,10 @@ def uvicorn_app(tmp_path: Path, **env):
                                     app="tests.store_fault_app:app")
     try:
         local_stack.wait_until_up(f"http://127.0.0.1:{port}/healthz", seconds=90)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", process
     finally:
-        local_stack.stop(process)
+        if process.poll() is None:
+            local_stack.stop(process)
 
 
 def _post_profile(base: str) -> dict:
@@ -389,7 +390,7 @@ def test_postgresql_absent_at_start_then_hung_delays_no_other_answer(cluster, tm
     url = cluster.create("u" + uuid.uuid4().hex[:12])
     cluster.stop()
     try:
-        with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, MOSQUE_DB_WAIT_S=6, PROFILE_TTL_S=0.2) as base:
+        with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, MOSQUE_DB_WAIT_S=6, PROFILE_TTL_S=0.2) as (base, process):
             assert _one(base, QIBLA)[0] == 200
             status, headers, _ = _one(base, "/v1/mosques", method="POST", body=json.dumps(PROFILE).encode(),
                                       headers={"Content-Type": "application/json"})
@@ -449,9 +450,22 @@ def test_postgresql_absent_at_start_then_hung_delays_no_other_answer(cluster, tm
                 assert connection.sock is socket_before  # not reconnected: uvicorn kept the connection
             finally:
                 connection.close()
+
+            # A hung database does not keep a stopping app from exiting: SIGTERM while a read waits on it.
+            pids = cluster.pause()
+            try:
+                reader = threading.Thread(target=lambda: waiting.update(last=_one(base, f"/v1/mosques/{mosque_id}")))
+                reader.start()
+                time.sleep(0.5)
+                process.terminate()
+                process.wait(30)  # the read's wait (6 s) and the store's close (2 s at most), never the hang
+                reader.join()
+                assert waiting["last"][0] == 503
+            finally:
+                cluster.resume(pids)
     finally:
         with contextlib.suppress(Exception):
-            cluster.start()
+            cluster.start()  # if it was left stopped
 
 
 def test_a_postgresql_restart_under_load_costs_no_other_request(cluster, tmp_path):
@@ -459,7 +473,7 @@ def test_a_postgresql_restart_under_load_costs_no_other_request(cluster, tmp_pat
     PostgreSQL restarts, then stops for a moment and starts: every answer without a profile is 200 and so is every
     mosque= answer (the last copy); profile reads 200 or 503 with Retry-After, never 500; no connection is closed."""
     url = cluster.create("l" + uuid.uuid4().hex[:12])
-    with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, PROFILE_TTL_S=0.2) as base:
+    with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, PROFILE_TTL_S=0.2) as (base, _):
         _until(lambda: _one(base, "/readyz")[0] == 200, what="the store opened")
         mosque_id = _post_profile(base)["id"]
         host, port = base.removeprefix("http://").split(":")
