@@ -187,9 +187,11 @@ class StoreAccess:
             if error.away:
                 self._set("away", str(error))
             return Away(str(error), full=isinstance(error, mosque_store.Full))
-        # no answer within the wait
+        # No answer within the wait: a database over a network is taken for hung (a stopped host, a partition);
+        # a local file only waits for a lock (the thread stops at SQLite's busy timeout): this call only.
         reason = f"no answer within {self.wait_s:g} s"
-        self._set("away", reason)
+        if getattr(self.store, "remote", True):
+            self._set("away", reason)
         return Away(reason)
 
     def _answered(self, value):
