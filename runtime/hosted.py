@@ -219,7 +219,7 @@ def find(mosque_id: str) -> mosques.Mosque | None:
     cannot answer: the last copy seen here, else None."""
     if _access is None or not mosques.ID.fullmatch(mosque_id):
         return None
-    known, fresh, mosque = _copy(mosque_id)
+    _, fresh, mosque = _copy(mosque_id)
     if fresh or _on_event_loop():
         return mosque
     try:
@@ -269,16 +269,15 @@ async def refresh(mosque_id: str | None) -> None:
 
 
 async def refresh_listed() -> None:
-    """`refresh` for the listed profiles (/v1/mosques): the last list stands while the store cannot answer."""
+    """`refresh` for the listed profiles (/v1/mosques): the last list stands while the store cannot answer, and
+    with none yet the list is the files' (the core's answer, not a 503; the hosted ones join when it answers)."""
     global _listed
     if _access is None or (_listed is not None and _listed[0] > time.monotonic()):
         return
     try:
         found = await _access.call(_read_listed, key=("listed",))
     except Away:
-        if _listed is not None:
-            return
-        raise
+        return
     _listed = (time.monotonic() + PROFILE_TTL_S, found)
 
 
@@ -497,7 +496,10 @@ def _handled(handler):
 
 async def _call(fn, *args):
     """``fn(*args)`` on the store, off the event loop and waited for at most the store's wait (`Away` after)."""
-    return await _access.call(fn, *args)
+    access = _access
+    if access is None:  # closed while the request ran (the app stopping)
+        raise Away("the store is closed")
+    return await access.call(fn, *args)
 
 
 @_handled

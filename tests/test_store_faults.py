@@ -116,6 +116,9 @@ def _store_away_answers(client, mosque_id: str, before: bytes, secret: str) -> N
     answer = client.get(f"/v1/prayer-times?mosque={mosque_id}{DAY}")
     assert answer.status_code == 200 and answer.content == before  # the last copy this node saw
     assert client.get(f"/mosque/{mosque_id}/screen/").status_code == 200
+    listing = client.get("/v1/mosques")  # the files' profiles at least (data/mosques/*.json), never a 503
+    files = {path.stem for path in (ROOT / "data" / "mosques").glob("*.json")}
+    assert listing.status_code == 200 and files <= {m["id"] for m in listing.json()["mosques"]}, listing.text[:300]
     _unavailable(client.get(f"/v1/mosques/{mosque_id}"))
     _unavailable(client.post("/v1/mosques", json=PROFILE))
     _unavailable(client.put(f"/v1/mosques/{mosque_id}", json=PROFILE,
