@@ -108,7 +108,7 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
     """Serve the profiles of ``store``, else of the store the environment names (MOSQUE_DB_URL, else the SQLite
     file; ``off``: none).  No I/O here: the store is opened and retried in the background (`StoreAccess`)."""
     global _store, _access, _listed
-    close_store()
+    _detach(close=False)  # a store given back later (tests) stays open; its old threads stop
     if store is None and os.environ.get("MOSQUE_DB_URL", "").strip().lower() == "off":
         log.warning("hosted mosque profiles: off (MOSQUE_DB_URL=off)")
         return None
@@ -123,11 +123,15 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
 
 
 def close_store() -> None:
+    _detach(close=True)
+
+
+def _detach(close: bool) -> None:
     global _store, _access
     mosques.set_hosted(None)
     if _access is not None:
-        _access.close()  # closes the store
-    elif _store is not None:
+        _access.close(close_store=close)
+    elif _store is not None and close:
         _store.close()
     _store, _access = None, None
 

@@ -112,11 +112,13 @@ class StoreAccess:
         self._prober.start()
         return self
 
-    def close(self) -> None:
+    def close(self, close_store: bool = True) -> None:
         """Stop probing and close the store, waiting for neither a hung call nor a hung store."""
         self._stop.set()
         self._wake.set()
         self._executor.shutdown()
+        if not close_store:
+            return
         closing = threading.Thread(target=self.store.close, name="mosque-store-close", daemon=True)
         closing.start()
         closing.join(2.0)

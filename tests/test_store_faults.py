@@ -528,3 +528,55 @@ def test_a_postgresql_restart_under_load_costs_no_other_request(cluster, tmp_pat
     assert set(by_kind["profile"]) <= {200, 503}, set(by_kind["profile"])
     assert all(retry and retry.isdigit() for k, s, retry in answered if s == 503)
     assert reconnects == [1, 1, 1, 1], reconnects  # each client kept its one connection
+
+
+# ------------------------------------------------------------------ KeepServing, in process
+
+def _asgi_run(app, path: str = "/") -> tuple[list[dict], BaseException | None]:
+    """Run one http request through ``app``: the messages it sent and what it raised."""
+    import asyncio
+
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    async def run():
+        try:
+            await app({"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""},
+                      receive, send)
+        except BaseException as error:  # what reaches the server
+            return error
+        return None
+    return sent, asyncio.run(run())
+
+
+def test_keep_serving_answers_before_any_answer_drops_after_a_whole_one_and_closes_only_a_half_one():
+    """ASGI (asgiref's HTTP spec): an exception that reaches the server makes uvicorn close the connection.  Before
+    any answer: a JSON 500 and nothing raised; after a whole answer: nothing more sent, nothing raised; after half an
+    answer: raised (only closing the connection can end it)."""
+    from runtime.health import KeepServing
+
+    async def before(scope, receive, send):
+        raise RuntimeError("before")
+
+    async def after(scope, receive, send):
+        await send({"type": "http.response.start", "status": 500, "headers": []})
+        await send({"type": "http.response.body", "body": b"whole"})
+        raise RuntimeError("after")
+
+    async def half(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"half", "more_body": True})
+        raise RuntimeError("half")
+
+    sent, raised = _asgi_run(KeepServing(before))
+    assert raised is None and sent[0]["status"] == 500 and json.loads(sent[1]["body"]) == {"error": "internal error"}
+    assert (b"content-type", b"application/json; charset=utf-8") in sent[0]["headers"]
+    sent, raised = _asgi_run(KeepServing(after))
+    assert raised is None and [m.get("body") for m in sent] == [None, b"whole"]
+    sent, raised = _asgi_run(KeepServing(half))
+    assert isinstance(raised, RuntimeError) and len(sent) == 2
