@@ -580,3 +580,26 @@ def test_keep_serving_answers_before_any_answer_drops_after_a_whole_one_and_clos
     assert raised is None and [m.get("body") for m in sent] == [None, b"whole"]
     sent, raised = _asgi_run(KeepServing(half))
     assert isinstance(raised, RuntimeError) and len(sent) == 2
+
+
+def test_last_copies_are_bounded_and_unknown_ids_never_push_a_profile_out(monkeypatch):
+    """The last copies are an LRU of at most MAX_KNOWN profiles (and MAX_KNOWN_BYTES of bodies): the least recently
+    used goes first; ids found absent are counted apart, so a flood of random ids drops no profile a screen shows."""
+    monkeypatch.setattr(hosted, "MAX_KNOWN", 3)
+    body = json.dumps(PROFILE)
+    hosted._forget_all()
+    try:
+        for mosque_id in ("aa1", "aa2", "aa3"):
+            hosted._remember(mosque_id, mosque_store.Record(mosque_id, 1, body, False, "2026-11-28T00:00:00Z"))
+        for n in range(50):  # asked for, found absent
+            hosted._remember(f"zz{n}", None)
+        assert [hosted._copy(i)[0] for i in ("aa1", "aa2", "aa3")] == [True, True, True]
+        assert len(hosted._missing) == 3
+        hosted._copy("aa1")  # used: now the most recent
+        hosted._remember("aa4", mosque_store.Record("aa4", 1, body, False, "2026-11-28T00:00:00Z"))
+        assert [hosted._copy(i)[0] for i in ("aa1", "aa2", "aa3", "aa4")] == [True, False, True, True]
+        monkeypatch.setattr(hosted, "MAX_KNOWN_BYTES", 2 * len(body))  # the bytes bound: two bodies
+        hosted._remember("aa5", mosque_store.Record("aa5", 1, body, False, "2026-11-28T00:00:00Z"))
+        assert sum(hosted._copy(i)[0] for i in ("aa1", "aa3", "aa4", "aa5")) == 2 and hosted._copy("aa5")[0]
+    finally:
+        hosted._forget_all()
