@@ -82,7 +82,7 @@ from runtime.store_access import Away, StoreAccess
 log = logging.getLogger("runtime.hosted")
 
 MAX_BODY_BYTES = mosque_edits.MAX_BODY_BYTES  # 64 KiB: a profile with a year of jamaatTable (32,000 characters) fits
-PROFILE_TTL_S = 10.0  # how long this process trusts its copy of a hosted profile (other nodes' edits)
+PROFILE_TTL_S = float(os.environ.get("PROFILE_TTL_S", "10"))  # how long this process trusts its copy of a hosted profile (other nodes' edits)
 CACHE_CONTROL = "public, max-age=30"  # answers of a hosted profile: an edit reaches browsers within 30 s more
 CREATE_PER_HOUR = int(os.environ.get("HOSTED_CREATES_PER_HOUR", "10"))
 EDITS_PER_HOUR = int(os.environ.get("HOSTED_EDITS_PER_HOUR", "120"))
@@ -111,7 +111,7 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
     """Serve the profiles of ``store``, else of the store the environment names (MOSQUE_DB_URL, else the SQLite
     file; ``off``: none).  No I/O here: the store is opened and retried in the background (`StoreAccess`)."""
     global _store, _access, _listed
-    close_store()
+    _detach(close=False)  # a store given back later (tests) stays open; its old threads stop
     if store is None and os.environ.get("MOSQUE_DB_URL", "").strip().lower() == "off":
         log.warning("hosted mosque profiles: off (MOSQUE_DB_URL=off)")
         return None
@@ -126,11 +126,15 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
 
 
 def close_store() -> None:
+    _detach(close=True)
+
+
+def _detach(close: bool) -> None:
     global _store, _access
     mosques.set_hosted(None)
     if _access is not None:
-        _access.close()  # closes the store
-    elif _store is not None:
+        _access.close(close_store=close)
+    elif _store is not None and close:
         _store.close()
     _store, _access = None, None
 
@@ -222,7 +226,7 @@ def find(mosque_id: str) -> mosques.Mosque | None:
     cannot answer: the last copy seen here, else None."""
     if _access is None or not mosques.ID.fullmatch(mosque_id):
         return None
-    known, fresh, mosque = _copy(mosque_id)
+    _, fresh, mosque = _copy(mosque_id)
     if fresh or _on_event_loop():
         return mosque
     try:
@@ -272,16 +276,15 @@ async def refresh(mosque_id: str | None) -> None:
 
 
 async def refresh_listed() -> None:
-    """`refresh` for the listed profiles (/v1/mosques): the last list stands while the store cannot answer."""
+    """`refresh` for the listed profiles (/v1/mosques): the last list stands while the store cannot answer, and
+    with none yet the list is the files' (the core's answer, not a 503; the hosted ones join when it answers)."""
     global _listed
     if _access is None or (_listed is not None and _listed[0] > time.monotonic()):
         return
     try:
         found = await _access.call(_read_listed, key=("listed",))
     except Away:
-        if _listed is not None:
-            return
-        raise
+        return
     _listed = (time.monotonic() + PROFILE_TTL_S, found)
 
 
@@ -508,7 +511,10 @@ def _handled(handler):
 
 async def _call(fn, *args):
     """``fn(*args)`` on the store, off the event loop and waited for at most the store's wait (`Away` after)."""
-    return await _access.call(fn, *args)
+    access = _access
+    if access is None:  # closed while the request ran (the app stopping)
+        raise Away("the store is closed")
+    return await access.call(fn, *args)
 
 
 @_handled

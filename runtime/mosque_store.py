@@ -22,9 +22,9 @@ psycopg 3), else the SQLite file ``MOSQUE_DB_PATH`` (default ``var/mosques.sqlit
 code, created with its directory on first use; WAL journal, so readers never wait for a writer).
 
 Issue 34: the store never holds up its caller for long and never fails at opening.  Opening does no I/O; the
-schema is made on first use (`ensure_ready`), retried by whoever asks next.  Every wait is bounded by
-``MOSQUE_DB_TIMEOUT_S`` (default 1.5 s): PostgreSQL's ``statement_timeout`` and the wait for a pooled connection
-(libpq's ``connect_timeout``: 2 s, its minimum), SQLite's busy timeout.  PostgreSQL connections come from one
+schema is made on first use (`ensure_ready`), retried by whoever asks next.  Every wait is bounded: by
+``MOSQUE_DB_TIMEOUT_S`` (default 1.5 s) PostgreSQL's ``statement_timeout`` and the wait for a pooled connection
+(libpq's ``connect_timeout``: 2 s, its minimum); SQLite's busy timeout by `SQLITE_BUSY_S`.  PostgreSQL connections come from one
 `psycopg_pool.ConnectionPool` per process, at most ``MOSQUE_DB_POOL`` (default 4) connections, each checked
 before use (a restart costs no request) and kept alive by TCP keepalives (a dead peer is noticed in ~25 s).
 A database that cannot answer (gone, hung, read-only, locked, full) is `Unavailable`, never a driver error:
@@ -53,7 +53,11 @@ SECRET_BYTES = 32  # 256 bits of `secrets.token_urlsafe` (the issue asks ≥ 128
 SALT_BYTES = 16
 ID_BYTES = 8  # 64 random bits: an unlisted profile's address is not guessed
 EXPORT_FORMAT = "shia-times hosted mosques 1"
-TIMEOUT_S = float(os.environ.get("MOSQUE_DB_TIMEOUT_S", "1.5"))  # the longest one statement or lock waits
+TIMEOUT_S = float(os.environ.get("MOSQUE_DB_TIMEOUT_S", "1.5"))  # PostgreSQL: the longest a statement runs
+# SQLite: the longest a write waits for another connection's lock (two app processes, `mosque.py` beside the app):
+# a writer's fsync on a loaded disk can hold it for seconds, and a wait here never holds up a request (the caller
+# stops waiting after MOSQUE_DB_WAIT_S: runtime/store_access.py), only one of the store's threads.
+SQLITE_BUSY_S = 10.0
 POOL_SIZE = int(os.environ.get("MOSQUE_DB_POOL", "4"))  # PostgreSQL connections per process, at most
 RETRY_AFTER_S = 5  # what a 503 of an unavailable store tells the client (runtime/hosted.py)
 # libpq's keepalives: a peer gone without a word (a crashed host, a partition) is given up after
@@ -146,6 +150,7 @@ class Store(abc.ABC):
     """The storage interface; `SqliteStore` and `PostgresStore` differ only in how they connect and lock."""
 
     placeholder = "?"
+    remote = False  # a database over a network, which can hang without a word (a stopped host, a partition)
 
     # -- connection: one per thread (SQLite), or borrowed from a pool (PostgreSQL: `_borrow`) --
     def __init__(self):
@@ -424,7 +429,7 @@ class _SqliteTransaction:
     def __exit__(self, kind, value, trace):
         if kind is None:
             self.connection.execute("COMMIT")
-        else:
+        elif self.connection.in_transaction:  # SQLite rolls back itself on some errors (a full disk): no second try
             self.connection.execute("ROLLBACK")
         return False
 
@@ -437,7 +442,7 @@ def create_private(path: Path | str) -> None:
 
 
 class SqliteStore(Store):
-    def __init__(self, path: Path | str, timeout_s: float = TIMEOUT_S):
+    def __init__(self, path: Path | str, timeout_s: float = SQLITE_BUSY_S):
         super().__init__()
         self.path = Path(path)
         self.timeout_s = timeout_s
@@ -503,6 +508,7 @@ class PostgresStore(Store):
     I/O here, so an app starts while the database is away), each with ``statement_timeout`` and keepalives."""
 
     placeholder = "%s"
+    remote = True
 
     def __init__(self, url: str, timeout_s: float = TIMEOUT_S, pool_size: int = POOL_SIZE):
         super().__init__()

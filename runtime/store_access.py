@@ -23,6 +23,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import queue
 import threading
 import time
 from typing import Callable, Hashable
@@ -37,12 +38,51 @@ FIRST_PROBE_S = 0.25
 
 
 class Away(Busy):
-    """The store cannot answer now: a 503 with Retry-After (``full``: 507, the disk is full, on a write)."""
+    """The store cannot answer now: a 503 with Retry-After (``full``: 507, the disk is full, on a write).  The
+    client is told no more than that; ``reason`` (which may name the database's host) goes to the log and /readyz."""
 
     def __init__(self, reason: str, full: bool = False):
-        super().__init__(f"mosque profiles are unavailable for now ({reason}); retry in "
-                         f"{mosque_store.RETRY_AFTER_S} s", mosque_store.RETRY_AFTER_S, started=True)
+        what = "the profile store is full" if full else "the profile store does not answer"
+        super().__init__(f"mosque profiles are unavailable for now ({what}); retry in {mosque_store.RETRY_AFTER_S} s",
+                         mosque_store.RETRY_AFTER_S, started=True)
         self.reason, self.full = reason, full
+
+
+class _DaemonThreads:
+    """``threads`` daemon threads running submitted calls.  Not concurrent.futures.ThreadPoolExecutor: Python joins
+    its threads at exit, so one blocked on a hung database would keep a stopping app from ever exiting."""
+
+    def __init__(self, threads: int, name: str):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._work, name=f"{name}-{n}", daemon=True) for n in range(threads)]
+        self._closed = False
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, fn, *args) -> concurrent.futures.Future:
+        if self._closed:
+            raise RuntimeError("closed")
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._jobs.put((future, fn, args))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, fn, args = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as error:  # handed to the caller, who decides
+                future.set_exception(error)
+
+    def shutdown(self) -> None:
+        self._closed = True
+        for _ in self._threads:
+            self._jobs.put(None)
 
 
 def default_wait_s() -> float:
@@ -60,7 +100,7 @@ class StoreAccess:
         self.threads = threads or getattr(store, "pool_size", None) or mosque_store.POOL_SIZE
         self.state, self.reason, self.since = "opening", "not opened yet", clock()
         self.clock = clock
-        self._executor = concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="mosque-store")
+        self._executor = _DaemonThreads(self.threads, "mosque-store")
         self._lock = threading.Lock()
         self._in_flight = 0
         self._shared: dict[Hashable, concurrent.futures.Future] = {}
@@ -72,11 +112,13 @@ class StoreAccess:
         self._prober.start()
         return self
 
-    def close(self) -> None:
+    def close(self, close_store: bool = True) -> None:
         """Stop probing and close the store, waiting for neither a hung call nor a hung store."""
         self._stop.set()
         self._wake.set()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor.shutdown()
+        if not close_store:
+            return
         closing = threading.Thread(target=self.store.close, name="mosque-store-close", daemon=True)
         closing.start()
         closing.join(2.0)
@@ -147,9 +189,11 @@ class StoreAccess:
             if error.away:
                 self._set("away", str(error))
             return Away(str(error), full=isinstance(error, mosque_store.Full))
-        # no answer within the wait
+        # No answer within the wait: a database over a network is taken for hung (a stopped host, a partition);
+        # a local file only waits for a lock (the thread stops at SQLite's busy timeout): this call only.
         reason = f"no answer within {self.wait_s:g} s"
-        self._set("away", reason)
+        if getattr(self.store, "remote", True):
+            self._set("away", reason)
         return Away(reason)
 
     def _answered(self, value):
