@@ -55,7 +55,8 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
-from runtime import compat_door, health, hosted
+from runtime import compat_door, health, hosted, keys
+from runtime.compression import Compression
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
@@ -87,7 +88,8 @@ data_generation = 0  # bumped when the Hijri data or the printed timetables are 
 # True from a first start until the generated tables are all there (`lifespan`, `follow_files`):
 # meanwhile nothing renders on the event loop, where waiting for a table would stop every answer.
 tables_pending = False
-limiter = RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100")))
+app_keys = keys.KeyStore(keys.path_from_env())  # optional app keys, each with its own budget (runtime/keys.py)
+limiter = keys.KeyedLimiter(RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100"))), app_keys)
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
@@ -177,6 +179,8 @@ async def vouch(request: Request) -> Response:
 
 
 def _client(request: Request) -> str:
+    if keys.SCOPE_KEY in request.scope:  # a keyed app: its key's own bucket
+        return request.scope[keys.SCOPE_KEY]
     return client_ip(request.client.host if request.client else None,
                      request.headers.get("x-forwarded-for"), trusted_proxies)
 
@@ -252,7 +256,7 @@ async def _render(request: Request, key: tuple, cost: tuple[str, Mapping], rende
         headers = {"Retry-After": str(wait_s)}
         if html:
             return html_error(request, 429, headers)
-        return error_response(429, f"more than {limiter.per_minute} cost units a minute (a render costs "
+        return error_response(429, f"more than {keys.budget_of(limiter, client)} cost units a minute (a render costs "
                                    f"one per started 10 ms of CPU); retry in {wait_s} s", headers)
     try:
         if quick and renders.pending == 0 and not tables_pending:
@@ -484,10 +488,13 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 def _limit_fields(scope: Scope) -> list[tuple[bytes, bytes]]:
     """The client's rate-limit fields (none while the app's own limit is off)."""
-    if limiter.per_minute <= 0:
+    if keys.SCOPE_KEY in scope:
+        client = scope[keys.SCOPE_KEY]
+    elif limiter.per_minute <= 0:
         return []
-    forwarded = next((value.decode("latin-1") for name, value in scope["headers"] if name == b"x-forwarded-for"), None)
-    client = client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies)
+    else:
+        forwarded = next((value.decode("latin-1") for name, value in scope["headers"] if name == b"x-forwarded-for"), None)
+        client = client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies)
     return [(name.lower().encode(), value.encode()) for name, value in limiter.headers(client).items()]
 
 
@@ -584,4 +591,6 @@ routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", h
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
 starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
-app = health.KeepServing(Cors(starlette_app))  # no exception closes a healthy connection (runtime/health.py)
+# Outermost: no exception closes a healthy connection (runtime/health.py); then brotli/gzip, Vary and an ETag per
+# encoding (runtime/compression.py); keys inside CORS, so a 401 is readable.
+app = health.KeepServing(Compression(Cors(keys.AppKeys(starlette_app, app_keys)), identity_prefixes=(hosted.PATH_PREFIX,)))

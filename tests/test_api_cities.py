@@ -65,3 +65,48 @@ def test_all_lists_the_whole_catalogue(client):
     assert len(body["cities"]) == 348
     assert client.get("/v1/cities?all=1&q=x").status_code == 400
     assert client.get("/v1/cities?all=2").status_code == 400
+
+
+def _haversine_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    """Independent great-circle distance (pure math, the haversine formula, mean Earth radius 6371.0088 km)."""
+    import math
+
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lng2 - lng1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(a))
+
+
+@pytest.mark.parametrize("lat, lng", [(51.5, -0.12), (31.99, 44.3), (-33.87, 151.21), (64.14, -21.94),
+                                      (-13.83, -171.76), (0.0, 0.0), (89.9, 179.99), (35.0, -179.99)])
+def test_near_gives_the_nearest_catalogue_cities(client, lat, lng):
+    """lat+lng: the 5 nearest, by an independent haversine over the whole catalogue (ties to 0.1 km aside);
+    distanceKm within 0.05 km of it (the answer rounds to 0.1 km), from the rounded point (0.01°)."""
+    catalogue = client.get("/v1/cities?all=1").json()["cities"]
+    expected = sorted(catalogue, key=lambda c: _haversine_km(lat, lng, c["lat"], c["lng"]))[:5]
+    got = client.get(f"/v1/cities?lat={lat}&lng={lng}&limit=5").json()["cities"]
+    assert [c["id"] for c in got] == [c["id"] for c in expected]
+    for city in got:
+        assert abs(city["distanceKm"] - _haversine_km(lat, lng, city["lat"], city["lng"])) <= 0.05 + 1e-9
+    one = client.get(f"/v1/cities?lat={lat}&lng={lng}").json()["cities"]
+    assert [c["id"] for c in one] == [expected[0]["id"]]
+
+
+def test_near_orders_a_search_by_distance_and_leaves_the_default_alone(client):
+    """q with lat+lng: the same matches, nearest first (Hyderabad near Karachi is Sindh's); without them
+    the answer is byte for byte the one without the option (no distanceKm)."""
+    plain = client.get("/v1/cities?q=hyderabad")
+    near = client.get("/v1/cities?q=hyderabad&lat=24.86&lng=67.01").json()["cities"]
+    assert sorted(c["id"] for c in near) == sorted(c["id"] for c in plain.json()["cities"])
+    assert near[0]["country"] == "PK" and near[0]["distanceKm"] < near[-1]["distanceKm"]
+    assert all("distanceKm" not in c for c in plain.json()["cities"])
+    assert plain.content == client.get("/v1/cities?q=hyderabad").content
+
+
+@pytest.mark.parametrize("query, parameter", [
+    ("lat=51.5", "lng"), ("lng=1", "lat"), ("lat=91&lng=0", "lat"), ("lat=1&lng=1&limit=21", "limit"),
+    ("limit=2&q=london", "limit"), ("all=1&lat=1&lng=1", "all"),
+])
+def test_near_refusals_name_the_parameter(client, query, parameter):
+    response = client.get(f"/v1/cities?{query}")
+    assert response.status_code == 400 and response.json()["error"].startswith(parameter + ":"), response.text

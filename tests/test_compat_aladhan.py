@@ -209,7 +209,8 @@ def test_hijri_calendar_is_the_native_month(client):
     ("timings/01-01-2025?latitude=51.5&longitude=0&lat=1", 400, "lat"),  # not Aladhan's, not ours: refused
     ("timingsByCity/01-01-2025?city=Atlantis&country=GB", 400, "city"),
     ("calendar/2025/13?latitude=51.5&longitude=0", 400, "month"),
-    ("hToG/30-09-1448", 400, "date"),  # Ramadan 1448 has 29 days under moonsighting
+    ("hToG/30-09-1448", 400, "date"),
+    ("hToG/01-01-1317", 400, "date"),  # 1 Muharram 1317 is in 1899: was a 500  # Ramadan 1448 has 29 days under moonsighting
     ("timingsByAddress/01-01-2025?address=London", 404, None),
     ("", 404, None),
 ])

@@ -19,6 +19,7 @@ import pytest
 
 from conftest import STATIC_BUILD_GROUP
 from deploy import local_stack
+from runtime import keys
 
 pytestmark = [pytest.mark.skipif(local_stack.nginx_binary() is None,
                                  reason="nginx is not installed (apt-get install nginx-light)"),
@@ -54,7 +55,9 @@ def _get(url: str, headers: dict | None = None, method: str = "GET"):
 def front(tmp_path_factory, static_build):
     static = static_build  # shared with tests/test_static.py (conftest.static_build)
     app_port, nginx_port = local_stack.free_port(), local_stack.free_port()
-    app = local_stack.start_app(static, app_port, workers=2)
+    keys_path = tmp_path_factory.mktemp("keys") / "app_keys.json"  # an app key (issue 35): not counted by nginx
+    FRONT_INFO["key"] = keys.issue(keys_path, "nginxapp", 1000)
+    app = local_stack.start_app(static, app_port, workers=2, extra_env={"APP_KEYS_PATH": str(keys_path)})
     prefix = tmp_path_factory.mktemp("nginx")
     nginx = local_stack.start_nginx(prefix, static, nginx_port, app_port, rate_per_minute=RATE, feed_rate_per_minute=FEED_RATE)
     try:
@@ -209,6 +212,17 @@ def test_one_limit_per_client_for_the_whole_server(front):
     refilled = (time.monotonic() - started) * RATE / 60
     assert RATE - 1 <= statuses.count(200) <= RATE + refilled + 1, statuses
     assert _from("127.0.0.6", f"{base}/v1/qibla?lat=1.23&lng=3")[0] == 200
+
+
+def test_a_keyed_app_is_not_counted_by_nginx_and_a_bad_key_is_refused(front):
+    """With X-API-Key nginx's per-address zone does not count (the app charges the key's own budget, here
+    1000 a minute per worker): twice nginx's limit from one address all pass; an unknown key is the app's 401."""
+    base, _ = front
+    statuses = [_from("127.0.0.10", f"{base}/v1/qibla?lat={21 + i * 0.41:.2f}&lng=4", {"X-API-Key": FRONT_INFO["key"]})[0]
+                for i in range(2 * RATE)]
+    assert statuses == [200] * (2 * RATE), statuses
+    status, _, body = _from("127.0.0.10", f"{base}/v1/qibla?lat=1&lng=5", {"X-API-Key": "stk_wrong"})
+    assert status == 401 and body.startswith(b'{"error":"X-API-Key:')
 
 
 def test_feeds_weigh_more(front):

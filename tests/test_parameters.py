@@ -59,6 +59,7 @@ for _name in ("prayer-times", "prayer-times.ics"):
     COMPANIONS[_name, "jamaatWeekly"] = {"jamaat": "fajr:20"}
     COMPANIONS[_name, "jamaatNotice"] = {"jamaat": "fajr:20"}  # issue 28: a notice of changes needs jamaat times
     COMPANIONS[_name, "calendar"] = {"eid": "07:30", **({"tz": "Asia/Tehran"} if _name == "prayer-times" else {})}
+COMPANIONS["cities", "limit"] = {"lat": "35.69", "lng": "51.39"}  # the nearest cities (issue 35)
 COMPANIONS["prayer-times.ics", "midnight"] = {"prayers": "fajr,midnight"}  # the prayer feed shows them if asked
 COMPANIONS["prayer-times.ics", "imsak"] = {"prayers": "imsak,fajr"}
 BASE["prayer-times.csv"] = BASE["prayer-times"]

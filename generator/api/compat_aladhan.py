@@ -511,11 +511,14 @@ def _h_to_g(arguments: list, items: list, now_s: float) -> Call:
     native = _native_parse("hijri", [("hy", str(hy)), ("hm", str(hm)), ("hd", str(hd)), ("calendar", calendar)],
                            now_s)
     times = Times({}, 0, 0, 0, None, {}, False, calendar, 0)
-    render_native = _render_of("hijri", native.params)
+    # The Gregorian day is needed to check the rest (a Hijri date of 1317 can fall in 1899): one quick render.
+    day = date.fromisoformat(orjson.loads(BY_NAME["hijri"].render(native.params))["gregorian"])
+    if not 1900 <= day.year <= 2100:
+        raise QueryError("date", "falls outside the Gregorian years 1900 to 2100")
+    hijri_days = _hijri_plan([day], times, now_s)
 
     def render() -> bytes:
-        day = date.fromisoformat(orjson.loads(render_native())["gregorian"])
-        h = _hijri_plan([day], times, now_s)()[day.isoformat()]
+        h = hijri_days()[day.isoformat()]
         return envelope({"hijri": _hijri_block(h, times, day), "gregorian": _gregorian_block(day)})
 
     return Call("compat-hToG", ("hToG", hy, hm, hd, calendar), False, {"date": f"{hy}-{hm}-{hd}"}, render)

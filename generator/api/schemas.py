@@ -128,7 +128,9 @@ METHOD_ITEM = obj(["id", "label", "description", "source", "default"],
                                "table's place are the printed times."}})
 CITY_ITEM = obj(["id", "names", "country", "lat", "lng", "tz"],
                  {"id": {"type": "string"}, "names": NAMES4, "country": {"type": "string"},
-                  "lat": {"type": "number"}, "lng": {"type": "number"}, "tz": {"type": "string"}})
+                  "lat": {"type": "number"}, "lng": {"type": "number"}, "tz": {"type": "string"},
+                  "distanceKm": {"type": "number", "minimum": 0,
+                                 "description": "Only with lat and lng: great-circle distance from that point, 0.1 km"}})
 HIJRI_DAY = obj(
     ["gregorian", "weekday", "hijri", "monthName", "formatted", "monthLength", "calendarUsed", "source"],
     {"gregorian": DATE, "weekday": {"type": "string"},
