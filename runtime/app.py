@@ -55,7 +55,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
-from runtime import hosted
+from runtime import hosted, observe
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
@@ -280,6 +280,7 @@ async def answer(request: Request, key: tuple, relative_path: str | None, render
     if hijri_watch.due() or tables_watch.due() or manifest.due(static_root):
         await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
+    observe.cache_lookup(hit is not None)
     if hit is None:
         path = None if relative_path is None else static_file(relative_path)
         hit = None if path is None else await run_in_threadpool(read_static, path, relative_path)
@@ -528,6 +529,7 @@ def warm_up() -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(app):
+    observe.setup_logging()  # time, level and request id on every line (LOG_FORMAT, LOG_LEVEL)
     if all_tables.present():
         warm_up()
     else:
@@ -556,4 +558,4 @@ routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"])] + hosted.routes(_cl
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
 starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
-app = Cors(starlette_app)
+app = observe.Observe(Cors(starlette_app), render_queue=lambda: renders.pending)  # request id, logs, /metrics
