@@ -45,6 +45,7 @@ from generator.words import locale
 from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Window
 from generator.query import Query
+from deploy import publish
 
 PAGES = "pages"  # the job kind of a site page (generator/site): query = (route, path parameters)
 
@@ -219,9 +220,13 @@ def main(argv: list[str] | None = None) -> None:
             produced.update(relatives)
             manifest[relatives[0]] = (digest, size)
             progress.step()
-    _write_front_files(Path(args.out))
+    manifest.update(_write_front_files(Path(args.out)))
     removed = 0 if partial else _prune(Path(args.out), produced)
     static_paths.write_manifest(Path(args.out), manifest)  # last: every file it names is written
+    if os.environ.get("PUBLISH_ROOT"):  # nginx's root: the files that hold the manifest's bytes (deploy/publish.py)
+        published = publish.publish(Path(args.out), Path(os.environ["PUBLISH_ROOT"]))
+        print(f"published {published.generation}: {published.copied} copied, {published.linked} linked, "
+              f"{len(published.refused)} refused")
     if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
         for pending in pending_builds(Path(args.out)):  # a full build re-rendered what they asked for
@@ -262,13 +267,18 @@ def finish_pending(root: Path, jobs: int) -> None:
         pending.unlink()
 
 
-def _write_front_files(root: Path) -> None:
-    """The `_headers` file for static hosts, and the pages nginx answers 429 with (deploy/nginx.conf)."""
+def _write_front_files(root: Path) -> dict[str, tuple[str, int]]:
+    """The `_headers` file for static hosts, and the pages nginx answers 429 with (deploy/nginx.conf);
+    return the manifest's entries for the pages (nginx's root holds only what the manifest names)."""
     (root / static_paths.HEADERS_FILE).write_text(static_paths.headers_file())
     errors = root / static_paths.ERRORS_DIR
     errors.mkdir(parents=True, exist_ok=True)
+    entries = {}
     for lang in locale.LANGUAGES:
-        _write_atomic(errors / f"429-{lang}.html", site.error_page("", 429, lang))
+        page = site.error_page("", 429, lang)
+        _write_atomic(errors / f"429-{lang}.html", page)
+        entries[f"{static_paths.ERRORS_DIR}/429-{lang}.html"] = (static_paths.content_hash(page), len(page))
+    return entries
 
 
 class _Progress:

@@ -6,10 +6,12 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
+from deploy.publish import CURRENT, publish
 from deploy.render_nginx_conf import render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +59,24 @@ def nginx_binary() -> str | None:
 
 
 def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int | list[int], **options) -> subprocess.Popen:
-    """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app process(es)."""
+    """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app process(es), its root the
+    verified copy of ``static_root`` that deploy/publish.py makes (in a folder of the system's temporary
+    folder: nginx's workers run as another user when the master is root).  The process carries
+    ``site_root`` (`republish` publishes ``static_root`` there again); `stop` removes it."""
     ports = app_port if isinstance(app_port, list) else [app_port]
-    conf = render(prefix, f"127.0.0.1:{port}", static_root, ",".join(f"127.0.0.1:{p}" for p in ports), **options)
-    return subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
+    site_root = Path(tempfile.mkdtemp(prefix="nginx-site-"))
+    site_root.chmod(0o755)
+    publish(static_root, site_root)
+    conf = render(prefix, f"127.0.0.1:{port}", site_root / CURRENT, ",".join(f"127.0.0.1:{p}" for p in ports),
+                  **options)
+    process = subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
+    process.site_root, process.static_root = site_root, static_root
+    return process
+
+
+def republish(nginx: subprocess.Popen, *, fresh: bool = False):
+    """Publish the static root of an nginx `start_nginx` started again (as build.py does after a build)."""
+    return publish(nginx.static_root, nginx.site_root, fresh=fresh)
 
 
 def stop(*processes: subprocess.Popen) -> None:
@@ -68,3 +84,5 @@ def stop(*processes: subprocess.Popen) -> None:
         process.terminate()
     for process in processes:
         process.wait(10)
+        if getattr(process, "site_root", None) is not None:
+            shutil.rmtree(process.site_root, ignore_errors=True)

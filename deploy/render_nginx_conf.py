@@ -5,13 +5,15 @@ Usage::
     python deploy/render_nginx_conf.py PREFIX LISTEN STATIC_ROOT APP[,APP…] [--access-log PATH]
                                        [--rate 100] [--feed-rate 10] [--profile-rate 600]
 
-APP is one address:port per uvicorn process (comma-separated).  Prints the config path.
+STATIC_ROOT is the published tree, ``SITE_ROOT/current`` (deploy/publish.py), not build.py's static_out/:
+nginx sends every file there without asking the app.  The symlink is kept as given (never resolved), so
+a new publication is followed.  APP is one address:port per uvicorn process (comma-separated).
+Prints the config path.
 The access log is off unless ``--access-log`` names a file.
 """
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf"
@@ -27,21 +29,12 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
            profile_rate_per_minute: int = PROFILE_RATE_PER_MINUTE) -> Path:
     """Write ``prefix/nginx.conf`` (and its include) and return its path."""
     prefix.mkdir(parents=True, exist_ok=True)
-    # nginx's workers (another user when the master runs as root) must reach the cache of the app's verdicts
-    # on files (`proxy_cache_path`, deploy/nginx.conf; nginx creates the folder for them): under the prefix
-    # when every folder above it lets others through, else in a folder of its own under the system's
-    # temporary folder (a test's prefix under a private pytest folder).
-    prefix.chmod(prefix.stat().st_mode | 0o111)
-    vouch = prefix / "vouch"
-    if not all(folder.stat().st_mode & 0o001 for folder in prefix.resolve().parents):
-        vouch = Path(tempfile.mkdtemp(prefix="nginx-vouch-"))
-        vouch.chmod(0o711)
+    prefix.chmod(prefix.stat().st_mode | 0o111)  # nginx's workers (another user when the master is root) reach into it
     brotli = next((m for m in BROTLI_MODULES if Path(m).is_file()), None)
     (prefix / "brotli.conf").write_text("brotli_static on;\n" if brotli else "")
     servers = "\n        ".join(f"server {address.strip()};" for address in app.split(",") if address.strip())
     text = (
         TEMPLATE.read_text()
-        .replace("@VOUCH_CACHE@", str(vouch))
         .replace("@PREFIX@", str(prefix))
         .replace("@LISTEN@", listen)
         .replace("@STATIC_ROOT@", str(static_root))
@@ -68,7 +61,7 @@ if __name__ == "__main__":
     parser.add_argument("--feed-rate", type=int, default=FEED_RATE_PER_MINUTE)
     parser.add_argument("--profile-rate", type=int, default=PROFILE_RATE_PER_MINUTE)
     args = parser.parse_args()
-    print(render(Path(args.prefix).resolve(), args.listen, Path(args.static_root).resolve(), args.app,
+    print(render(Path(args.prefix).resolve(), args.listen, Path(args.static_root).absolute(), args.app,
                  access_log=Path(args.access_log).resolve() if args.access_log else None,
                  rate_per_minute=args.rate, feed_rate_per_minute=args.feed_rate,
                  profile_rate_per_minute=args.profile_rate))

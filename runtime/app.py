@@ -55,7 +55,7 @@ from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
-from runtime import compat_door, health, hosted, keys
+from runtime import compat_door, health, hosted, keys, observe
 from runtime.compression import Compression
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
@@ -285,6 +285,7 @@ async def answer(request: Request, key: tuple, relative_path: str | None, render
     if hijri_watch.due() or tables_watch.due() or manifest.due(static_root):
         await run_in_threadpool(follow_files, static_root)
     hit = cache.get(key)
+    observe.cache_lookup(hit is not None)
     if hit is None:
         path = None if relative_path is None else static_file(relative_path)
         hit = None if path is None else await run_in_threadpool(read_static, path, relative_path)
@@ -561,6 +562,7 @@ def warm_up() -> None:
 
 @contextlib.asynccontextmanager
 async def lifespan(app):
+    observe.setup_logging()  # time, level and request id on every line (LOG_FORMAT, LOG_LEVEL)
     if all_tables.present():
         warm_up()
     else:
@@ -591,6 +593,9 @@ routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", h
 starlette_app = Starlette(routes=routes, lifespan=lifespan,
                           exception_handlers={HTTPException: http_error, Exception: server_error})
 starlette_app.router.redirect_slashes = False  # its redirect would be built from the Host header
-# Outermost: no exception closes a healthy connection (runtime/health.py); then brotli/gzip, Vary and an ETag per
+# Outermost: the request id, logs and /metrics (runtime/observe.py) see every answer, the 500s of KeepServing
+# included; no exception closes a healthy connection (runtime/health.py); then brotli/gzip, Vary and an ETag per
 # encoding (runtime/compression.py); keys inside CORS, so a 401 is readable.
-app = health.KeepServing(Compression(Cors(keys.AppKeys(starlette_app, app_keys)), identity_prefixes=(hosted.PATH_PREFIX,)))
+app = observe.Observe(health.KeepServing(Compression(Cors(keys.AppKeys(starlette_app, app_keys)),
+                                                     identity_prefixes=(hosted.PATH_PREFIX,))),
+                      render_queue=lambda: renders.pending)

@@ -54,6 +54,7 @@ def _huge_header(port: int, megabytes: int, result: dict) -> None:
     try:
         sock.sendall(b"GET /v1/methods HTTP/1.1\r\nHost: a\r\nX-Big: ")
         chunk = b"a" * (1 << 20)
+        result["sent_mb"] = 0
         for _ in range(megabytes):
             if time.monotonic() - started > 25:
                 break
@@ -61,6 +62,7 @@ def _huge_header(port: int, megabytes: int, result: dict) -> None:
                 sock.sendall(chunk)
             except (BrokenPipeError, ConnectionResetError, TimeoutError):
                 break  # the server closed the connection: the refusal is already on its way
+            result["sent_mb"] += 1
         result["answer"] = _read_answer(sock, time.monotonic() + 5)
     finally:
         sock.close()
@@ -81,7 +83,10 @@ def _methods_latency(port: int) -> float:
 def test_a_64_mb_header_is_refused_fast_and_others_are_not_stalled(base):
     """Before the bound, a 64 MB header stalled the event loop for ~5 s (issue 22 measured 4.8 s p50 for
     /v1/methods during a 128 MB one).  Now: 431 (or the connection closed) within 2 s, and a cached
-    /v1/methods asked meanwhile on another connection never takes more than 300 ms."""
+    /v1/methods asked meanwhile on another connection never takes more than 300 ms.  Issue 34: verdicts
+    that do not depend on this machine's speed: the server stops reading after the bound, so the client
+    can hand it no more than the two loopback socket buffers hold (a few MB, far below 64: without the
+    bound all 64 MB were read), and every /v1/methods asked meanwhile is answered 200 (latencies printed)."""
     _methods_latency(base)  # cached from here on
     result: dict = {}
     hostile = threading.Thread(target=_huge_header, args=(base, 64, result))
@@ -93,13 +98,13 @@ def test_a_64_mb_header_is_refused_fast_and_others_are_not_stalled(base):
     hostile.join(40)
     latencies.append(_methods_latency(base))
     answer = result.get("answer", b"")
-    print(f"huge header answered in {result['seconds']:.2f} s: {answer[:60]!r}; "
+    print(f"huge header answered in {result['seconds']:.2f} s after {result['sent_mb']} MB: {answer[:60]!r}; "
           f"others: n={len(latencies)} max {max(latencies) * 1000:.0f} ms")
     assert answer == b"" or answer.startswith(b"HTTP/1.1 431 ")
     if answer:
         assert answer.endswith(b'{"error":"request: the header section is larger than 32 KiB"}')
-    assert result["seconds"] < 2.0
-    assert max(latencies) < 0.3
+    assert result["sent_mb"] < 24, result  # Linux's largest loopback buffers: tcp_wmem 4 MB + tcp_rmem 6 MB, twice
+    assert len(latencies) >= 2  # each answered 200 (`_methods_latency`)
 
 
 def _raw(port: int, head: bytes) -> bytes:

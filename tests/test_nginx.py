@@ -13,6 +13,7 @@ import os
 import socket
 import time
 import urllib.request
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -64,7 +65,7 @@ def front(tmp_path_factory, static_build):
         base = f"http://127.0.0.1:{nginx_port}"
         local_stack.wait_until_up(f"http://127.0.0.1:{app_port}/v1/methods", seconds=60)
         local_stack.wait_until_up(f"{base}/v1/methods")
-        FRONT_INFO.update(prefix=prefix, app=f"http://127.0.0.1:{app_port}")
+        FRONT_INFO.update(prefix=prefix, app=f"http://127.0.0.1:{app_port}", nginx=nginx)
         yield base, static
     finally:
         local_stack.stop(nginx, app)
@@ -313,14 +314,15 @@ def test_a_page_whose_day_has_passed_is_not_served_as_today(front):
     today = datetime.now(timezone.utc).date().isoformat()
     status, headers, _ = _get(f"{base}/city/najaf/fa/")
     assert status == 200 and "Last-Modified" in headers  # today's pre-rendered file
-    # the same tree a day later, before the next build: yesterday's folder only
-    yesterday_root = static / "_today" / (datetime.now(timezone.utc).date() - timedelta(days=1)).isoformat()
-    os.rename(static / "_today" / today, yesterday_root)
+    # the published tree a day later, before the next build: yesterday's folder only
+    published = FRONT_INFO["nginx"].site_root / "current" / "_today"
+    yesterday_root = published / (datetime.now(timezone.utc).date() - timedelta(days=1)).isoformat()
+    os.rename(published / today, yesterday_root)
     try:
         status, headers, body = _get(f"{base}/city/najaf/ar/")
         assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>")
     finally:
-        os.rename(yesterday_root, static / "_today" / today)
+        os.rename(yesterday_root, published / today)
 
 
 def test_access_log_is_off_by_default(front):
@@ -347,23 +349,48 @@ def test_dot_files_are_never_served(front):
             path.unlink()
 
 
-VOUCH_S = 2.2  # nginx keeps the app's yes for a file one whole second of its clock, i.e. less than 2 s
-# (deploy/nginx.conf, location = /_vouch), and a file's size and descriptor as long (open_file_cache_valid)
+def _damage(path, damage: str, good: bytes) -> None:
+    """Damage a pre-rendered file (or a sibling) in place (same inode), or plant one no build wrote."""
+    import brotli
+
+    other = b'{"hijri":"another month"}' + b" " * 400
+    if damage == "truncated":
+        path.write_bytes(good[: len(good) // 2])
+    elif damage == "garbled":
+        path.write_bytes(good[:100] + bytes(b ^ 0x20 for b in good[100:120]) + good[120:])
+    elif damage == "emptied":
+        path.write_bytes(b"")
+    elif damage == "old .gz":
+        path.with_name(path.name + ".gz").write_bytes(gzip.compress(other))
+    elif damage == "old .br":
+        path.with_name(path.name + ".br").write_bytes(brotli.compress(other))
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b'{"planted":1}')
+        path.chmod(0o644)
+
+
+def _decoded(headers: dict, body: bytes) -> bytes:
+    import brotli
+
+    encoding = headers.get("content-encoding")
+    return gzip.decompress(body) if encoding == "gzip" else brotli.decompress(body) if encoding == "br" else body
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbled", "emptied", "old .gz", "old .br", "planted"])
 def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
     """Issue 29: nginx sent a truncated or garbled pre-rendered file with 200 to clients asking for no
     compression (397 bytes of a 795-byte answer; an empty file) and the old .gz/.br to the others, until
-    the next build.  Now it sends a file only when the app says its bytes and its siblings' are those the
-    build's manifest names (static_out/.manifest.json, read here as the reference); else the app answers,
-    with the answer's right bytes.  Each file is damaged in place (same inode: what nginx has open) and
-    restored after."""
-    import brotli
-
+    the next build.  Issue 34: without asking the app per file.  nginx's root is the tree deploy/publish.py
+    publishes: a file damaged in static_out/ after publishing never reaches it (nginx keeps sending the
+    manifest's bytes, from its copy), and a publication of the damaged tree leaves the file (or the bad
+    sibling) out, so the app renders the answer; an incremental publication keeps the copy it checked
+    before (the manifest names the same bytes).  Reference: static_out/.manifest.json's entry and the
+    file's bytes read before the damage; every encoding decoded here."""
     from generator.output import static_paths
 
     base, static = front
+    nginx = FRONT_INFO["nginx"]
     relative, url = "v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", "/v1/hijri?calendar=moonsighting&hm=9&hy=1447"
     if damage == "planted":  # a file in a name the scheme serves, which no build wrote
         relative, url = "v1/qibla/lat=1.5&lng=2.5.json", "/v1/qibla?lat=1.5&lng=2.5"
@@ -371,52 +398,104 @@ def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
     path = static / relative
     originals = {p: p.read_bytes() for p in (path, path.with_name(path.name + ".gz"), path.with_name(path.name + ".br"))
                  if p.is_file()}
+    good = originals.get(path, b"")
     if damage != "planted":
         assert entry is not None and len(originals) == 3
-        good = originals[path]
         assert (static_paths.content_hash(good), len(good)) == tuple(entry)
-        status, headers, body = _get(base + url)
-        assert status == 200 and "Last-Modified" in headers and body == good  # a static hit before
-    other = b'{"hijri":"another month"}' + b" " * 400
     try:
-        if damage == "truncated":
-            path.write_bytes(good[: len(good) // 2])
-        elif damage == "garbled":
-            path.write_bytes(good[:100] + bytes(b ^ 0x20 for b in good[100:120]) + good[120:])
-        elif damage == "emptied":
-            path.write_bytes(b"")
-        elif damage == "old .gz":
-            path.with_name(path.name + ".gz").write_bytes(gzip.compress(other))
-        elif damage == "old .br":
-            path.with_name(path.name + ".br").write_bytes(brotli.compress(other))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(b'{"planted":1}')
-            path.chmod(0o644)
-        damaged_at = time.monotonic()
-        while time.monotonic() - damaged_at < VOUCH_S:  # asked all along: a verdict nginx keeps must still expire
-            try:  # within the window nginx may still send the file (its open-file cache: the old length)
-                _get(base + url)
-            except (http.client.IncompleteRead, OSError):
-                pass
-            time.sleep(0.05)
-        for encoding in ("identity", "gzip", "br"):
-            status, headers, body = _from("127.0.0.12", base + url, {"Accept-Encoding": encoding})
-            if headers.get("content-encoding") == "gzip":
-                body = gzip.decompress(body)
-            elif headers.get("content-encoding") == "br":
-                body = brotli.decompress(body)
-            assert status == 200 and "last-modified" not in headers, (damage, encoding, status, headers)  # the app's
-            if damage == "planted":
-                assert b"planted" not in body and body.startswith(b'{"lat":1.5,"lng":2.5,"qibla":'), body[:80]
-            else:
-                assert body == good, (damage, encoding, body[:80])
+        _damage(path, damage, good)
+        for stage in ("after publishing", "published again", "published afresh"):
+            if stage == "published again" and damage != "planted":
+                published = local_stack.republish(nginx)
+                assert published.refused == [] and published.refused_siblings == []
+                assert (published.generation / relative).read_bytes() == good  # the copy checked before
+            if stage == "published afresh":
+                published = local_stack.republish(nginx, fresh=True)
+                copy = published.generation / relative
+                if damage in ("old .gz", "old .br"):
+                    assert published.refused_siblings == [relative + damage[-3:]] and copy.read_bytes() == good
+                    assert not copy.with_name(copy.name + damage[-3:]).exists()
+                else:
+                    assert not copy.exists() and published.refused == ([] if damage == "planted" else [relative])
+            for encoding in ("identity", "gzip", "br"):
+                status, headers, body = _from("127.0.0.12", base + url, {"Accept-Encoding": encoding})
+                assert status == 200, (damage, stage, encoding, status)
+                if damage == "planted":
+                    assert b"planted" not in body and _decoded(headers, body).startswith(b'{"lat":1.5,"lng":2.5,"qibla":')
+                else:
+                    assert _decoded(headers, body) == good, (damage, stage, encoding, body[:80])
     finally:
         if damage == "planted":
             path.unlink()
         for p, data in originals.items():
             p.write_bytes(data)
+        local_stack.republish(nginx)
     if damage != "planted":
-        time.sleep(VOUCH_S)
         status, headers, body = _get(base + url)
-        assert status == 200 and "Last-Modified" in headers and body == good  # restored: a static hit again
+        assert status == 200 and "Last-Modified" in headers and body == good  # published again: a static hit
+
+
+def _public_url(relative: str, today: str) -> str | None:
+    """The address nginx serves a pre-rendered file at (deploy/nginx.conf's locations), None for files
+    only the app reads (answers that follow today, the internal 429 pages).  Written here from the
+    path scheme's documentation (generator/output/static_paths.py, docs/site.md), not from its code."""
+    name = relative.rsplit("/", 1)[-1]
+    if relative.startswith(f"_today/{today}/") and relative.endswith(("index.html", ".xml")):
+        return "/" + relative.removeprefix(f"_today/{today}/").removesuffix("index.html")
+    if relative.startswith("moon/") and name == "index.html":
+        return "/" + relative.removesuffix("index.html")
+    if relative in ("robots.txt", "widget.js", "screen/sw.js"):
+        return "/" + relative
+    parts = relative.split("/")
+    if parts[0] == "v1" and parts[1].removesuffix(".json") == "mosques":
+        return None  # /v1/mosques and every address under it are the app's (the hosted profiles)
+    if parts[0] == "v1" and len(parts) == 2:
+        return "/v1/" + name.removesuffix(".json")
+    if parts[0] == "v1" and len(parts) == 3 and parts[2] != "_" and name.endswith((".json", ".ics", ".svg")):
+        return "/" + relative
+    if parts[0] == "v1" and len(parts) == 3 and name.endswith(".csv"):
+        return f"/v1/{parts[1]}.csv?" + name.removesuffix(".csv").replace("~", "%2F")
+    return None
+
+
+def test_every_published_file_is_served_with_every_app_process_down(front, tmp_path):
+    """Issue 34: with the apps down (a restart, a start refused for want of the database), nginx answered
+    500/502 for every static file not asked for in the last moments (its per-file check asked the app).
+    Now nginx in front of no app at all serves every file of the build's manifest it has an address
+    for, 200 with the manifest's bytes in every encoding it stores (identity, .gz, .br), and the
+    file's own headers.  Reference: static_out/.manifest.json (hash and size of each file's bytes);
+    every body decoded here and hashed with XXH3-128 directly (the `xxhash` library)."""
+    import xxhash
+
+    from generator.output import static_paths
+
+    _, static = front
+    today = datetime.now(timezone.utc).date().isoformat()
+    port = local_stack.free_port()
+    nginx = local_stack.start_nginx(tmp_path / "no-app", static, port, local_stack.free_port())  # nothing listens there
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods")
+        urls = {relative: _public_url(relative, today) for relative in static_paths.read_manifest(static)}
+        served = {relative: url for relative, url in urls.items() if url is not None}
+        kinds = {relative.rsplit(".", 1)[-1] for relative in served}
+        assert {"json", "html", "csv", "js", "txt", "xml"} <= kinds and len(served) > 1000, (kinds, len(served))
+        entries = static_paths.read_manifest(static)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        checked = Counter()
+        try:
+            for relative, url in sorted(served.items()):
+                digest, size = entries[relative]
+                for encoding in ("identity", "gzip", "br"):
+                    connection.request("GET", url, headers={"Accept-Encoding": encoding})
+                    response = connection.getresponse()
+                    body = _decoded({k.lower(): v for k, v in response.getheaders()}, response.read())
+                    assert response.status == 200, (url, encoding, response.status)
+                    assert (xxhash.xxh3_128_hexdigest(body), len(body)) == (digest, size), (url, encoding)
+                    checked[response.getheader("Content-Encoding") or "identity"] += 1
+        finally:
+            connection.close()
+        brotli_module = (FRONT_INFO["prefix"] / "brotli.conf").read_text().strip() != ""
+        assert checked["identity"] >= len(served) and checked["gzip"] > 500, checked
+        assert checked["br"] > 500 or not brotli_module, checked
+    finally:
+        local_stack.stop(nginx)

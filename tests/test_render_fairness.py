@@ -12,6 +12,7 @@ at most 100 + 60 requests and ~60 s per test.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 
@@ -26,8 +27,9 @@ pytestmark = pytest.mark.xdist_group("runtime_http")
 FEEDS = 100
 
 
-def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float]]]:
-    """Fire FEEDS feeds from one client; return their statuses and (status, seconds) of the other's qiblas."""
+def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float, int]]]:
+    """Fire FEEDS feeds from one client; return their statuses and (status, seconds, feeds answered 200 by
+    then) of the other's qiblas."""
     storm: list[int] = []
     threads = [threading.Thread(target=lambda i=i: storm.append(
         get(base, f"/v1/prayer-times.ics?city=tromso&days=90&offsets=fajr:{i % 60},isha:{i // 60}",
@@ -35,11 +37,11 @@ def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float]]]:
     for thread in threads:
         thread.start()
     time.sleep(0.3)  # the storm has arrived
-    probes: list[tuple[int, float]] = []
+    probes: list[tuple[int, float, int]] = []
     for i in range(60):
         started = time.perf_counter()
         status = get(base, f"/v1/qibla?lat={-30 + i * 0.77:.2f}&lng=44.4", source="127.0.0.3")[0]
-        probes.append((status, time.perf_counter() - started))
+        probes.append((status, time.perf_counter() - started, storm.count(200)))
         if not any(thread.is_alive() for thread in threads) and i >= 10:
             break
         time.sleep(0.02)
@@ -52,15 +54,18 @@ def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float]]]:
 def test_a_storm_of_feeds_from_one_client_does_not_starve_another(tmp_path, rate_limit_per_minute):
     with serving(tmp_path, rate_limit_per_minute=rate_limit_per_minute) as base:
         storm, probes = _storm_and_probe(base)
-    seconds = [s for _, s in probes]
+    seconds = [s for _, s, _ in probes]
     print(f"limit {rate_limit_per_minute}: storm {sorted(set(storm))} "
           f"({storm.count(200)} x 200, {storm.count(429)} x 429, {storm.count(503)} x 503); "
-          f"other client: n={len(probes)}, max {max(seconds) * 1000:.0f} ms, statuses {sorted({s for s, _ in probes})}")
+          f"other client: n={len(probes)}, max {max(seconds) * 1000:.0f} ms, statuses {sorted({s for s, _, _ in probes})}")
     assert len(storm) == FEEDS and set(storm) <= {200, 429, 503}
-    assert all(status == 200 for status, _ in probes), probes
+    assert all(status == 200 for status, _, _ in probes), probes
     # it waits for a free thread (one feed, ~120 ms of CPU), never behind the storm's queue: 0.3-0.5 s
-    # measured on this 2-core VM when idle, up to 1.4 s under a load average of 7 (before: 8.8-10 s)
-    assert max(seconds) < 2.0, probes
+    # measured on this 2-core VM when idle, up to 1.4 s under a load average of 7 (before: 8.8-10 s).
+    # Issue 34: the verdict is the order, not those seconds: the first qibla is answered before the
+    # storm's admitted feeds are (threads are handed to clients in turn: it waits for one running feed)
+    if storm.count(200) >= 2 * 2 + 1:  # more admitted feeds than two turns of the pool's two threads
+        assert probes[0][2] < storm.count(200), probes
     if rate_limit_per_minute:
         # each feed costs ~12 units and the expected cost is charged before it runs: 100 units a minute
         # let at most ~100 / 9 feeds through (a unit a second refills meanwhile)
@@ -135,55 +140,89 @@ EXPENSIVE_OPTIONS = ("jamaat=fajr:20,dhuhr:10,asr:15,maghrib:5,isha:15&jamaatWee
 BURST = 30
 
 
-def _cpu_units_of_one(query: str) -> int:
-    """The reference: the real cost of one such render, measured here with the same render() and
-    the same unit (started 10 ms of the render thread's CPU), median of three warm renders."""
-    from urllib.parse import parse_qsl
+PLAIN_CPU_S, EXPENSIVE_CPU_S = 0.060, 0.160  # a plain 90-day feed and one with every option (issue 29's measures)
 
+
+class _FrozenClockLimiter(RateLimiter):
+    """The app's limiter on a clock that does not move: no refill during the test, so what it admits does
+    not depend on how fast this machine renders (issue 34)."""
+
+    NOW_S = 1_000_000.0
+
+    def admit(self, client, units=1, now_s=None):
+        return super().admit(client, units, self.NOW_S)
+
+    def settle(self, client, charged_units, cpu_s, now_s=None):
+        return super().settle(client, charged_units, cpu_s, self.NOW_S)
+
+    def headers(self, client, now_s=None):
+        return super().headers(client, self.NOW_S)
+
+
+def _burn_cpu(cpu_s: float) -> None:
+    """Use ``cpu_s`` of this thread's CPU (time.thread_time: only while it runs, so a busy machine makes
+    it slower, never dearer): the injected cost of a render, which the app measures the same way."""
+    started = time.thread_time()
+    while time.thread_time() - started < cpu_s:
+        pass
+
+
+@contextlib.contextmanager
+def _feeds_costing(cost_of):
+    """Replace the prayer feed's render by one that costs ``cost_of(params)`` seconds of CPU (a short
+    calendar as its body): the cost model is injected, the rest of the app is real."""
     from generator.api import BY_NAME
-    from generator.query import Query
 
     endpoint = BY_NAME["prayer-times.ics"]
-    params = endpoint.parse(Query(parse_qsl(query)), time.time()).params
-    endpoint.render(params)
-    samples = []
-    for _ in range(3):
-        started = time.thread_time()
-        endpoint.render(params)
-        samples.append(time.thread_time() - started)
-    return units_of(sorted(samples)[1])
+    real = endpoint.render
+
+    def render(params):
+        _burn_cpu(cost_of(params))
+        return f"BEGIN:VCALENDAR\r\nX-CITY:{params.get('city')}\r\nEND:VCALENDAR\r\n".encode()
+
+    object.__setattr__(endpoint, "render", render)  # Endpoint is frozen; the app calls endpoint.render
+    try:
+        yield
+    finally:
+        object.__setattr__(endpoint, "render", real)
 
 
-def test_a_burst_of_expensive_feeds_is_charged_what_its_options_cost(tmp_path):
+def test_a_burst_of_expensive_feeds_is_charged_what_its_options_cost(client, monkeypatch):
     """Issue 29: the limiter charged a feed by days × methods only, at what plain feeds had cost: after a
     few plain 90-day feeds, a burst of 90-day feeds with jamaat, Jumu'ah, Eid, Ramadan, alarms and all
     eight times (~2.5× a plain one's CPU) was admitted at the plain cost, and one address spent 2.4 s of
-    CPU in one burst against 1 s a minute.  Here a client primes the model with three plain feeds, then
-    another client sends BURST such feeds at once (distinct cities: nothing cached): the CPU of those
-    admitted must stay within the minute's budget (100 units), plus the refill meanwhile and one feed."""
+    CPU in one burst against 1 s a minute.  Here the app (in process, its limiter on: 100 units a minute,
+    one unit per started 10 ms of the render thread's CPU) learns from three plain feeds, then one client
+    sends BURST expensive feeds at once (distinct cities: nothing cached).  Issue 34: the costs are
+    injected (each render burns exactly its CPU: 60 ms plain, 160 ms expensive, issue 29's measures) and
+    the limiter's clock is frozen, so no verdict depends on this machine's speed (the test had re-measured
+    a feed's cost in its own process and failed once when the two measures differed).  Reference: the
+    budget of 100 units and 16 units (160 ms) a feed: the admitted feeds' CPU stays within the budget."""
     from generator.places import cities
+    from runtime import app as runtime_app
 
     ids = sorted(c["id"] for c in cities.by_id().values() if abs(c["lat"]) < 50)[:BURST + 3]
-    with serving(tmp_path, rate_limit_per_minute=100) as base:
-        for city in ids[:3]:
-            assert get(base, f"/v1/prayer-times.ics?city={city}&days=90", source="127.0.0.5", timeout=60)[0] == 200
+    monkeypatch.setattr(runtime_app, "costs", CostModel())
+    monkeypatch.setattr(runtime_app.renders, "budget_s", 600.0)  # never a 503 for a slow machine
+    runtime_app.cache.clear()
+    with _feeds_costing(lambda params: EXPENSIVE_CPU_S if "jamaat" in params else PLAIN_CPU_S):
+        monkeypatch.setattr(runtime_app, "limiter", _FrozenClockLimiter(1000))
+        for city in ids[:3]:  # teach the cost model the plain kind
+            assert client.get(f"/v1/prayer-times.ics?city={city}&days=90").status_code == 200
+        monkeypatch.setattr(runtime_app, "limiter", _FrozenClockLimiter(100))
         statuses: list[int] = []
-        started = time.monotonic()
-        threads = [threading.Thread(target=lambda city=city: statuses.append(get(
-            base, f"/v1/prayer-times.ics?city={city}&days=90&{EXPENSIVE_OPTIONS}", source="127.0.0.6",
-            timeout=60)[0])) for city in ids[3:]]
+        threads = [threading.Thread(target=lambda city=city: statuses.append(client.get(
+            f"/v1/prayer-times.ics?city={city}&days=90&{EXPENSIVE_OPTIONS}").status_code)) for city in ids[3:]]
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(60)
-        seconds = time.monotonic() - started
-    one = _cpu_units_of_one(f"city={ids[3]}&days=90&{EXPENSIVE_OPTIONS}")
+            thread.join()
+    runtime_app.cache.clear()
     admitted = statuses.count(200)
-    print(f"burst: {admitted} x 200, {statuses.count(429)} x 429, {statuses.count(503)} x 503 in {seconds:.1f} s; "
-          f"one feed {one} units: {admitted * one} units spent")
-    assert len(statuses) == BURST and set(statuses) <= {200, 429, 503}
-    assert admitted >= 1
-    assert admitted * one <= 100 + seconds * 100 / 60 + one, (admitted, one, statuses)
+    print(f"burst: {admitted} x 200, {statuses.count(429)} x 429, {statuses.count(503)} x 503")
+    assert len(statuses) == BURST and set(statuses) <= {200, 429}
+    assert admitted >= 1 and statuses.count(429) >= 1
+    assert admitted * units_of(EXPENSIVE_CPU_S) <= 100, (admitted, statuses)
 
 
 def test_cost_model_keeps_kinds_apart_by_their_options():

@@ -201,50 +201,49 @@ def test_a_page_whose_day_has_passed_is_not_served(static_root, served):
     assert status == 200 and body.startswith(b"<!doctype html>")  # rendered afresh, not yesterday's
 
 
-def _latencies_while(base: str, busy: threading.Event) -> list[float]:
-    out = []
-    while busy.is_set():
-        started = time.perf_counter()
-        status, _, _ = get(base, "/v1/methods")
-        out.append(time.perf_counter() - started)
-        assert status == 200
-        time.sleep(0.005)
-    return out
+def test_cached_answers_stay_fast_while_30_feeds_render(client, monkeypatch):
+    """30 clients ask at once for distinct 90-day Tromsø prayer feeds; cached answers asked meanwhile are
+    all answered while not one feed has finished (issue 11: a cached /v1/methods took 8.9 s when renders
+    ran on the event loop).  Issue 34: the verdict is an order of events, not a latency bound (a fixed
+    500 ms failed 3 of 11 runs beside a CPU hog): each feed's render burns CPU (holding the GIL, as a real
+    render does) until the test opens a gate, which it does only after every cached answer came back.
+    A render on the event loop, or a cached answer queued behind renders, would never come back before
+    the gate opens: the cached answers' threads would still be waiting when the safety timeout ends."""
+    from generator.api import BY_NAME
+    from runtime import app as runtime_app
 
+    endpoint = BY_NAME["prayer-times.ics"]
+    real, gate, started = endpoint.render, threading.Event(), threading.Semaphore(0)
 
-def test_cached_answers_stay_fast_while_30_feeds_render(static_root):
-    """30 clients ask at once for distinct 90-day Tromsø prayer feeds (~120 ms of CPU each); a
-    cached /v1/methods asked meanwhile keeps p95 < 100 ms and no answer > 500 ms (issue 11: it took
-    8.9 s when renders ran on the event loop)."""
-    # The render budget (10 s by default, its 503 tested below) is lifted here: on a CI machine whose other
-    # worker runs Chromium, the 30th feed waited past 10 s (27 of 30 answered, 2026-11-25), which is the budget
-    # doing its job, not the event loop failing the cached answers this test is about.
-    with serving(static_root, rate_limit_per_minute=0, RENDER_BUDGET_S=120) as base:
-        assert get(base, "/v1/methods")[0] == 200  # cached from here on
-        busy, results = threading.Event(), []
-        busy.set()
-        sampler_out: list[float] = []
-        sampler = threading.Thread(target=lambda: sampler_out.extend(_latencies_while(base, busy)))
+    def render(params):  # CPU-bound until the gate opens (the GIL is handed over every switch interval)
+        started.release()
+        while not gate.is_set():
+            pass
+        return real(params)
 
-        def feed(i: int) -> None:
-            results.append(get(base, f"/v1/prayer-times.ics?city=tromso&days=90&offsets=fajr:{i}", timeout=60)[0])
-
-        started = time.perf_counter()
-        sampler.start()
-        feeds = [threading.Thread(target=feed, args=(i,)) for i in range(30)]
+    monkeypatch.setattr(runtime_app.renders, "budget_s", 600.0)  # the budget's 503 is tested below
+    monkeypatch.setattr(runtime_app, "limiter", type(runtime_app.limiter)(0))
+    runtime_app.cache.clear()
+    assert client.get("/v1/methods").status_code == 200  # cached from here on
+    results: list[int] = []
+    object.__setattr__(endpoint, "render", render)  # Endpoint is frozen; the app calls endpoint.render
+    try:
+        feeds = [threading.Thread(target=lambda i=i: results.append(client.get(
+            f"/v1/prayer-times.ics?city=tromso&days=90&offsets=fajr:{i}").status_code)) for i in range(30)]
         for thread in feeds:
             thread.start()
+        for _ in range(runtime_app.renders.threads):
+            assert started.acquire(timeout=120)  # the pool's threads are rendering (and the others queued)
+        cached = [client.get("/v1/methods") for _ in range(40)]
+        finished_before = list(results)
+    finally:
+        gate.set()
         for thread in feeds:
-            thread.join(60)
-        busy.clear()
-        sampler.join(10)
-        elapsed = time.perf_counter() - started
-    p95 = statistics.quantiles(sampler_out, n=20)[-1] * 1000
-    worst = max(sampler_out) * 1000
-    print(f"30 feeds in {elapsed:.1f} s ({results.count(200)} x 200); cached answers: n={len(sampler_out)}, "
-          f"median {statistics.median(sampler_out) * 1000:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms")
+            thread.join(120)
+        object.__setattr__(endpoint, "render", real)
+        runtime_app.cache.clear()
+    assert [answer.status_code for answer in cached] == [200] * 40 and finished_before == []
     assert results.count(200) == 30, results
-    assert len(sampler_out) >= 20 and p95 < 100 and worst < 500
 
 
 def test_over_budget_is_503_and_the_pool_is_bounded(static_root):
@@ -255,8 +254,11 @@ def test_over_budget_is_503_and_the_pool_is_bounded(static_root):
         path = "/v1/prayer-times.ics?city=tromso&days=90&offsets=isha:7"
         status, headers, body = get(base, path)
         assert status == 503 and int(headers["retry-after"]) >= 1 and body.startswith(b'{"error":')
-        time.sleep(1.0)
-        status, _, body = get(base, path)
+        for _ in range(600):  # the abandoned render fills the cache, however long it takes on this machine
+            time.sleep(0.1)  # (issue 34: a fixed 1 s wait was a verdict on the machine's speed)
+            status, _, body = get(base, path)
+            if status != 503:
+                break
         assert status == 200 and body.startswith(b"BEGIN:VCALENDAR")
         statuses: list[int] = []
         threads = [threading.Thread(target=lambda i=i: statuses.append(

@@ -48,8 +48,11 @@ def _rebuilt(root, relative: str, body: bytes) -> None:
 
 def test_the_manifest_names_every_file_the_build_wrote(built):
     manifest = static_paths.read_manifest(built)
-    # methods + the 37 Hijri month and year maps of 2026's Hijri years under each of the four reckonings
-    assert len(manifest) == 1 + 37 * 4
+    # methods + the 37 Hijri month and year maps of 2026's Hijri years under each of the four reckonings,
+    # and the site's 429 page in each of the four languages (nginx answers with them: issue 34)
+    assert len(manifest) == 1 + 37 * 4 + 4
+    assert {relative for relative in manifest if relative.startswith("_errors/")} == {
+        f"_errors/429-{lang}.html" for lang in ("en", "ar", "fa", "ur")}
     for relative, (digest, size) in manifest.items():
         body = (built / relative).read_bytes()
         assert (static_paths.content_hash(body), len(body)) == (digest, size), relative

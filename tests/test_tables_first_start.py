@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -23,30 +24,39 @@ from runtime import app as runtime_app
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# A process that holds a table's lock, says so, and after ``hold_s`` writes the table (a copy of
-# ``source``, renamed into place as every build does) before it lets go.
+# A process that holds a table's lock, says so, and after ``hold_s`` (or as soon as a line comes on its
+# stdin: `_held`'s release) writes the table (a copy of ``source``, renamed into place as every build
+# does) before it lets go.
 HOLDER = """
-import os, shutil, sys, time
+import os, select, shutil, sys, time
 from pathlib import Path
 from typing import Iterator
 from generator import tables
 path, source, hold_s = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
 with tables.building(path):
     print("held", flush=True)
-    time.sleep(hold_s)
+    select.select([sys.stdin], [], [], hold_s)
     shutil.copyfile(source, path.with_name(path.name + ".partial"))
     os.replace(path.with_name(path.name + ".partial"), path)
 """
 
 
 @contextlib.contextmanager
-def _held(path: Path, source: Path, hold_s: float) -> Iterator[None]:
-    """Run the body while another process holds the lock of ``path`` (it ends when the body does)."""
+def _held(path: Path, source: Path, hold_s: float) -> Iterator:
+    """Run the body while another process holds the lock of ``path``: it writes the table and lets go
+    after ``hold_s`` or when the body calls the function it is given, whichever comes first."""
     with subprocess.Popen([sys.executable, "-c", HOLDER, str(path), str(source), str(hold_s)], cwd=ROOT,
-                          stdout=subprocess.PIPE, text=True) as holder:
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as holder:
         assert holder.stdout.readline().strip() == "held"
-        yield
-        assert holder.wait(timeout=30) == 0
+
+        def release() -> None:
+            if holder.poll() is None:
+                holder.stdin.write("go\n")
+                holder.stdin.flush()
+
+        yield release
+        release()
+        assert holder.wait(timeout=120) == 0
 
 
 def test_a_table_built_by_another_process_is_waited_for_not_built_again(tmp_path):
@@ -91,22 +101,28 @@ def test_an_answer_needing_a_table_in_the_making_waits_or_is_503_never_a_guess(c
     """1 Ramadan 1447 was 19 February 2026 by the Sistani office's announcement (Kurdistan24,
     18 February 2026; data/announced_month_starts.csv), as before the table moved."""
     real, reference = month_table_being_built
-    with _held(hijri.TABLE_PATH, real, 3.0):
+    # Issue 34: the table is held until the test lets it go (it was 3.0 s of wall clock, and a request slower
+    # than that on a busy machine found the table built: 2 failures in 11 runs beside a CPU hog); the hold's
+    # safety end (600 s) is far past any budget here, so a 503 can only come from the budget.
+    with _held(hijri.TABLE_PATH, real, 600.0) as release:
         monkeypatch.setattr(runtime_app.renders, "budget_s", 0.5)
-        started = time.monotonic()
         busy = client.get(HIJRI_QUERY)
         # Not rendered on the event loop while the tables are pending (it would wait there past any budget).
         assert busy.status_code == 503 and int(busy.headers["retry-after"]) >= 1, busy.text
-        assert time.monotonic() - started < 2.5 and "error" in busy.json()
+        assert "error" in busy.json()
         assert client.get("/v1/qibla?lat=1&lng=1").status_code == 200  # answers that need no table go on
         # A query whose check reads the table (the month's length, for hd) is checked off the event
         # loop too, within the same budget.
-        started = time.monotonic()
         checking = client.get(REVERSE_QUERY)
         assert checking.status_code == 503 and int(checking.headers["retry-after"]) >= 1, checking.text
-        assert time.monotonic() - started < 2.5 and "error" in checking.json()
-        monkeypatch.setattr(runtime_app.renders, "budget_s", 10.0)
-        waited = client.get(HIJRI_QUERY)  # waits for the table, within the budget
+        assert "error" in checking.json()
+        monkeypatch.setattr(runtime_app.renders, "budget_s", 600.0)
+        answers: list = []
+        asking = threading.Thread(target=lambda: answers.append(client.get(HIJRI_QUERY)))
+        asking.start()  # waits for the table (the budget is far away), then answers from it
+        release()
+        asking.join()
+    waited = answers[0]
     assert waited.status_code == 200 and waited.content == reference.content
     reversed_ = client.get(REVERSE_QUERY)  # the table is there now: checked and answered
     assert reversed_.status_code == 200 and reversed_.json()["gregorian"] == "2026-02-19", reversed_.text
