@@ -63,11 +63,15 @@ def _jamaat(value: dict, what: str) -> dict:
 
 
 JAMAAT_NAMES = {"type": "array", "minItems": 1, "items": _enum(*JAMAAT_PRAYERS, "jumuah", "eid")}
+# Only with nightThirds=1 (issue 35): the ⅓ and ⅔ points of the night midnight halves.
+THIRDS = {"firstThird": "when the night's first third ends", "lastThird": "when the night's last third begins"}
 DAY_ENTRY = obj(
     ["date", *TIMES],
     {"date": DATE, **{name: MAYBE_INSTANT for name in TIMES},
-     "local": obj(TIMES, {name: MAYBE_CLOCK for name in TIMES}),
-     "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES),
+     **{name: {**MAYBE_INSTANT, "description": f"nightThirds=1 only: {what}, UTC; null when the night's start or end "
+                                              "is never reached"} for name, what in THIRDS.items()},
+     "local": obj(TIMES, {**{name: MAYBE_CLOCK for name in TIMES}, **{name: MAYBE_CLOCK for name in THIRDS}}),
+     "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES, *THIRDS),
                    "description": "Times that are null this day (highLatitudeRule=none only), in output order."},
      "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}}),
      "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
