@@ -118,15 +118,16 @@ def read(values, *, has_zone: bool, calendar_with: Sequence[str] = DATED) -> dic
     """Return the canonical jamaat params of checked query ``values`` (empty without rules).
 
     ``calendar`` is refused unless one of ``calendar_with`` is given (it would do nothing); a mosque
-    profile's reckoning (``values.supplied``) is then left out instead.
+    profile's reckoning (``values.supplied``) is then left out instead, and so is the declared default
+    sent as such (issue 35: a generated client sends every default; the answer is the one without it).
     """
     rules = jamaat.from_params({name: values.get(name) for name in NAMES}, has_zone=has_zone)
     out = rules.canonical() if rules is not None else {}
     calendar = values.get("calendar")
     if calendar is not None:
         if not any(out.get(n) or values.get(n) for n in calendar_with):
-            if "calendar" in getattr(values, "supplied", ()):  # a mosque's reckoning, with nothing it dates
-                return out
+            if "calendar" in getattr(values, "supplied", ()) or calendar == CALENDAR.default:
+                return out  # a mosque's reckoning, or the default, with nothing it dates: as if absent
             if "calendar" in getattr(values, "given", ()):
                 raise QueryError("calendar", f"the Hijri reckoning applies only with {' or '.join(calendar_with)}")
         out["calendar"] = calendar

@@ -83,7 +83,7 @@ def _responses(ok: dict, *codes: str) -> dict:
 _WRITE_ERRORS = ("400", "401", "403", "404", "409", "413", "415", "428", "429")
 PATHS = {
     "/mosques": {"post": {
-        "summary": "Publish a mosque profile: answers its id, version, edit secret (shown once) and addresses",
+        "operationId": "publishMosque", "summary": "Publish a mosque profile: answers its id, version, edit secret (shown once) and addresses",
         "requestBody": _BODY,
         "responses": _responses({"201": schemas.json_response(schemas.obj(
             ["id", "version", "edit", "listed", "links"],
@@ -92,18 +92,18 @@ PATHS = {
              "links": _LINKS}), "Created (unlisted until a maintainer lists it)")},
             "400", "404", "413", "415", "429")}},
     "/mosques/{id}": {
-        "get": {"summary": "A mosque's profile (data/mosques format); ETag: its version", "parameters": [_ID],
+        "get": {"operationId": "getMosque", "summary": "A mosque's profile (data/mosques format); ETag: its version", "parameters": [_ID],
                 "responses": _responses({"200": schemas.json_response(PROFILE, "The profile")}, "404")},
-        "put": {"summary": "Replace a hosted profile with a new version (the old one is kept)",
+        "put": {"operationId": "replaceMosque", "summary": "Replace a hosted profile with a new version (the old one is kept)",
                 "parameters": [_ID, _IF_MATCH], "security": _SECURED, "requestBody": _BODY,
                 "responses": _responses({"200": schemas.json_response(SAVED, "Saved: the new version")},
                                         *_WRITE_ERRORS)},
-        "delete": {"summary": "Delete a hosted profile (a version too: the edit secret can restore an older one)",
+        "delete": {"operationId": "deleteMosque", "summary": "Delete a hosted profile (a version too: the edit secret can restore an older one)",
                    "parameters": [_ID, _IF_MATCH], "security": _SECURED,
                    "responses": _responses({"200": schemas.json_response(SAVED, "Deleted")},
                                            "400", "401", "403", "404", "409", "428", "429")}},
     "/mosques/{id}/versions": {"get": {
-        "summary": "Every version of a hosted profile: number, when saved, whether a deletion",
+        "operationId": "listMosqueVersions", "summary": "Every version of a hosted profile: number, when saved, whether a deletion",
         "parameters": [_ID], "security": _SECURED,
         "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "versions"], {
             "id": {"type": "string"},
@@ -111,21 +111,21 @@ PATHS = {
                 "version": {"type": "integer"}, "saved": {"type": "string"}, "deleted": {"type": "boolean"}})}}))},
             "401", "403", "404", "429")}},
     "/mosques/{id}/versions/{n}": {"get": {
-        "summary": "One version of a hosted profile", "parameters": [_ID, _VERSION_N], "security": _SECURED,
+        "operationId": "getMosqueVersion", "summary": "One version of a hosted profile", "parameters": [_ID, _VERSION_N], "security": _SECURED,
         "responses": _responses({"200": schemas.json_response({"type": "object"}, "The profile of that version")},
                                 "401", "403", "404", "429")}},
     "/mosques/{id}/versions/{n}/restore": {"post": {
-        "summary": "Make version n the current one (as a new version)", "parameters": [_ID, _VERSION_N, _IF_MATCH],
+        "operationId": "restoreMosqueVersion", "summary": "Make version n the current one (as a new version)", "parameters": [_ID, _VERSION_N, _IF_MATCH],
         "security": _SECURED,
         "responses": _responses({"200": schemas.json_response(SAVED, "Restored: the new version")},
                                 "400", "401", "403", "404", "409", "428", "429")}},
     "/mosques/{id}/salahapi.json": {"get": {
-        "summary": "The profile in the SalahAPI 1.0 format (what it cannot say: docs/mosques.md)",
+        "operationId": "getMosqueSalahApiJson", "summary": "The profile in the SalahAPI 1.0 format (what it cannot say: docs/mosques.md)",
         "parameters": [_ID],
         "responses": _responses({"200": schemas.json_response({"type": "object"}, "A SalahAPI 1.0 document")},
                                 "404")}},
     "/mosques/{id}/salahapi.csv": {"get": {
-        "summary": "The profile's daily adhan and jamaat times in SalahAPI's CSV columns",
+        "operationId": "getMosqueSalahApiCsv", "summary": "The profile's daily adhan and jamaat times in SalahAPI's CSV columns",
         "parameters": [_ID] + [{"name": name, "in": "query", "required": False, "schema": {**schemas.DATE},
                                 "description": f"{name} (YYYY-MM-DD); at most 366 days; default: this year"}
                                for name in ("fromDate", "toDate")],

@@ -2,7 +2,11 @@
 
 Each operation's parameters are its endpoint's declarations (`generator.api.params`), so
 the document states exactly the ranges, choices and formats the service enforces;
-response schemas are hand-written (`generator.api.schemas`).
+response schemas are hand-written (`generator.api.schemas`), the shared ones named in
+``components`` (Day, PrayerTimes, HijriDate, Event, Error…) so that a generated client has
+one type for each.  Every operation has an operationId and documents its statuses (200,
+304, 400, 404, 429, 503) and header fields (ETag, Cache-Control, RateLimit, Retry-After)
+(issue 35: tests/test_generated_clients.py builds Python and TypeScript clients from it).
 """
 from __future__ import annotations
 
@@ -14,19 +18,55 @@ from generator.api.endpoint import Canonical, Endpoint, Params
 VERSION = "1.0.0"
 SUMMARY = "This document"
 
+# Response header fields (components.headers), as runtime/app.py and deploy/nginx.conf send them.
+HEADERS = {
+    "ETag": {"description": "The body's XXH3-128, quoted. Sent back in If-None-Match, an unchanged answer is a 304 "
+                            "without a body.", "schema": {"type": "string"}},
+    "Cache-Control": {"description": "How long the answer may be reused: public, max-age=604800 (a week) for a dated "
+                                     "answer, 300 for one that follows today; docs/decisions.md lists the others.",
+                      "schema": {"type": "string"}},
+    "RateLimit": {"description": "While the server's own limit is on: the client's remaining cost units (r) and the "
+                                 "seconds until its window resets (t), e.g. \"default\";r=97;t=42 (IETF RateLimit "
+                                 "fields; a render costs one unit per started 10 ms of CPU).",
+                  "schema": {"type": "string"}},
+    "RateLimit-Policy": {"description": "While the server's own limit is on: the units (q) per window of w seconds, "
+                                        "e.g. \"default\";q=100;w=60.", "schema": {"type": "string"}},
+    "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer", "minimum": 0}},
+}
+
+
+def _headers(*names: str) -> dict:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
 
 def _errors() -> dict:
     error = {"$ref": "#/components/schemas/Error"}
+    limits = ("RateLimit", "RateLimit-Policy")
     return {
-        "400": schemas.json_response(error, "Invalid parameters; `error` names the parameter"),
-        "429": schemas.json_response(error, "More than the uncached requests allowed per minute"),
+        "304": {"description": "Not Modified: If-None-Match named the current ETag", "headers": _headers(
+            "ETag", "Cache-Control", *limits)},
+        "400": {**schemas.json_response(error, "Invalid parameters; `error` names the parameter"),
+                "headers": _headers(*limits)},
+        "404": {**schemas.json_response(error, "No such path"), "headers": _headers(*limits)},
+        "429": {**schemas.json_response(error, "More than the cost units one client may spend a minute on uncached "
+                                               "answers"), "headers": _headers("Retry-After", *limits)},
+        "503": {**schemas.json_response(error, "Every render slot is busy, or a render overran its time, or the "
+                                               "server is still building its tables (its first start)"),
+                "headers": _headers("Retry-After")},
     }
+
+
+def operation_id(name: str) -> str:
+    """The operationId of an endpoint: get + its name in camel case (prayer-times.csv: getPrayerTimesCsv)."""
+    return "get" + "".join(part[:1].upper() + part[1:] for part in name.replace(".", "-").split("-"))
 
 
 def operation(endpoint: Endpoint) -> dict:
     """Return the OpenAPI path item of one endpoint."""
-    return {"get": {"summary": endpoint.summary, "parameters": [p.openapi() for p in endpoint.parameters],
-                    "responses": {"200": dict(endpoint.response), **_errors()}}}
+    ok = {**endpoint.response, "headers": _headers("ETag", "Cache-Control", "RateLimit", "RateLimit-Policy")}
+    return {"get": {"operationId": operation_id(endpoint.name), "summary": endpoint.summary,
+                    "parameters": [p.openapi() for p in endpoint.parameters],
+                    "responses": {"200": ok, **_errors()}}}
 
 
 def document(endpoints: Sequence[Endpoint]) -> dict:
@@ -47,7 +87,8 @@ def document(endpoints: Sequence[Endpoint]) -> dict:
         },
         "servers": [{"url": "/v1"}],
         "paths": paths,
-        "components": {"schemas": {"Error": schemas.ERROR}, "securitySchemes": mosque_edits.SECURITY_SCHEMES},
+        "components": {"schemas": schemas.COMPONENTS, "headers": HEADERS,
+                       "securitySchemes": mosque_edits.SECURITY_SCHEMES},
     }
 
 

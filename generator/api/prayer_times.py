@@ -90,6 +90,13 @@ IMSAK = P.integer("imsak", 0, MAX_IMSAK_MIN, f"Imsak: minutes before fajr. Absen
                   f"weeks from latitude 52.2° N). Not applied to a printed imsak (the day lists it in `ignored`).",
                   keep_default=False)
 OPTION_PARAMETERS = (MIDNIGHT, ASR, HIGH_LATITUDE_RULE, TUNE, ELEVATION, IMSAK)
+NIGHT_THIRDS = P.integer_choice(
+    "nightThirds", (0, 1), "1: each day also gives firstThird (when the night's first third ends) and lastThird "
+    "(when its last third begins, the time many keep for salat al-layl), in thirds of the night `midnight` halves "
+    "(the method's own without it): from the day's maghrib or sunset to the next day's fajr or sunrise, as the day's "
+    "times show them, rounded to the minute (30 s up). 0: not given (the SPEC's days).", default=0, keep_default=False,
+    example=1)
+THIRDS = ("firstThird", "lastThird")
 
 
 def read_options(values, parameters: tuple[P.Param, ...] = OPTION_PARAMETERS) -> dict:
@@ -101,7 +108,8 @@ def read_options(values, parameters: tuple[P.Param, ...] = OPTION_PARAMETERS) ->
 
 
 def options_of(params: Params) -> prayer.Options:
-    """Return the engine's `prayer.Options` for canonical params (absent options: the SPEC's defaults)."""
+    """Return the engine's `prayer.Options` for canonical params (absent options: the SPEC's defaults; the
+    request's zone, if any, decides which solar day each date is: `prayer.solar_days`)."""
     rule, midnight = params.get("highLatitudeRule"), params.get("midnight")
     return prayer.Options(
         midnight=None if midnight is None else Midnight(midnight),
@@ -110,6 +118,7 @@ def options_of(params: Params) -> prayer.Options:
         tune_min=tune_min(params.get("tune")),
         elevation_m=float(params.get("elevation", ELEVATION.default)),
         imsak_before_fajr_min=params.get("imsak"),
+        zone=params.get("tz"),  # each date a day of the zone's clock, also beyond the date line
     )
 
 
@@ -128,7 +137,7 @@ def drop_own_options(params: dict, methods) -> None:
 
 PARAMETERS = (MQ.MOSQUE, LAT, LNG, CITY, METHOD, DATE,
               YEAR.but(description="A year (with month: that month; alone: the year, single method)."),
-              MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS, *JP.PARAMETERS)
+              MONTH, TZ, *CUSTOM_PARAMETERS, *OPTION_PARAMETERS, NIGHT_THIRDS, *JP.PARAMETERS)
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
@@ -137,6 +146,7 @@ def canonical(values, now_unix_s: float) -> Canonical:
     params = place(values, with_tz=True)
     params["method"] = read_methods(values["method"])
     params.update(read_options(values))
+    params[NIGHT_THIRDS.name] = values[NIGHT_THIRDS.name]  # 0, the default, leaves the key (`Endpoint.parse`)
     params.update(custom_angles(values, params["method"]))
     drop_own_options(params, methods_of(params))
     params.update(JP.read(values, has_zone="tz" in params))  # jamaat rules (issue 20), checked once
@@ -240,8 +250,7 @@ def build(params: Params) -> bytes:
     meta["tz"] = params.get("tz", "UTC")
     meta["qibla"] = round(float(qibla.bearing_deg(lat, lng)), 2)
 
-    names = prayer.OUTPUT_TIMES
-    instants = instants_by_name(result, names)
+    names, instants, unreached = times_with_thirds(params, result, lat, lng, first, n_days, methods)
     offsets = timezones.utc_offsets_s(params["tz"], instants) if "tz" in params else None
     dates = first + np.arange(n_days)
     if len(methods) > 1:
@@ -255,7 +264,6 @@ def build(params: Params) -> bytes:
     # days are one slice of the buffer (rows end with a comma).  With method=all, only the two presets
     # bound to printed tables mark their rows' source, and away from the tables' places every row the
     # same, all at once (`day_rows.json_rows_with`): the other 14 methods stay slices.
-    unreached = unreached_mask(result, names) if result.unreached else None
     rewritten = set(range(len(methods))) if polar_days.size or jamaats else set()
     if unreached is not None:
         rewritten.update(np.flatnonzero(unreached.reshape(len(methods), -1).any(axis=1)).tolist())
@@ -295,6 +303,64 @@ def build(params: Params) -> bytes:
     for k, (method, block) in enumerate(zip(methods, blocks)):
         parts += [b"," if k else b"", b'{"method":', dumps(method.id), b',"days":[', block, b"]}"]
     return b"".join(parts + [b"]}"])
+
+
+def times_with_thirds(params: Params, result: prayer.PrayerTimes, lat: float, lng: float, first: int, n_days: int,
+                      methods) -> tuple[tuple[str, ...], np.ndarray, np.ndarray | None]:
+    """Return the names of a day's times, their instants (`instants_by_name`) and the unreached mask
+    (`unreached_mask`, None when every time is reached): the output times, then with ``nightThirds=1``
+    firstThird and lastThird (`night_thirds`)."""
+    names = prayer.OUTPUT_TIMES
+    instants = instants_by_name(result, names)
+    unreached = unreached_mask(result, names) if result.unreached else None
+    if not params.get(NIGHT_THIRDS.name):
+        return names, instants, unreached
+    thirds_s, thirds_unreached = night_thirds(params, result, lat, lng, first, n_days, methods)
+    instants = np.concatenate([instants, thirds_s.reshape(len(THIRDS), -1)])
+    if unreached is not None or thirds_unreached.any():
+        before = unreached if unreached is not None else np.zeros((instants.shape[1], len(names)), dtype=bool)
+        unreached = np.concatenate([before, np.repeat(thirds_unreached.reshape(-1, 1), len(THIRDS), axis=1)], axis=1)
+    return names + THIRDS, instants, unreached
+
+
+def night_thirds(params: Params, result: prayer.PrayerTimes, lat: float, lng: float, first: int, n_days: int,
+                 methods) -> tuple[np.ndarray, np.ndarray]:
+    """Return the (2, methods, days) ends of the first third and starts of the last third of each day's night,
+    and (methods, days) True where the night's start or end is never reached (then both are null).
+
+    The night is the one `midnight` halves, by the request's ``midnight`` or else each method's own:
+    maghribToFajr (maghrib to the next day's fajr), sunsetToFajr, sunsetToSunrise, or sunsetToSameDayFajr
+    (sunset to the same date's fajr + 24 h); its ends are the day's shown (rounded, tuned, printed) times,
+    so the last third under maghribToFajr is the night feed's (`prayer.night_thirds_s`).
+    """
+    options = options_of(params)
+    following = times_for(lat, lng, first + n_days, 1, methods, options)  # its fajr and sunrise end the last night
+
+    def extended(name: str) -> tuple[np.ndarray, np.ndarray]:
+        times = np.concatenate([result.times[name], following.times[name]], axis=1)
+        missing = np.zeros(times.shape, dtype=bool)
+        for source, at in ((result, slice(0, n_days)), (following, slice(n_days, None))):
+            if name in source.unreached:
+                missing[:, at] = source.unreached[name]
+        return times, missing
+
+    start_s = np.empty((len(methods), n_days), dtype=np.int64)
+    end_s = np.empty_like(start_s)
+    unreached = np.zeros(start_s.shape, dtype=bool)
+    for k, method in enumerate(methods):
+        night = options.midnight or method.midnight
+        start, start_missing = extended("maghrib" if night is Midnight.MAGHRIB_TO_FAJR else "sunset")
+        end, end_missing = extended("sunrise" if night is Midnight.SUNSET_TO_SUNRISE else "fajr")
+        if night is Midnight.SUNSET_TO_SAME_DAY_FAJR:  # the dawn of the same date, a day later
+            end, end_missing = end[:, :n_days] + 86400, end_missing[:, :n_days]
+        else:
+            end, end_missing = end[:, 1:], end_missing[:, 1:]
+        start_s[k], end_s[k] = start[k, :n_days], end[k]
+        unreached[k] = start_missing[k, :n_days] | end_missing[k]
+    unreached |= end_s <= start_s  # never for a reached night; kept null rather than a third outside it
+    thirds = np.zeros((len(THIRDS),) + start_s.shape, dtype=np.int64)
+    thirds[:, ~unreached] = prayer.night_thirds_s(start_s[~unreached], end_s[~unreached])
+    return thirds, unreached
 
 
 def instants_by_name(result: prayer.PrayerTimes, names) -> np.ndarray:

@@ -6,7 +6,8 @@ One row per method × day, methods in the JSON's order: ``date,method``, then ea
 local ``HH:mm`` (columns ``imsak`` … ``midnight``, only when a zone is known: a city, or
 ``tz``), then each UTC instant (``imsak_utc`` … ``midnight_utc``, as the JSON writes them),
 then ``polar_latitude``: empty, or the latitude every time of a polar day was computed at
-(the JSON's ``polar``).  A time never reached (``highLatitudeRule=none``) is an empty cell.
+(the JSON's ``polar``).  With ``nightThirds=1`` firstThird and lastThird follow midnight in both
+groups.  A time never reached (``highLatitudeRule=none``) is an empty cell.
 When a requested method is bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation),
 three more columns say where each day comes from: ``source`` (``printed`` or ``computed``; empty
 for the other methods), ``table`` and ``computed`` (the times computed on a printed day).
@@ -30,11 +31,12 @@ LINE_END = b"\r\n"  # RFC 4180
 SOURCE_COLUMNS = ("source", "table", "computed")  # only when a method is bound to printed tables
 
 
-def header(with_local: bool, with_source: bool = False) -> bytes:
-    """Return the header row (without the line end)."""
-    local = list(OUTPUT_TIMES) if with_local else []
+def header(with_local: bool, with_source: bool = False, names: tuple[str, ...] = OUTPUT_TIMES) -> bytes:
+    """Return the header row (without the line end) for the times ``names`` (with ``nightThirds=1``, the output
+    times then firstThird and lastThird)."""
+    local = list(names) if with_local else []
     source = list(SOURCE_COLUMNS) if with_source else []
-    return ",".join(["date", "method", *local, *(f"{name}_utc" for name in OUTPUT_TIMES), "polar_latitude",
+    return ",".join(["date", "method", *local, *(f"{name}_utc" for name in names), "polar_latitude",
                      *source]).encode()
 
 
@@ -59,17 +61,16 @@ def build(params: Params) -> bytes:
     lat, lng = coordinates(params)
     result = prayer_times.times_for(lat, lng, first, n_days, methods, prayer_times.options_of(params))
 
-    names = OUTPUT_TIMES
-    instants = prayer_times.instants_by_name(result, names)
+    names, instants, unreached = prayer_times.times_with_thirds(params, result, lat, lng, first, n_days, methods)
     with_local = "tz" in params
     offsets = timezones.utc_offsets_s(params["tz"], instants) if with_local else None
     dates = np.tile(first + np.arange(n_days), len(methods))
     rows = day_rows.rows_csv(names, dates, instants, offsets)
-    if result.unreached:
-        day_rows.blank_unreached_csv(rows, names, prayer_times.unreached_mask(result, names), with_local)
+    if unreached is not None:
+        day_rows.blank_unreached_csv(rows, names, unreached, with_local)
     polar = [b"" if used == lat else repr(used).encode() for used in result.latitude_used_deg.tolist()]
     sources = source_cells(result.provenance) if result.provenance else None
-    lines = [header(with_local, sources is not None)]
+    lines = [header(with_local, sources is not None, names)]
     # Jamaat columns (issue 20) after every other column, from the same final times (see the JSON).
     jamaats = JP.compute(params, first, n_days, lambda f, n: prayer_times.times_for(
         lat, lng, f, n, methods, prayer_times.options_of(params)), params.get("tz"))

@@ -43,6 +43,11 @@ def obj(required: list[str], properties: dict, **extra) -> dict:
     return {"type": "object", "required": required, "properties": properties, **extra}
 
 
+def ref(name: str) -> dict:
+    """A reference to the named component schema (`COMPONENTS`): generators make one type of it."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
 # A time is null only under highLatitudeRule=none, where its angle is never reached that day;
 # the day then lists it in "unreached".  With any other rule every time is an instant.
 UNREACHED_NOTE = "null only with highLatitudeRule=none, when the Sun never reaches this time's angle (see `unreached`)"
@@ -63,11 +68,15 @@ def _jamaat(value: dict, what: str) -> dict:
 
 
 JAMAAT_NAMES = {"type": "array", "minItems": 1, "items": _enum(*JAMAAT_PRAYERS, "jumuah", "eid")}
+# Only with nightThirds=1 (issue 35): the ⅓ and ⅔ points of the night midnight halves.
+THIRDS = {"firstThird": "when the night's first third ends", "lastThird": "when the night's last third begins"}
 DAY_ENTRY = obj(
     ["date", *TIMES],
     {"date": DATE, **{name: MAYBE_INSTANT for name in TIMES},
-     "local": obj(TIMES, {name: MAYBE_CLOCK for name in TIMES}),
-     "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES),
+     **{name: {**MAYBE_INSTANT, "description": f"nightThirds=1 only: {what}, UTC; null when the night's start or end "
+                                              "is never reached"} for name, what in THIRDS.items()},
+     "local": obj(TIMES, {**{name: MAYBE_CLOCK for name in TIMES}, **{name: MAYBE_CLOCK for name in THIRDS}}),
+     "unreached": {"type": "array", "minItems": 1, "items": _enum(*TIMES, *THIRDS),
                    "description": "Times that are null this day (highLatitudeRule=none only), in output order."},
      "polar": obj(["rule", "latitude"], {"rule": _enum("nearestLatitude"), "latitude": {"type": "number"}}),
      "jamaat": _jamaat(INSTANT, "Jamaat times (UTC instants) of the jamaat parameters"),
@@ -111,13 +120,14 @@ DAY_ENTRY = obj(
 PRAYER_META = obj(["lat", "lng", "tz", "qibla"], {"lat": {"type": "number"}, "lng": {"type": "number"},
                                                    "city": {"type": "string"}, "tz": {"type": "string"},
                                                    "qibla": {"type": "number"}})
-PRAYER_TIMES = {
-    "oneOf": [
-        obj(["meta", "days"], {"meta": PRAYER_META, "days": {"type": "array", "items": DAY_ENTRY}}),
-        obj(["meta", "results"], {"meta": PRAYER_META, "results": {"type": "array", "items": obj(
-            ["method", "days"], {"method": {"type": "string"}, "days": {"type": "array", "items": DAY_ENTRY}})}}),
-    ]
-}
+DAYS = {"type": "array", "items": ref("Day")}
+PRAYER_TIMES_ONE = obj(["meta", "days"], {"meta": ref("PrayerTimesMeta"), "days": DAYS},
+                       description="One method: its days")
+METHOD_DAYS = obj(["method", "days"], {"method": {"type": "string"}, "days": DAYS})
+PRAYER_TIMES_MANY = obj(["meta", "results"], {"meta": ref("PrayerTimesMeta"),
+                                              "results": {"type": "array", "items": ref("MethodDays")}},
+                        description="Several methods: each method's days, in the canonical order of their ids")
+PRAYER_TIMES = {"oneOf": [ref("PrayerTimes"), ref("PrayerTimesByMethod")]}
 METHOD_ITEM = obj(["id", "label", "description", "source", "default"],
                    {"id": {"type": "string"}, "label": NAMES4, "description": {"type": "string"},
                     "source": {"type": "string"}, "default": {"type": "boolean"},
@@ -142,13 +152,32 @@ HIJRI_DAY = obj(
                    "description": "Who announced or published the month: sistani (moonsighting), iran-calendar-center "
                                   "(iran), ruet-e-hilal or shia-ulema (pakistan), lucknow-shia (india)"}},
 )
-HIJRI_RESULT = {"oneOf": [
-    HIJRI_DAY,
-    obj(["calendarUsed", "from", "to", "days", "months"], {"calendarUsed": _enum(*CALENDARS), "days": {"type": "object"},
-                                                            "months": {"type": "array"}, "from": DATE, "to": DATE}),
-    obj(["calendarUsed", "hijri", "monthName", "monthLength", "start", "end", "source", "days"],
-         {"calendarUsed": _enum(*CALENDARS), "days": {"type": "object"}, "monthLength": _integer(29, 30)}),
-]}
+HIJRI_YMD = obj(["year", "month", "day"], {"year": {"type": "integer"}, "month": _integer(1, 12),
+                                            "day": _integer(1, 30)}, additionalProperties=False)
+_SOURCE = _enum("table", "computed", "tabular")
+_AUTHORITY = HIJRI_DAY["properties"]["authority"]
+HIJRI_MONTH = obj(["year", "month", "monthName", "monthLength", "start", "end", "source"],
+                  {"year": {"type": "integer"}, "month": _integer(1, 12), "monthName": NAMES4,
+                   "monthLength": _integer(29, 30), "start": DATE, "end": DATE, "source": _SOURCE,
+                   "authority": _AUTHORITY},
+                  description="A Hijri month a Gregorian range touches: its first and last day (offset applied)")
+HIJRI_DAYS_MAP = obj(
+    ["calendarUsed", "offset", "from", "to", "days", "months"],
+    {"calendarUsed": _enum(*CALENDARS), "offset": _integer(-2, 2), "from": DATE, "to": DATE,
+     "days": {"type": "object", "propertyNames": DATE, "additionalProperties": ref("HijriYearMonthDay"),
+              "description": "Each Gregorian date YYYY-MM-DD of the range: its Hijri date"},
+     "months": {"type": "array", "items": ref("HijriMonth")}},
+    description="year (and month): the Hijri date of every day of a Gregorian year or month")
+HIJRI_MONTH_MAP = obj(
+    ["calendarUsed", "hijri", "monthName", "monthLength", "start", "end", "source", "days"],
+    {"calendarUsed": _enum(*CALENDARS), "hijri": obj(["year", "month"], {"year": {"type": "integer"},
+                                                                         "month": _integer(1, 12)}),
+     "monthName": NAMES4, "monthLength": _integer(29, 30), "start": DATE, "end": DATE, "source": _SOURCE,
+     "authority": _AUTHORITY,
+     "days": {"type": "object", "propertyNames": {"type": "string", "pattern": "^[1-9][0-9]?$"},
+              "additionalProperties": DATE, "description": "Each day 1..29 or 30 of the month: its Gregorian date"}},
+    description="hy and hm: the Gregorian date of every day of a Hijri month")
+HIJRI_RESULT = {"oneOf": [ref("HijriDate"), ref("HijriDaysMap"), ref("HijriMonthMap")]}
 MOON_META = obj(["conjunction", "monthBegins", "sightingEvening"],
                  {"conjunction": {"type": ["string", "null"]}, "sightingEvening": DATE,
                   "monthBegins": obj(["date", "source"], {"date": DATE, "source": {"type": "string"}})})
@@ -167,7 +196,8 @@ EVENT_ITEM = obj(
      "lastDayOfMonth": {"type": "boolean"}, "hijriYear": {"type": "integer"}, "gregorian": {"type": ["string", "null"]},
      "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular"),
      # nights only (docs/decisions.md, "Nights"): daysUntil then counts to the eve
-     "night": {"const": True}, "eveGregorian": {"type": ["string", "null"], "format": "date"}},
+     "night": {"type": "boolean", "const": True, "description": "Present (true) on a night: it begins at the "
+               "maghrib of eveGregorian"}, "eveGregorian": {"type": ["string", "null"], "format": "date"}},
 )
 ECLIPSE_ITEM = obj(
     ["kind", "type", "utc", "gamma", "magnitude", "penumbralMag", "durationsMin", "greatest", "hijri"],
@@ -218,12 +248,12 @@ def calendar_feed(description: str = "iCalendar feed") -> dict:
 
 
 SVG = {"description": "SVG map", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}
-METHODS = json_response(obj(["methods"], {"methods": {"type": "array", "items": METHOD_ITEM}}))
+METHODS = json_response(obj(["methods"], {"methods": {"type": "array", "items": ref("Method")}}))
 QIBLA = json_response(obj(["qibla"], {"qibla": _number(0, 360), "lat": {"type": "number"}, "lng": {"type": "number"}}))
-CITIES = json_response(obj(["cities"], {"cities": {"type": "array", "items": CITY_ITEM}}))
-EVENTS = json_response(obj(["events"], {"events": {"type": "array", "items": EVENT_ITEM}}))
+CITIES = json_response(obj(["cities"], {"cities": {"type": "array", "items": ref("City")}}))
+EVENTS = json_response(obj(["events"], {"events": {"type": "array", "items": ref("Event")}}))
 ECLIPSES = json_response(obj(["meta", "eclipses"], {"meta": {"type": "object"},
-                                                     "eclipses": {"type": "array", "items": ECLIPSE_ITEM}}))
+                                                     "eclipses": {"type": "array", "items": ref("Eclipse")}}))
 _TEXT_BY_LANG = {"type": "object", "properties": {lang: {"type": "string"} for lang in LANGUAGES},
                  "additionalProperties": False}
 _QUERY_TEXT = {"type": "object", "additionalProperties": {"type": "string"}}
@@ -245,4 +275,14 @@ MOSQUE_ITEM = obj(
                  "items": obj(["about", "read"], {"about": {"type": "string"}, "url": {"type": "string"},
                                                   "read": DATE})}},
     additionalProperties=False)
-MOSQUES = obj(["mosques"], {"mosques": {"type": "array", "items": MOSQUE_ITEM}})
+MOSQUES = obj(["mosques"], {"mosques": {"type": "array", "items": ref("Mosque")}})
+
+# The named schemas of the document's components (`ref`): one type each in a generated client.
+COMPONENTS = {
+    "Error": ERROR, "Day": DAY_ENTRY, "PrayerTimesMeta": PRAYER_META, "MethodDays": METHOD_DAYS,
+    "PrayerTimes": PRAYER_TIMES_ONE, "PrayerTimesByMethod": PRAYER_TIMES_MANY,
+    "HijriDate": HIJRI_DAY, "HijriYearMonthDay": HIJRI_YMD, "HijriMonth": HIJRI_MONTH,
+    "HijriDaysMap": HIJRI_DAYS_MAP, "HijriMonthMap": HIJRI_MONTH_MAP,
+    "Event": EVENT_ITEM, "DayStatus": DAY_STATUS, "Method": METHOD_ITEM, "City": CITY_ITEM, "Eclipse": ECLIPSE_ITEM,
+    "Mosque": MOSQUE_ITEM,
+}

@@ -215,6 +215,15 @@ def wall_to_utc_s(name: str, wall_s: np.ndarray) -> np.ndarray:
     return wall_s - offsets[index]
 
 
+def noon_offsets_s(name: str, unix_days: np.ndarray) -> np.ndarray:
+    """Return the zone's UTC offset in seconds at 12:00 local time of each local date (unix days).
+
+    Noon is never inside a change of offset in tzdata; were it, `wall_to_utc_s`'s rule would apply.
+    """
+    wall_noon_s = np.asarray(unix_days, dtype=np.int64) * 86400 + 43200
+    return wall_noon_s - wall_to_utc_s(name, wall_noon_s)
+
+
 def next_change_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     """Return the instant of the zone's first change of offset after each of ``unix_s`` (int64 max if none
     within the following year)."""

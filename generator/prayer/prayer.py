@@ -40,7 +40,7 @@ presets bound to them; the engine itself only computes.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Callable, Hashable, Mapping, Sequence, TypeVar
 
@@ -105,6 +105,7 @@ class Options:
     tune_min: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     elevation_m: float = 0.0
     imsak_before_fajr_min: int | None = None
+    zone: str | None = None
 
 
 DEFAULT_OPTIONS = Options()
@@ -473,14 +474,53 @@ def _rows(horizon_deg: float, angles_deg: tuple[tuple[float | None, ...], ...], 
     return _Rows(side, sin_fixed, tuple(by_day_rows), np.array(expand))
 
 
+def solar_days(local_days: np.ndarray, lng_deg: float, zone: str | None) -> np.ndarray:
+    """Return, for each local date, the day whose local mean noon (UT 12h − lng/15) the solver starts from.
+
+    Without a zone, the date itself.  With one, the date minus the whole days that round
+    (offset at the zone's noon − lng/15 h)/24 h: the transit then falls within 12 h of the zone's
+    own noon, so every time of a date lies around noon of that date on the zone's clock.  The
+    shift is 0 wherever the zone's clock is within 12 h of mean solar time, everywhere but west
+    of 180° on the far side of the date line (Samoa, Tonga, Kiribati's Line and Phoenix Islands,
+    Tokelau, New Zealand's Chatham Islands at UTC+13¾): there it is one day, and where a zone
+    jumped the line (Samoa on 2011-12-30) each date keeps its own.
+    """
+    local_days = np.asarray(local_days, dtype=float)
+    if zone is None:
+        return local_days
+    from generator.places import timezones  # the pinned tzdata's offsets (`timezones.is_valid` zones)
+
+    offset_h = timezones.noon_offsets_s(zone, local_days.astype(np.int64)) / 3600.0
+    shift = np.floor((offset_h - lng_deg / 15.0) / 24.0 + 0.5)
+    return local_days - shift if shift.any() else local_days
+
+
 def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods: Sequence[Method],
            options: Options) -> _Solved:
     """Step 1: every altitude event in one stacked solve, then the nearest-latitude rule on polar days.
 
     Days solved: the n requested, the next one (its fajr ends the last night, for midnight)
-    and one more (its sunrise ends the next day's night).
+    and one more (its sunrise ends the next day's night).  ``day`` of the result is the local
+    date; the Sun is solved for its `solar_days` (the same but beyond the date line).  Where a
+    zone skipped a date (Samoa's 2011-12-30) two dates share a solar day: the Sun is solved
+    once per solar day, each date taking its own, so the night before the gap ends at the
+    next real morning (the skipped date repeats the next date's times).
     """
-    day_ext = first_day + np.arange(n_days + 2, dtype=float)
+    local_ext = first_day + np.arange(n_days + 2, dtype=float)
+    day_ext = solar_days(local_ext, lng_deg, options.zone)
+    if day_ext is not local_ext and not (np.diff(day_ext) > 0).all():
+        distinct, of_date = np.unique(day_ext, return_inverse=True)
+        solved = _solve_days(lat_deg, lng_deg, np.append(distinct, distinct[-1] + 1.0), methods, options)
+        dates = of_date[: n_days + 1]
+        return _Solved(local_ext[: n_days + 1], *(getattr(solved, f.name)[..., dates] for f in fields(_Solved)[1:]))
+    solved = _solve_days(lat_deg, lng_deg, day_ext, methods, options)
+    return solved if day_ext is local_ext else replace(solved, day=local_ext[: n_days + 1])
+
+
+def _solve_days(lat_deg: float, lng_deg: float, day_ext: np.ndarray, methods: Sequence[Method],
+                options: Options) -> _Solved:
+    """`_solve` for solar days ``day_ext`` (increasing; the last one only ends the night before it)."""
+    n_days = day_ext.size - 2
     # Asr's noon shadow: from the Sun's declination at that day's transit (the physical noon).
     noon_ext, dec_noon, (trig, trig_rates) = _transit_and_declination(day_ext, lng_deg)
     at_noon = (trig[:, None, :], trig_rates[:, None, :])  # shaped as the rows' first pass reads them
@@ -528,7 +568,7 @@ def _solve(lat_deg: float, lng_deg: float, first_day: int, n_days: int, methods:
             sunrise_ext, sunset, fajr, isha, by_angle, asr = solve_all(lat)
             sunrise = sunrise_ext[keep]
             # the night after a day is measured at that day's own latitude
-            next_sunrise = time_of_altitude(day + 1, noon_ext[1:], lat[keep], lng_deg, horizon, -1)
+            next_sunrise = time_of_altitude(day_ext[1:], noon_ext[1:], lat[keep], lng_deg, horizon, -1)
             bad = unsolvable(sunrise, sunset[keep], next_sunrise, asr[keep])
             if not bad.any():
                 break
@@ -791,15 +831,24 @@ def summer_intervals_min(methods: Sequence[Method], day: np.ndarray,
     return maghrib, imsak
 
 
+def night_thirds_s(start_s: np.ndarray, end_s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (end of the first third, start of the last third) of nights from ``start_s`` to ``end_s``.
+
+    Unix seconds of whole minutes in, the same out: start + ⅓ and start + ⅔ of the night, in
+    integer seconds (exact to the second, since both ends are whole minutes), rounded to the
+    nearest minute with 30 s going up.
+    """
+    start_s = np.asarray(start_s, dtype=np.int64)
+    night_s = np.asarray(end_s, dtype=np.int64) - start_s
+    if not (night_s > 0).all():
+        raise ValueError("a night must end after it begins")
+    first_s, last_s = start_s + night_s // 3, start_s + (2 * night_s) // 3
+    return (first_s + 30) // 60 * 60, (last_s + 30) // 60 * 60
+
+
 def last_third_start_s(maghrib_s: np.ndarray, next_fajr_s: np.ndarray) -> np.ndarray:
     """Return when the last third of each night begins, Unix seconds rounded to the nearest minute.
 
-    maghrib + ⅔ × (next fajr − maghrib), in integer seconds: both inputs are whole
-    minutes, so the exact instant is a whole number of seconds; 30 s rounds up.
+    maghrib + ⅔ × (next fajr − maghrib) (`night_thirds_s`).
     """
-    maghrib_s = np.asarray(maghrib_s, dtype=np.int64)
-    night_s = np.asarray(next_fajr_s, dtype=np.int64) - maghrib_s
-    if not (night_s > 0).all():
-        raise ValueError("a night must end after it begins")
-    exact_s = maghrib_s + (2 * night_s) // 3
-    return (exact_s + 30) // 60 * 60
+    return night_thirds_s(maghrib_s, next_fajr_s)[1]
