@@ -186,6 +186,26 @@ def test_the_pool_caps_connections_to_postgresql(cluster):
         store.close()
 
 
+def test_postgresql_connections_carry_the_timeouts_and_keepalives(cluster):
+    """Asked of PostgreSQL itself (SHOW) and of libpq (the connection's parameters): every pooled connection has
+    the statement timeout, the idle-in-transaction timeout and TCP keepalives; a statement over the timeout is
+    cancelled by the server and is `Unavailable` for that call only (the store is not taken for away)."""
+    store = mosque_store.PostgresStore(cluster.create("k" + uuid.uuid4().hex[:12]), timeout_s=0.2, pool_size=1)
+    try:
+        with store._borrow() as connection:
+            assert connection.execute("SHOW statement_timeout").fetchone()[0] == "200ms"
+            assert connection.execute("SHOW idle_in_transaction_session_timeout").fetchone()[0] == "2s"
+            parameters = connection.info.get_parameters()
+            assert (parameters["keepalives"], parameters["keepalives_idle"], parameters["keepalives_interval"],
+                    parameters["keepalives_count"], parameters["connect_timeout"]) == ("1", "10", "5", "3", "2")
+        with pytest.raises(mosque_store.Unavailable) as cancelled:
+            store._run(lambda cursor: cursor.execute("SELECT pg_sleep(30)"))
+        assert cancelled.value.away is False and "statement timeout" in str(cancelled.value)
+        assert store.get("nosuch") is None  # the same pool serves the next call
+    finally:
+        store.close()
+
+
 class _TinySqlite(mosque_store.SqliteStore):
     """SQLite whose every connection may not grow the file past ``max_pages`` (None: no limit): SQLite's own
     SQLITE_FULL, as a full disk gives it."""
