@@ -160,10 +160,11 @@ def _forget_all() -> None:
         _seen_bytes = 0
 
 
-def _remember(mosque_id: str, record: mosque_store.Record | None, now: float | None = None) -> mosques.Mosque | None:
-    """Keep what the store said of ``mosque_id``: its profile as the last copy, or that it has none."""
+def _remember(mosque_id: str, record: mosque_store.Record | None, fresh: bool = True) -> mosques.Mosque | None:
+    """Keep what the store said of ``mosque_id``: its profile as the last copy, or that it has none (``fresh``
+    False: a copy to fall back on, read again at the next request)."""
     global _seen_bytes
-    fresh_until = (time.monotonic() if now is None else now) + PROFILE_TTL_S
+    fresh_until = time.monotonic() + PROFILE_TTL_S if fresh else 0.0
     mosque = None if record is None else _to_mosque(record)
     with _lock:
         old = _seen.pop(mosque_id, None)
@@ -513,6 +514,8 @@ async def create(request: Request) -> Response:
     mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
     text = await _checked(request, mosque_id)
     mosque_id, secret, version = await _call(store.create, text, mosques.by_id().__contains__)
+    # This node has seen it: its pages answer from this copy even if the store goes away before they are asked.
+    _remember(mosque_id, mosque_store.Record(mosque_id, version, text, False, mosque_store.now_text()), fresh=False)
     return _json(201, {"id": mosque_id, "version": version, "edit": secret, "listed": False,
                        "links": links(mosque_id)},
                  {"ETag": f'"{version}"', "Location": f"/v1/mosques/{mosque_id}"})
@@ -556,6 +559,9 @@ async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
     except KeyError:
         return _error(404, "no such mosque")
     forget(mosque_id)
+    listed_before = _copy(mosque_id)[2]
+    _remember(mosque_id, None if text is None else mosque_store.Record(
+        mosque_id, version, text, bool(listed_before and listed_before.listed), mosque_store.now_text()), fresh=False)
     return _json(200, {"id": mosque_id, "version": version, **({"links": links(mosque_id)} if text else {}),
                        **({"deleted": True} if text is None else {})}, {"ETag": f'"{version}"'})
 
