@@ -12,7 +12,7 @@ a request that needs the store is answered 503 with a Retry-After (RFC 9110 §10
 write on a full disk (RFC 4918 §11.5), never 500; a profile seen before the fault still answers ``mosque=`` with the
 same bytes; one never seen is 503, never 400 "unknown mosque id".  Whether a request waited on the hung store is
 shown by order (it is still unanswered when the other request has its answer), not by a wall-clock bound; the one
-bound used (the hung store is waited for 6 s) is a margin of thousands over a cached answer's milliseconds.
+bound used (the hung store is waited for 4 s) is a margin of thousands over a cached answer's milliseconds.
 """
 from __future__ import annotations
 
@@ -36,8 +36,6 @@ from runtime import hosted, mosque_store, store_access
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pg_cluster  # noqa: E402  (a helper beside the tests)
 
-pytestmark = pytest.mark.xdist_group("store_faults")
-
 ROOT = Path(__file__).resolve().parent.parent
 PROFILE = json.loads((ROOT / "tests" / "fixtures" / "mosques" / "example-mosque.json").read_text(encoding="utf-8"))
 NEVER_SEEN = "zz" + uuid.uuid4().hex[:11]  # a well-formed hosted id no node has seen
@@ -52,7 +50,7 @@ def _skip_without_postgresql():
 
 @pytest.fixture(scope="module")
 def cluster():
-    """One cluster for this module (its faults are undone by each test before the next)."""
+    """One cluster for this module in each test worker (its faults are undone by each test before the next)."""
     _skip_without_postgresql()
     with pg_cluster.Cluster() as running:
         yield running
@@ -409,14 +407,14 @@ def _post_profile(base: str) -> dict:
 
 def test_postgresql_absent_at_start_then_hung_delays_no_other_answer(cluster, tmp_path):
     """Real uvicorn.  PostgreSQL down when the app starts: it starts and answers (profiles 503), and opens the store
-    by itself when PostgreSQL comes.  Then PostgreSQL hung (SIGSTOP): a profile read waits on it (up to the 6 s wait
+    by itself when PostgreSQL comes.  Then PostgreSQL hung (SIGSTOP): a profile read waits on it (up to the 4 s wait
     set here) while /v1/qibla is answered meanwhile; then the store is away: profile routes 503 at once, mosque=
     from the last copy, a never-seen id 503.  Finally an unhandled exception answers 500 and the same keep-alive
     connection serves the next request."""
     url = cluster.create("u" + uuid.uuid4().hex[:12])
     cluster.stop()
     try:
-        with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, MOSQUE_DB_WAIT_S=6, PROFILE_TTL_S=0.2) as (base, process):
+        with uvicorn_app(tmp_path, MOSQUE_DB_URL=url, MOSQUE_DB_WAIT_S=4, PROFILE_TTL_S=0.2) as (base, process):
             assert _one(base, QIBLA)[0] == 200
             status, headers, _ = _one(base, "/v1/mosques", method="POST", body=json.dumps(PROFILE).encode(),
                                       headers={"Content-Type": "application/json"})
@@ -484,7 +482,7 @@ def test_postgresql_absent_at_start_then_hung_delays_no_other_answer(cluster, tm
                 reader.start()
                 time.sleep(0.5)
                 process.terminate()
-                process.wait(30)  # the read's wait (6 s) and the store's close (2 s at most), never the hang
+                process.wait(30)  # the read's wait (4 s) and the store's close (2 s at most), never the hang
                 reader.join()
                 assert waiting["last"][0] == 503
             finally:
