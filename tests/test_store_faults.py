@@ -77,10 +77,12 @@ def _until(check, seconds: float = 40.0, what: str = ""):
 
 @contextlib.contextmanager
 def serving_store(store: mosque_store.Store):
-    """The app (in process) serving ``store``; the previous store put back afterwards."""
+    """The app (in process) serving ``store``, with fresh creation and edit buckets (their limits have their own
+    test); the previous store and buckets put back afterwards."""
     from runtime.app import app
 
-    previous, probe_s = hosted._store, store_access.MAX_PROBE_S
+    previous, probe_s, buckets = hosted._store, store_access.MAX_PROBE_S, (hosted.creations, hosted.edits)
+    hosted.creations, hosted.edits = hosted.HourlyBucket(1000), hosted.HourlyBucket(1000)
     store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (10 s in service): a returning store is seen sooner
     hosted.open_store(store)
     responses._body.cache_clear()
@@ -88,6 +90,7 @@ def serving_store(store: mosque_store.Store):
         yield TestClient(app)
     finally:
         store_access.MAX_PROBE_S = probe_s
+        hosted.creations, hosted.edits = buckets
         responses._body.cache_clear()
         hosted.close_store()
         if previous is not None:
