@@ -184,3 +184,165 @@ def test_timetable_py_with_a_data_folder_without_index_is_a_clear_refusal(tmp_pa
                            "--source", "https://example.org/", "--data", str(tmp_path / "empty")])
     assert code == 2
     assert "no index.csv" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ writes only from the service's own origin
+
+FOREIGN_ORIGINS = ["https://evil.example", "null", "http://127.0.0.1:8001", "https://testserver.evil.example",
+                   "file://", "https://127.0.0.1:8000.evil.example"]
+
+
+@pytest.mark.parametrize("origin", FOREIGN_ORIGINS)
+def test_a_write_from_another_origin_is_refused_even_without_a_preflight(api, origin):
+    """REPORT.md section C: `OPTIONS /v1/mosques` from `Origin: https://evil.example` allowed POST with `*`, so any
+    web page could make its visitors' browsers publish.  The Fetch standard has a browser send Origin with every
+    cross-origin POST, PUT and DELETE (a "simple" form POST needs no preflight): each is a 403 naming Origin, and
+    nothing is stored or changed; the preflight from there allows reads only (`*`, GET and HEAD)."""
+    client, store = api
+    created = _create(client)  # no Origin: a tool, not a browser's drive-by
+    mosque_id, secret = created["id"], created["edit"]
+    foreign = {"Origin": origin}
+    _bad(client.post("/v1/mosques", json=profile(), headers=foreign), "Origin", 403)
+    _bad(client.post("/v1/mosques", content=json.dumps(profile()), headers={**foreign, "Content-Type": "text/plain"}),
+         "Origin", 403)
+    _bad(client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers={**foreign, **_auth(secret, 1)}), "Origin", 403)
+    _bad(client.delete(f"/v1/mosques/{mosque_id}", headers={**foreign, **_auth(secret, 1)}), "Origin", 403)
+    _bad(client.post(f"/v1/mosques/{mosque_id}/versions/1/restore", headers={**foreign, **_auth(secret, 1)}),
+         "Origin", 403)
+    assert [row[:2] for row in store.ids()] == [(mosque_id, 1)]
+    preflight = client.options("/v1/mosques", headers={**foreign, "Access-Control-Request-Method": "POST",
+                                                       "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
+    assert preflight.headers["access-control-allow-methods"] == "GET, HEAD"
+    read = client.get(f"/v1/mosques/{mosque_id}", headers=foreign)  # reads stay open to every origin
+    assert read.status_code == 200 and read.headers["access-control-allow-origin"] == "*"
+
+
+def test_writes_from_the_services_own_origins_are_allowed(api):
+    """Own origins: PUBLIC_ORIGIN (the test app's default http://127.0.0.1:8000) and the host the request was sent
+    to (TestClient's Host: testserver; a mirror the builder is read on)."""
+    from generator.site import urls
+
+    client, _ = api
+    for origin in (urls.PUBLIC_ORIGIN, "http://testserver", "https://testserver"):
+        response = client.post("/v1/mosques", json=profile(), headers={"Origin": origin})
+        assert response.status_code == 201, (origin, response.text)
+        mosque_id, secret = response.json()["id"], response.json()["edit"]
+        assert client.put(f"/v1/mosques/{mosque_id}", json=profile(),
+                          headers={"Origin": origin, **_auth(secret, 1)}).status_code == 200
+
+
+# ------------------------------------------------------------------ an IPv6 client is its /64
+
+def _network(address: str, bits: int = 64) -> str:
+    """The independent reference: Python's ipaddress (RFC 4291), an IPv4-mapped address as its IPv4 address."""
+    import ipaddress
+
+    ip = ipaddress.ip_address(address)
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False).network_address)
+
+
+def _addresses(count: int = 400) -> list[str]:
+    """IPv6 addresses with every shape of zero runs (seeded): each group zero or not, in and out of the prefix."""
+    import ipaddress
+    import random
+
+    draw = random.Random(34)
+    found = ["::", "::1", "1::", "2001:db8::", "2001:db8::1", "2001:db8:0:0:1::", "2001:0:0:5::1", "2001::5:1:2:3:4",
+             "fe80::1:2:3:4", "::ffff:192.0.2.7", "2001:db8:1:2:3:4:5:6", "0:0:0:1::"]
+    while len(found) < count:
+        groups = [0 if draw.random() < 0.45 else draw.randrange(1, 65536) for _ in range(8)]
+        found.append(ipaddress.IPv6Address(b"".join(g.to_bytes(2, "big") for g in groups)).compressed)
+    return found
+
+
+def test_the_apps_limits_count_an_ipv6_client_by_its_64(api, monkeypatch):
+    """REPORT.md section C: 60 creations from 60 addresses of one /64 all got 201.  Clients (the peer address, as
+    uvicorn gives it) of one /64 share one bucket (the 4th is 429), another /64 has its own, IPv4 addresses stay
+    apart; the key is ipaddress's network for every shape of address (the reference `_network`)."""
+    from runtime import app as app_module
+    from runtime import ratelimit
+
+    for address in _addresses():
+        key = ratelimit.client_key(address)
+        assert _network_of_key(key) == _network(address), (address, key)
+    assert ratelimit.client_key("2001:db8::1", 128) == "2001:db8::1"  # IPV6_CLIENT_PREFIX=128: each address
+    assert ratelimit.client_key("2001:db8:1:2:3::1", 48) == "2001:db8:1::/48"
+    with pytest.raises(ValueError, match="IPV6_CLIENT_PREFIX"):
+        ratelimit.ipv6_prefix_bits("8")
+    monkeypatch.setattr(hosted, "creations", hosted.HourlyBucket(3))
+    assert app_module.ipv6_client_prefix == 64  # the default
+
+    def create(address):
+        peer = TestClient(app_module.app, client=(address, 50000))  # not entered: the app's start-up not run again
+        return peer.post("/v1/mosques", json=profile()).status_code
+
+    assert [create(f"2001:db8:aa:bb::{k:x}") for k in range(1, 5)] == [201, 201, 201, 429]
+    assert create("2001:db8:aa:bb:ffff:ffff:ffff:ffff") == 429
+    assert create("2001:db8:aa:bc::1") == 201  # the next /64
+    assert [create(f"192.0.2.{k}") for k in (1, 2, 3, 4)] == [201] * 4  # IPv4: each address its own
+
+
+def _network_of_key(key: str) -> str:
+    import ipaddress
+
+    return str(ipaddress.ip_network(key, strict=False).network_address) if "/" in key else key
+
+
+@pytest.mark.skipif(not __import__("shutil").which("nginx") and not Path("/usr/sbin/nginx").exists(),
+                    reason="nginx is not installed (apt-get install nginx-light)")
+@pytest.mark.parametrize("bits", [64, 48])
+def test_nginx_zones_count_an_ipv6_client_by_its_64(tmp_path, bits):
+    """The zones' key in deploy/nginx.conf is the map render_nginx_conf.py writes (`client_network_map`), evaluated by a
+    real nginx: its realip module takes each client address from a header (trusted from loopback) and writes it in
+    its own text (lower case, RFC 5952 compression), so addresses sent exploded or in upper case are read as nginx
+    reads a peer.  Every key names the /64 (or, with --ipv6-prefix 48, the /48) ipaddress computes (`_network`); IPv4
+    and IPv4-mapped addresses are the IPv4 address."""
+    import http.client
+    import subprocess
+
+    from deploy import local_stack
+    from deploy.render_nginx_conf import client_network_map
+
+    port = local_stack.free_port()
+    for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp_path / folder).mkdir()
+    temp = "".join(f"{name}_temp_path {tmp_path / folder};\n" for name, folder in (
+        ("client_body", "client_body"), ("proxy", "proxy"), ("fastcgi", "fastcgi"), ("uwsgi", "uwsgi"), ("scgi", "scgi")))
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(f"""pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log warn;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    {temp}
+    {client_network_map(bits)}
+    server {{
+        listen 127.0.0.1:{port};
+        set_real_ip_from 127.0.0.1;
+        real_ip_header X-Real-IP;
+        location / {{ return 200 "$client_network"; }}
+    }}
+}}
+""")
+    nginx = subprocess.Popen([local_stack.nginx_binary(), "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"])
+    try:
+        local_stack.wait_until_up(f"http://127.0.0.1:{port}/", 20)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        import ipaddress
+
+        cases = [(address, address) for address in _addresses()]
+        cases += [(ipaddress.ip_address(a).exploded.upper(), a) for a in _addresses(60) if ":" in a and "." not in a]
+        cases += [("192.0.2.9", "192.0.2.9")]
+        for sent, address in cases:
+            connection.request("GET", "/", headers={"X-Real-IP": sent})
+            key = connection.getresponse().read().decode()
+            assert _network_of_key(key) == _network(address, bits), (sent, key)
+            assert key.endswith(f"/{bits}") == (":" in address and not address.startswith("::ffff:"))
+        connection.close()
+    finally:
+        local_stack.stop(nginx)
