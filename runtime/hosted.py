@@ -349,6 +349,9 @@ def _handled(handler):
             return refused.response
         except Forbidden:
             return _error(403, "not allowed")
+        except mosque_store.Full as full:  # a global cap (mosque_store.Limits): the operator's to raise or prune
+            log.warning("hosted profiles: a write refused: %s", full)
+            return _error(507, str(full))
     return respond
 
 

@@ -72,6 +72,38 @@ class Forbidden(Exception):
     """No such profile, or the wrong secret (the two are not told apart)."""
 
 
+class Full(Exception):
+    """A global cap is reached (`Limits`): the write is refused, nothing is stored (HTTP 507)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Global caps (issue 34: one /64 created 6,788 profiles, 448 MB, in 20 s, and every version was kept for ever).
+
+    ``profiles``: profiles in the database (deleted ones too, until `prune` or ``mosque.py delete``), beyond which a
+    creation is refused; ``versions``: versions kept per profile, the newest (older ones are removed as a save adds
+    one, so a profile never holds more than ``versions`` × 64 KiB); ``database_bytes``: the database's used size
+    beyond which creations and edits are refused (deletions never are).  0 turns a cap off.  Environment:
+    HOSTED_MAX_PROFILES, HOSTED_MAX_VERSIONS, HOSTED_MAX_DATABASE_MB (docs/mosques.md)."""
+
+    profiles: int = 10_000
+    versions: int = 20
+    database_bytes: int = 2048 * 2**20
+
+    @classmethod
+    def from_env(cls, env=None) -> "Limits":
+        env = os.environ if env is None else env
+        values = {}
+        for name, field, scale in (("HOSTED_MAX_PROFILES", "profiles", 1), ("HOSTED_MAX_VERSIONS", "versions", 1),
+                                   ("HOSTED_MAX_DATABASE_MB", "database_bytes", 2**20)):
+            text = env.get(name, "")
+            if text:
+                if not text.isdigit():
+                    raise ValueError(f"{name}: a whole number (0: no cap); got {text[:20]!r}")
+                values[field] = int(text) * scale
+        return cls(**values)
+
+
 @dataclass(frozen=True)
 class Record:
     """A profile's current state: ``body`` None when its latest version is a deletion."""
@@ -114,6 +146,7 @@ class Store(abc.ABC):
 
     # -- connection: one per thread (the app calls from its worker threads) --
     def __init__(self):
+        self.limits = Limits.from_env()  # the global caps (a test or the operator's command may set others)
         self._local = threading.local()
         self._opened: list = []  # every thread's connection, closed by `close`
         self._opened_lock = threading.Lock()
@@ -162,7 +195,7 @@ class Store(abc.ABC):
             try:
                 with self._transaction(connection, write) as cursor:
                     return work(cursor)
-            except (Stale, Forbidden, KeyError, ValueError):
+            except (Stale, Forbidden, Full, KeyError, ValueError):
                 raise
             except Exception as error:
                 self._drop_connection()  # a broken connection is not kept for the next request
@@ -172,6 +205,35 @@ class Store(abc.ABC):
     def _lost(self, error: Exception) -> bool:
         """Whether ``error`` says the connection is gone (worth one more try on a new one)."""
         return False
+
+    def _used_bytes(self, cursor) -> int:
+        """The database's used size in bytes (each kind of database says how)."""
+        return 0
+
+    def _check_room(self, cursor, creating: bool) -> None:
+        """`Full` when a cap refuses this write: the database's size (creations and edits), the profiles (creations)."""
+        limits = self.limits
+        if limits.database_bytes and self._used_bytes(cursor) >= limits.database_bytes:
+            raise Full(f"the service's profile database is full ({limits.database_bytes // 2**20} MB, "
+                       f"HOSTED_MAX_DATABASE_MB); nothing was saved: tell the service's operator")
+        if creating and limits.profiles and \
+                self._one(cursor, "SELECT COUNT(*) FROM mosques")[0] >= limits.profiles:
+            raise Full(f"the service holds as many profiles as it may ({limits.profiles}, HOSTED_MAX_PROFILES); "
+                       f"nothing was saved: tell the service's operator")
+
+    def _keep_newest(self, cursor, mosque_id: str, newest: int) -> None:
+        """Remove the versions older than the newest `Limits.versions` (the bounded history)."""
+        if self.limits.versions:
+            cursor.execute(self._sql("DELETE FROM versions WHERE id = ? AND version <= ?"),
+                           (mosque_id, newest - self.limits.versions))
+
+    def size(self) -> dict:
+        """What the caps read: {"profiles", "versions", "bytes"} (``mosque.py show`` prints it)."""
+        def work(cursor):
+            return {"profiles": int(self._one(cursor, "SELECT COUNT(*) FROM mosques")[0]),
+                    "versions": int(self._one(cursor, "SELECT COUNT(*) FROM versions")[0]),
+                    "bytes": int(self._used_bytes(cursor))}
+        return self._run(work)
 
     def _one(self, cursor, sql: str, *args):
         cursor.execute(self._sql(sql), args)
@@ -248,6 +310,7 @@ class Store(abc.ABC):
                 continue
 
             def work(cursor):
+                self._check_room(cursor, creating=True)
                 if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is not None:
                     return False
                 saved = now_text()
@@ -272,6 +335,8 @@ class Store(abc.ABC):
             if body is None and self._one(cursor, "SELECT body IS NULL FROM versions WHERE id = ? AND version = ?",
                                           mosque_id, current)[0]:
                 raise KeyError("deleted")  # deleting a deleted profile: nothing to do
+            if body is not None:  # a deletion is never refused for room
+                self._check_room(cursor, creating=False)
             # Moves only from the version read: of two transactions that both read ``expected``, one updates
             # no row (the database's row lock orders them) and is told, never both write.
             cursor.execute(self._sql("UPDATE mosques SET current = ? WHERE id = ? AND current = ?"),
@@ -280,6 +345,7 @@ class Store(abc.ABC):
                 raise Stale(self._one(cursor, "SELECT current FROM mosques WHERE id = ?", mosque_id)[0])
             cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, ?, ?, ?)"),
                            (mosque_id, expected + 1, now_text(), body))
+            self._keep_newest(cursor, mosque_id, expected + 1)
             return expected + 1
         return self._run(work, write=True)
 
@@ -386,6 +452,11 @@ class SqliteStore(Store):
     def _transaction(self, connection, write: bool = False):
         return _SqliteTransaction(connection, write)
 
+    def _used_bytes(self, cursor) -> int:
+        # pages in use (a removed version's pages are free for the next ones: the file does not shrink)
+        pages = self._one(cursor, "PRAGMA page_count")[0] - self._one(cursor, "PRAGMA freelist_count")[0]
+        return pages * self._one(cursor, "PRAGMA page_size")[0]
+
     def describe(self) -> str:
         return f"SQLite {self.path}"
 
@@ -424,6 +495,10 @@ class PostgresStore(Store):
 
     def _transaction(self, connection, write: bool = False):
         return _PostgresTransaction(connection, write)
+
+    def _used_bytes(self, cursor) -> int:
+        # the two tables with their indexes and TOAST (not the whole database: other tables may share it)
+        return int(self._one(cursor, "SELECT pg_total_relation_size('mosques') + pg_total_relation_size('versions')")[0])
 
     def describe(self) -> str:
         return "PostgreSQL " + self.url.split("@")[-1]  # never the password of the URL

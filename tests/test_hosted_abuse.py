@@ -22,7 +22,7 @@ from generator.site import responses
 from runtime import hosted, mosque_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_hosted_mosques import _auth, _bad, _create, profile  # noqa: E402  (the same helpers and fixture profile)
+from test_hosted_mosques import _auth, _bad, _create, cluster, profile  # noqa: E402,F401  (helpers, fixtures)
 
 # The report's profile (section G, 7 of 649 generated profiles): accepted with 201, its page, screen and widget 500.
 TORONTO_NEVER_WITHIN = {
@@ -346,3 +346,78 @@ http {{
         connection.close()
     finally:
         local_stack.stop(nginx)
+
+
+# ------------------------------------------------------------------ bounded storage
+
+def test_each_profile_keeps_its_newest_versions_only(api):
+    """Issue 34: every version was kept for ever.  With `Limits.versions` = 3, after 6 saves the history is versions
+    4-6 (the newest three; version 1 is gone from the database), restoring a kept one works and a removed one is a
+    404; the count is read from the database itself with sqlite3, not through the store."""
+    import sqlite3
+
+    client, store = api
+    store.limits = mosque_store.Limits(versions=3)
+    created = _create(client)
+    mosque_id, secret = created["id"], created["edit"]
+    for version in range(1, 6):
+        body = dict(profile(), announcement={"en": f"edit {version}"})
+        assert client.put(f"/v1/mosques/{mosque_id}", json=body, headers=_auth(secret, version)).status_code == 200
+    listed = client.get(f"/v1/mosques/{mosque_id}/versions", headers={"Authorization": f"Bearer {secret}"})
+    assert [v["version"] for v in listed.json()["versions"]] == [4, 5, 6]
+    with sqlite3.connect(store.path) as raw:
+        assert raw.execute("SELECT version FROM versions WHERE id = ? ORDER BY version", (mosque_id,)).fetchall() \
+            == [(4,), (5,), (6,)]
+    restore = f"/v1/mosques/{mosque_id}/versions/%d/restore"
+    assert client.post(restore % 1, headers=_auth(secret, 6)).status_code == 404
+    assert client.post(restore % 4, headers=_auth(secret, 6)).status_code == 200
+    assert client.get(f"/v1/mosques/{mosque_id}").json()["announcement"] == {"en": "edit 3"}
+
+
+def test_global_caps_refuse_with_507_and_deletion_stays_possible(api):
+    """Issue 34: no global cap on profiles or database size.  At `Limits.profiles` a creation is a 507 saying what is
+    full, nothing stored; at `Limits.database_bytes` (here: one byte, so any database is over it) creations and
+    edits are 507 and a deletion still works."""
+    client, store = api
+    store.limits = mosque_store.Limits(profiles=2)
+    first, _ = _create(client), _create(client)
+    refused = client.post("/v1/mosques", json=profile())
+    assert refused.status_code == 507 and "HOSTED_MAX_PROFILES" in refused.json()["error"]
+    assert len(store.ids()) == 2
+    store.limits = mosque_store.Limits(database_bytes=1)
+    assert client.post("/v1/mosques", json=profile()).status_code == 507
+    url = f"/v1/mosques/{first['id']}"
+    edit = client.put(url, json=profile(), headers=_auth(first["edit"], 1))
+    assert edit.status_code == 507 and "HOSTED_MAX_DATABASE_MB" in edit.json()["error"]
+    assert client.delete(url, headers=_auth(first["edit"], 1)).status_code == 200
+
+
+def test_the_caps_are_read_from_the_environment():
+    limits = mosque_store.Limits.from_env({"HOSTED_MAX_PROFILES": "50", "HOSTED_MAX_VERSIONS": "0",
+                                           "HOSTED_MAX_DATABASE_MB": "3"})
+    assert limits == mosque_store.Limits(profiles=50, versions=0, database_bytes=3 * 2**20)
+    with pytest.raises(ValueError, match="HOSTED_MAX_VERSIONS"):
+        mosque_store.Limits.from_env({"HOSTED_MAX_VERSIONS": "-1"})
+
+
+def test_the_caps_hold_on_postgresql_too(cluster):
+    """The same caps on a real PostgreSQL (tests/pg_cluster.py): the tables' size from pg_total_relation_size, the
+    count of profiles, the newest versions kept."""
+    import uuid
+
+    store = mosque_store.open_store(cluster.create("t" + uuid.uuid4().hex[:12]))
+    try:
+        store.limits = mosque_store.Limits(profiles=1, versions=2)
+        mosque_id, secret, _ = store.create(json.dumps(profile()))
+        with pytest.raises(mosque_store.Full):
+            store.create(json.dumps(profile()))
+        for version in (1, 2, 3):
+            store.save(mosque_id, secret, version, json.dumps(profile()))
+        assert [v["version"] for v in store.versions(mosque_id, secret)] == [3, 4]
+        size = store.size()
+        assert size["profiles"] == 1 and size["versions"] == 2 and size["bytes"] > 8192
+        store.limits = mosque_store.Limits(database_bytes=size["bytes"])
+        with pytest.raises(mosque_store.Full):
+            store.save(mosque_id, secret, 4, json.dumps(profile()))
+    finally:
+        store.close()
