@@ -45,11 +45,11 @@ def api(tmp_path, monkeypatch):
     responses._body.cache_clear()
     yield TestClient(app), store
     responses._body.cache_clear()
-    store.close()
-    if previous is not None:
+    if previous is not None:  # both first let the reads noted reach this store (hosted._drain_notes)
         hosted.open_store(previous)
     else:
         hosted.close_store()
+    store.close()
 
 
 # ------------------------------------------------------------------ the sweep's 500s
@@ -421,3 +421,145 @@ def test_the_caps_hold_on_postgresql_too(cluster):
             store.save(mosque_id, secret, 4, json.dumps(profile()))
     finally:
         store.close()
+
+
+def test_unlisted_profiles_unused_for_long_are_listed_and_pruned_after_a_dry_run(api, monkeypatch, capsys):
+    """`mosque.py stale` and `prune`: a profile's last day of use is the latest of its creation, its saves and the
+    days a node read it (`touch`, noted by the app when it serves it).  Dates are written into the database
+    directly (sqlite3) to stand for a year ago: the unlisted one nobody read is listed and, after a dry run that
+    removes nothing, pruned; the one read recently, and the listed one, stay."""
+    import sqlite3
+
+    import mosque as command
+
+    client, store = api
+    monkeypatch.setenv("MOSQUE_DB_URL", "")
+    monkeypatch.setenv("MOSQUE_DB_PATH", str(store.path))
+    old, read_lately, listed = (_create(client)["id"] for _ in range(3))
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("UPDATE mosques SET created = '2024-01-01T00:00:00Z'")
+        raw.execute("UPDATE versions SET saved = '2024-01-01T00:00:00Z'")
+        raw.execute("UPDATE mosques SET listed = 1 WHERE id = ?", (listed,))
+    hosted.forget(read_lately)
+    assert client.get(f"/prayer-times-not-a-page?mosque={read_lately}").status_code == 404  # not a read
+    assert client.get(f"/v1/prayer-times?mosque={read_lately}").status_code == 200  # served: a read, noted
+    hosted._noting.submit(lambda: None).result(timeout=10)  # the note is written off the request's thread
+    assert [row["id"] for row in store.stale("2025-01-01")] == [old]
+    assert command.main(["prune", "--days", "30"]) == 0
+    assert "dry run" in capsys.readouterr().err and len(store.ids()) == 3
+    assert command.main(["prune", "--days", "30", "--yes"]) == 0
+    assert "removed 1" in capsys.readouterr().err
+    assert sorted(row[0] for row in store.ids()) == sorted([read_lately, listed])
+
+
+def test_a_database_made_before_the_read_day_column_is_migrated(tmp_path):
+    """A database of the old schema (no read_day, written here by hand with sqlite3) opens, gains the column, and
+    its profiles read on."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE mosques (id TEXT PRIMARY KEY, salt TEXT NOT NULL, secret_hash TEXT NOT NULL, "
+                    "current INTEGER NOT NULL, listed INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL)")
+        raw.execute("CREATE TABLE versions (id TEXT NOT NULL REFERENCES mosques(id) ON DELETE CASCADE, "
+                    "version INTEGER NOT NULL, saved TEXT NOT NULL, body TEXT, PRIMARY KEY (id, version))")
+        raw.execute("INSERT INTO mosques VALUES ('abcdefghijklm', '00', '00', 1, 0, '2026-01-01T00:00:00Z')")
+        raw.execute("INSERT INTO versions VALUES ('abcdefghijklm', 1, '2026-01-01T00:00:00Z', '{}')")
+    store = mosque_store.open_store("", path)
+    try:
+        assert store.get("abcdefghijklm").body == "{}"
+        store.touch("abcdefghijklm", "2026-11-28")
+        assert store.stale("2026-11-28") == []  # read on the 28th: not unused since before it
+        assert [row["last"] for row in store.stale("2026-11-29")] == ["2026-11-28"]
+    finally:
+        store.close()
+
+
+# ------------------------------------------------------------------ edit links: rotate, named, revoked
+
+def _bearer(secret: str) -> dict:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_a_secret_is_rotated_and_the_old_one_opens_nothing(api):
+    """Issue 34: there was no way to rotate a secret.  After POST …/rotate the old secret is a 403 everywhere (edit,
+    versions, rotate again) and the new one edits; the stored hash is the new secret's (SHA-256 of salt bytes +
+    secret, computed here with hashlib, as test_hosted_mosques does)."""
+    import hashlib
+    import sqlite3
+
+    client, store = api
+    created = _create(client)
+    mosque_id, old = created["id"], created["edit"]
+    rotated = client.post(f"/v1/mosques/{mosque_id}/rotate", headers=_bearer(old))
+    assert rotated.status_code == 200 and rotated.json()["name"] == "first"
+    new = rotated.json()["edit"]
+    assert new != old and len(new) >= 43
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(old, 1)).status_code == 403
+    assert client.get(f"/v1/mosques/{mosque_id}/versions", headers=_bearer(old)).status_code == 403
+    assert client.post(f"/v1/mosques/{mosque_id}/rotate", headers=_bearer(old)).status_code == 403
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(new, 1)).status_code == 200
+    with sqlite3.connect(store.path) as raw:
+        salt, stored = raw.execute("SELECT salt, secret_hash FROM mosques WHERE id = ?", (mosque_id,)).fetchone()
+    assert stored == hashlib.sha256(bytes.fromhex(salt) + new.encode()).hexdigest()
+
+
+def test_named_links_for_a_second_member_each_revocable(api):
+    """Issue 34: a second committee member gets a link of their own (its secret shown once), edits with it, and can
+    be revoked by another link without touching the first; a taken name is 409, a malformed one 400, the last link
+    is never revoked (409), and a revoked link is a 403."""
+    client, store = api
+    created = _create(client)
+    mosque_id, first = created["id"], created["edit"]
+    links = f"/v1/mosques/{mosque_id}/links"
+    added = client.post(links, json={"name": "treasurer"}, headers=_bearer(first))
+    assert added.status_code == 201 and added.json()["name"] == "treasurer"
+    second = added.json()["edit"]
+    assert second != first
+    listing = client.get(links, headers=_bearer(second)).json()
+    assert listing["you"] == "treasurer" and [link["name"] for link in listing["links"]] == ["first", "treasurer"]
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(second, 1)).status_code == 200
+    _bad(client.post(links, json={"name": "treasurer"}, headers=_bearer(first)), "name", 409)
+    _bad(client.post(links, json={"name": "first"}, headers=_bearer(first)), "name", 409)
+    _bad(client.post(links, json={"name": "no spaces/here"}, headers=_bearer(first)), "name", 400)
+    _bad(client.post(links, json={"name": 7}, headers=_bearer(first)), "body", 400)
+    assert client.post(links, json={"name": "imam"}, headers=_bearer("x" * 43)).status_code == 403
+    # the first member revokes the treasurer's link; its secret then opens nothing
+    assert client.delete(f"{links}/treasurer", headers=_bearer(first)).status_code == 200
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(second, 2)).status_code == 403
+    assert client.delete(f"{links}/treasurer", headers=_bearer(first)).status_code == 404
+    _bad(client.delete(f"{links}/first", headers=_bearer(first)), "name", 409)  # the last link stays
+    # a new member's link, then the first link revoked by it (the first secret lost): the profile lives on
+    third = client.post(links, json={"name": "secretary"}, headers=_bearer(first)).json()["edit"]
+    assert client.delete(f"{links}/first", headers=_bearer(third)).status_code == 200
+    assert client.get(links, headers=_bearer(first)).status_code == 403
+    assert [link["name"] for link in client.get(links, headers=_bearer(third)).json()["links"]] == ["secretary"]
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(third, 2)).status_code == 200
+
+
+def test_the_operator_issues_and_revokes_a_link_and_exports_carry_them(api, monkeypatch, capsys, tmp_path):
+    """A committee that lost every link asks the operator: `mosque.py link <id> <name>` prints a new secret (its
+    hash kept), `mosque.py links <id>` names them, `mosque.py revoke <id> <name>` revokes; an export holds the named
+    links' hashes so an import keeps them working (export → import → the link edits)."""
+    import mosque as command
+
+    client, store = api
+    monkeypatch.setenv("MOSQUE_DB_URL", "")
+    monkeypatch.setenv("MOSQUE_DB_PATH", str(store.path))
+    mosque_id = _create(client)["id"]
+    capsys.readouterr()
+    assert command.main(["link", mosque_id, "chair"]) == 0
+    secret = capsys.readouterr().out.strip().split()[-1]
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(secret, 1)).status_code == 200
+    assert command.main(["links", mosque_id]) == 0 and "chair" in capsys.readouterr().out
+    assert command.main(["link", "nosuchid00000", "chair"]) == 2
+    exported = tmp_path / "export.jsonl"
+    assert command.main(["export", str(exported)]) == 0
+    other = mosque_store.open_store("", tmp_path / "other.sqlite3")
+    try:
+        other.import_rows(command.read_export(exported.read_bytes()))
+        assert other.save(mosque_id, secret, 2, json.dumps(profile())) == 3
+    finally:
+        other.close()
+    assert command.main(["revoke", mosque_id, "chair"]) == 0
+    assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(secret, 2)).status_code == 403
