@@ -214,6 +214,8 @@ def test_a_published_profile_is_served_as_composed(seen, server):
     assert edit.path == "/mosque/new/" + ("" if lang == "en" else f"{lang}/") and not edit.query
     edit_id, secret = edit.fragment.removeprefix("edit=").split(".")
     assert edit_id == mosque_id and len(secret) >= 22  # base64url: 22 characters are 132 bits
+    # Issue 34: the link is in its field, never in the address bar (history and synced tabs keep what it shows)
+    assert secret not in published["address"] and "#" not in published["address"]
     request = urllib.request.Request(f"{server}/mosque/{mosque_id}/screen/", method="GET")
     opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,),
                                               {"redirect_request": lambda *a, **k: None}))
@@ -234,6 +236,7 @@ def test_an_edit_from_a_phone_reaches_the_screen_within_a_minute(seen, server):
     edit = seen["edit"]
     assert edit is not None and edit["errors"] == []
     assert edit["loaded"]["method"] == "ImamAliFoundation" and edit["loaded"]["valid"] == "true"
+    assert "#" not in edit["loaded"]["address"]  # issue 34: the fragment read, then out of the address bar
     assert edit["phoneScrollWidth"] <= 390
     assert edit["before"]["notes"] == [ANNOUNCEMENT] and edit["after"]["notes"] == ["Majlis moved to Friday"]
     assert edit["afterMs"] is not None and edit["afterMs"] < 60000, edit

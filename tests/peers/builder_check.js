@@ -159,6 +159,7 @@ async function compose(browser, input, job) {
     await page.waitForFunction(() => document.getElementById("o-edit").value !== "", null, { timeout: 20000 });
     await settled(page);
     run.published = await page.evaluate(readPage);
+    run.published.address = page.url(); // the address bar after publishing (issue 34: never the secret)
   }
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(300);
@@ -194,6 +195,7 @@ async function edit(browser, input, job, editLink, screenPath) {
   await page.waitForFunction(() => document.getElementById("save-button").hidden === false, null, { timeout: 20000 });
   await settled(page);
   const loaded = await page.evaluate(readPage);
+  loaded.address = page.url(); // the address bar once the edit link is read (issue 34: the fragment removed)
   await setRules(page, job.rules);
   await setFields(page, job.fields);
   await settled(page);

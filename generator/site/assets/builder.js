@@ -483,9 +483,9 @@
     const answer = await send("POST", "/v1/mosques", profile());
     if (!answer) return;
     state.edit = { id: answer.id, secret: answer.edit, version: answer.version };
-    const link = location.origin + location.pathname + "#edit=" + answer.id + "." + answer.edit;
-    history.replaceState(null, "", "#edit=" + answer.id + "." + answer.edit);
-    $("o-edit").value = link;
+    // The link is shown in its field (copy button), never put in the address bar: history and synced tabs keep
+    // what the address bar shows (issue 34).
+    $("o-edit").value = location.origin + location.pathname + "#edit=" + answer.id + "." + answer.edit;
     $("edit-output").hidden = false;
     editing();
     say(fill(W.published, { id: answer.id }));
@@ -689,9 +689,13 @@
   showPlace();
 
   const link = /^#edit=([a-z0-9-]{1,48})\.([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
+  if (location.hash) {
+    // Read once, then out of the address bar (and this history entry): the secret stays in the page's memory only.
+    history.replaceState(null, "", location.pathname + location.search);
+  }
   if (link) {
     state.edit = { id: link[1], secret: link[2], version: null };
-    $("o-edit").value = location.href;
+    $("o-edit").value = location.origin + location.pathname + "#edit=" + link[1] + "." + link[2];
     load();
   }
 })();
