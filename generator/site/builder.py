@@ -121,6 +121,8 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
                   "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],
                   "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
+                  "linkNew": b["link_new"], "linkRevoke": b["link_revoke"], "linkYours": b["link_yours"],
+                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"],
                   "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
