@@ -49,7 +49,7 @@ def client_network_map(ipv6_prefix: int = IPV6_CLIENT_PREFIX) -> str:
              # the first `kept` groups written out, followed by ":" (more groups or "::") or the end
              f'    "~^({":".join(["[0-9a-f]{1,4}"] * kept)})(:|$)" $1{suffix};']
     for before in range(kept):  # "::" after `before` groups, inside the prefix
-        for after in range(0, 8 - before):
+        for after in range(8 - before):
             zeros = 8 - before - after  # the groups "::" stands for (at least one)
             pattern = ":".join([_HEXTET] * before) + "::" + ":".join([_HEXTET] * after)
             in_prefix_after = max(0, kept - before - zeros)  # groups after "::" that are still in the prefix

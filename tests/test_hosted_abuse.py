@@ -508,7 +508,7 @@ def test_named_links_for_a_second_member_each_revocable(api):
     """Issue 34: a second committee member gets a link of their own (its secret shown once), edits with it, and can
     be revoked by another link without touching the first; a taken name is 409, a malformed one 400, the last link
     is never revoked (409), and a revoked link is a 403."""
-    client, store = api
+    client, _ = api
     created = _create(client)
     mosque_id, first = created["id"], created["edit"]
     links = f"/v1/mosques/{mosque_id}/links"
