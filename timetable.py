@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import io
 import re
 import sys
@@ -174,8 +175,16 @@ def render(city: str | None, out: str, jobs: int, today: date) -> None:
 def add(args: argparse.Namespace) -> int:
     directory = Path(args.data).resolve()
     served = directory == timetables.TABLES_DIR.resolve()
-    recorded = timetables.TABLES if served else timetables.load(directory)
-    existing = {row["table"]: row for row in timetables.read_index(directory / "index.csv")}
+    if not (directory / "index.csv").is_file():  # issue 34: was a traceback (FileNotFoundError)
+        print(f"refused: --data {args.data}: no index.csv there; a tables' folder holds index.csv and "
+              f"<authority>/<place>.csv files (start from a copy of {os.path.relpath(timetables.TABLES_DIR)}/)", file=sys.stderr)
+        return 2
+    try:
+        recorded = timetables.TABLES if served else timetables.load(directory)
+        existing = {row["table"]: row for row in timetables.read_index(directory / "index.csv")}
+    except (timetables.TableError, OSError, UnicodeDecodeError, csv.Error) as error:
+        print(f"refused: --data {args.data}: {error}", file=sys.stderr)
+        return 2
     table_id = f"{args.authority}/{args.place}"
     try:
         entry = entry_for(args, existing.get(table_id))

@@ -126,15 +126,42 @@ def test_qr_codes_are_the_addresses_given(client):
     """The SVG's dark modules are segno's matrix of the address (its quiet zone of 4 modules), nothing else."""
     import segno
 
-    address = "https://times.example.org/mosque/abcdefgh23456/screen/"
-    response = client.get("/qr.svg", params={"text": address})
+    address = "https://times.example.org/mosque/abcdefgh23456/screen/"  # the host the request was sent to
+    response = client.get("/qr.svg", params={"text": address}, headers={"Host": "times.example.org"})
     assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
     assert response.headers["content-security-policy"] == "default-src 'none'"
     matrix = segno.make(address, error="m", micro=False).matrix
     expected = {(x + 4, y + 4) for y, row in enumerate(matrix) for x, dark in enumerate(row) if dark}
     assert _modules(response.text) == expected
-    feed = "webcal://127.0.0.1:8000/v1/prayer-times.ics?mosque=abcdefgh23456&lang=ur&alarm=10"
+    feed = "webcal://127.0.0.1:8000/v1/prayer-times.ics?mosque=abcdefgh23456&lang=ur&alarm=10"  # PUBLIC_ORIGIN's
     assert client.get("/qr.svg", params={"text": feed}).status_code == 200
+
+
+@pytest.mark.parametrize("address", [
+    "https://evil.example/mosque/x/", "webcal://evil.example/v1/x.ics", "http://127.0.0.1:8001/screen/",
+    "http://127.0.0.1:8000/v1/../../login?phish=1", "http://127.0.0.1:8000/v1/%2e%2e/%2E%2E/login",
+    "http://127.0.0.1:8000/screen/./x", "http://127.0.0.1:8000/v1/..%5c..%5clogin", "http://127.0.0.1:8000/v1/\\..",
+    "https://[zz]/screen/", "https://[/screen/", "http://[::1/v1/", "http://127.0.0.1:8000:80/v1/",
+])
+def test_qr_codes_draw_only_this_services_own_addresses(client, address):
+    """Issue 34 (../shared/reference/reliability_2026-11-28/REPORT.md, section C): zbarimg read back foreign hosts and
+    dot-segment paths from /qr.svg, and a bracketed host that is no IP address was a 500 (urlsplit's ValueError).
+    Own hosts are PUBLIC_ORIGIN's (the test app's default, 127.0.0.1:8000, generator/site/urls.py) and the request's
+    Host (TestClient's: testserver); any other host, a dot segment or an unreadable address is a 400 page naming
+    ``text``, never a 5xx."""
+    response = client.get("/qr.svg", params={"text": address})
+    assert response.status_code == 400, (address, response.status_code)
+    assert response.headers["content-type"].startswith("text/html") and "text" in response.text
+
+
+def test_qr_codes_draw_the_host_the_request_was_sent_to_and_only_for_that_request(client):
+    """The builder links the host it is read on (docs/decisions.md): a request sent to that host gets its code; the
+    same address asked of another host is refused even after it was drawn once (the check runs before the cache)."""
+    address = "https://mirror.example/screen/?mosque=abcdefgh23456"
+    assert client.get("/qr.svg", params={"text": address}, headers={"Host": "mirror.example"}).status_code == 200
+    assert client.get("/qr.svg", params={"text": address}).status_code == 400
+    assert client.get("/qr.svg", params={"text": address.replace("https", "webcal")},
+                      headers={"Host": "Mirror.Example"}).status_code == 200
 
 
 @pytest.mark.parametrize("query", [

@@ -14,6 +14,9 @@ may give instead), and ``links`` to its answers, feeds, page and screen.
 """
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
+
 from generator.places import cities
 from generator.prayer import mosques
 from generator.api import city_feeds, prayer_times, schemas
@@ -22,30 +25,45 @@ from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
 from generator.query import Query
 
-CHECK_NOW_S = 946728000.0  # 2000-01-01 12:00 UTC: any instant does (the feeds' window starts "today")
 ENDPOINTS_READ = (prayer_times.ENDPOINT, city_feeds.PRAYER_TIMES, city_feeds.NIGHT)
+# The years a profile is checked in: those its page, screen, widget and feeds are served for (the build's window,
+# this UTC year ±1: generator/site/routes.py default_years).  Issue 34: the check read the year 2000, when
+# Toronto's clock rules differed (daylight saving April-October before 2007), so a profile whose jamaat rule is
+# never within its prayer's time in every year actually served was accepted (201) and its pages then failed.
+CHECK_YEARS_AROUND = 1
 
 
-def _parse(endpoint: Endpoint, mosque_id: str, **extra: str) -> dict:
-    span = {"year": "2000"} if endpoint is prayer_times.ENDPOINT else {}
-    return endpoint.parse(Query.of({MQ.MOSQUE.name: mosque_id, **span, **extra}), CHECK_NOW_S).params
+def served_years(now_s: float) -> range:
+    """The Gregorian years a profile is checked in at ``now_s`` (UTC): this year ± `CHECK_YEARS_AROUND`."""
+    year = datetime.fromtimestamp(now_s, timezone.utc).year
+    return range(year - CHECK_YEARS_AROUND, year + CHECK_YEARS_AROUND + 1)
 
 
-def check() -> None:
+def _parse(endpoint: Endpoint, mosque_id: str, now_s: float, year: int | None = None) -> dict:
+    span = {"year": str(year)} if year is not None else {}
+    return endpoint.parse(Query.of({MQ.MOSQUE.name: mosque_id, **span}), now_s).params
+
+
+def check(now_s: float | None = None) -> None:
     """Raise `mosques.ProfileError` for the first served profile an endpoint would refuse (file and field named)."""
     for mosque in mosques.by_id().values():
-        check_one(mosque)
+        check_one(mosque, now_s)
 
 
-def check_one(mosque: mosques.Mosque) -> None:
-    """Raise `mosques.ProfileError` (its field named) if an endpoint that takes ``mosque`` would refuse the profile.
+def check_one(mosque: mosques.Mosque, now_s: float | None = None) -> None:
+    """Raise `mosques.ProfileError` (its field named) if an endpoint that takes ``mosque`` would refuse the profile
+    in any of the years it is served (`served_years` of ``now_s``, default now): /v1/prayer-times for each whole
+    year, the feeds from ``now_s``.
 
     The profile need not be served yet: while it is read it is the answer of ``mosques.find`` for its id (a
     hosted profile is checked so before it is saved, never half-applied)."""
+    now_s = time.time() if now_s is None else now_s
+    reads = [(prayer_times.ENDPOINT, year) for year in served_years(now_s)]
+    reads += [(endpoint, None) for endpoint in ENDPOINTS_READ if endpoint is not prayer_times.ENDPOINT]
     with mosques.checking(mosque):
-        for endpoint in ENDPOINTS_READ:
+        for endpoint, year in reads:
             try:
-                _parse(endpoint, mosque.id)
+                _parse(endpoint, mosque.id, now_s, year)
             except QueryError as error:
                 field = mosque.field_of.get(error.parameter, error.parameter)
                 raise mosques.ProfileError(mosque.path, field, f"{error.message} (read by /v1/{endpoint.name})") \
@@ -54,7 +72,10 @@ def check_one(mosque: mosques.Mosque) -> None:
 
 def query_of(mosque_id: str) -> dict:
     """The canonical /v1/prayer-times parameters ``mosque=<id>`` stands for (without a day or span)."""
-    return {key: value for key, value in _parse(prayer_times.ENDPOINT, mosque_id).items() if key != "year"}
+    now_s = time.time()  # a year the profile was checked in (`check_one`): its rules read there
+    year = datetime.fromtimestamp(now_s, timezone.utc).year
+    return {key: value for key, value in _parse(prayer_times.ENDPOINT, mosque_id, now_s, year).items()
+            if key != "year"}
 
 
 def _place(mosque: mosques.Mosque, query: dict) -> dict:

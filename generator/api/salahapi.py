@@ -207,8 +207,11 @@ def plan_csv(mosque: mosques.Mosque, from_text: str | None, to_text: str | None,
     """Check ``fromDate``/``toDate`` (default: this UTC year; at most `MAX_CSV_DAYS`); `BadRange` names the field."""
     today = datetime.fromtimestamp(now_s, timezone.utc).date()
     first = _date(from_text, "fromDate", date(today.year, 1, 1))
+    # min(): the end of fromDate's year comes before fromDate + MAX_CSV_DAYS near date.max (9999-12-31), where
+    # the sum would overflow (issue 34: a 500); a year out of the API's range is then its 400 below.
     last = _date(to_text, "toDate", max(first, date(today.year, 12, 31)) if from_text is None
-                 else min(date(first.year, 12, 31), first + timedelta(days=MAX_CSV_DAYS - 1)))
+                 else min(date(first.year, 12, 31), first + timedelta(days=min(MAX_CSV_DAYS - 1,
+                                                                               (date.max - first).days))))
     if last < first:
         raise BadRange("toDate", "on or after fromDate")
     if (last - first).days >= MAX_CSV_DAYS:

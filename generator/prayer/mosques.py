@@ -46,6 +46,7 @@ import contextvars
 import functools
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -82,6 +83,20 @@ KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announce
         "sources")
 REQUIRED = ("names", "place", "times", "reckoning", "languages", "sources")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Issue 34: the bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder the text around them
+# wherever it is not isolated (a tab's <title>, og:title, a chat's link preview, an ICS summary): refused in every
+# text.  The marks LRM, RLM and ALM (U+200E, U+200F, U+061C) reorder nothing beyond themselves and stay allowed.
+_BIDI_CONTROL = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+# Characters that draw nothing (a text of only these is blank on the screen and in feeds): spaces and format
+# characters by their general category (Zs, Zl, Zp, Cf, Cc; Mn/Me: a mark alone), and the default-ignorable letters
+# Unicode draws as nothing: the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, and U+2800 (braille blank).
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc", "Mn", "Me"})
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` draws at least one character (not only spaces, format characters, marks or fillers)."""
+    return any(c not in _BLANK_LETTERS and unicodedata.category(c) not in _BLANK_CATEGORIES for c in text)
 _URL = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%/+-]*)?", re.ASCII)
 
 
@@ -148,6 +163,11 @@ def _text(value: Any, path: Path, field: str, max_chars: int) -> str:
         raise ProfileError(path, field, f"at most {max_chars} characters")
     if _CONTROL.search(value):
         raise ProfileError(path, field, "one line of text: no line breaks or control characters")
+    if _BIDI_CONTROL.search(value):
+        raise ProfileError(path, field, "no bidirectional embedding, override or isolate (U+202A-U+202E, "
+                                        "U+2066-U+2069): they reverse the text around the name in titles and links")
+    if not _visible(value):
+        raise ProfileError(path, field, "must have a visible character (not only spaces or invisible characters)")
     return value
 
 

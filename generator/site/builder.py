@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import orjson
 from markupsafe import Markup
@@ -55,8 +55,10 @@ FEED_TIMES = feed_options.EVENT_NAMES  # what a member's feed may show (imsak â€
 PRAYER_TIMES = BY_NAME["prayer-times"]
 QR_PATH = "/qr.svg"  # a QR code of one of this service's addresses (`qr_parse`, `qr_render`)
 QR_MAX_CHARS = 2000  # a feed link with every rule fits; version 40 at level M holds 2,331 bytes
-# What a QR code may carry: an address of this service's screens, pages, widget or feeds, on any host (the page
-# links the host it is read from), never an edit link (its secret is a fragment; a fragment is refused here).
+# What a QR code may carry: an address of this service's screens, pages, widget or feeds on one of its own hosts (issue
+# 34: any well-formed host was drawn, `https://evil.example/mosque/x/` under our name): PUBLIC_ORIGIN's, or the host
+# the request was sent to (the builder links the host it is read on: a mirror, another name).  Never an edit link
+# (its secret is a fragment; a fragment is refused here), never a path with a dot segment (`/v1/../../login`).
 QR_SCHEMES = ("http", "https", "webcal")
 QR_PATHS = ("/screen/", "/widget/", "/mosque/", "/city/", "/v1/")
 _CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
@@ -119,6 +121,8 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
                   "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],
                   "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
+                  "linkNew": b["link_new"], "linkRevoke": b["link_revoke"], "linkYours": b["link_yours"],
+                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"],
                   "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
@@ -154,9 +158,10 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
 
 # --- the QR codes of the outputs -----------------------------------------------------------------------------------
 
-def qr_parse(items, now_s: float) -> str:
-    """Check ``/qr.svg?text=<address>``: one address of this service's screens, pages or feeds (`QR_PATHS`), at most
-    `QR_MAX_CHARS` characters, with no fragment and no control character (`BadPageQuery` names ``text``)."""
+def qr_parse(items, now_s: float, host: str | None = None) -> str:
+    """Check ``/qr.svg?text=<address>``: one address of this service's screens, pages or feeds (`QR_PATHS`) on
+    PUBLIC_ORIGIN's host or ``host`` (the request's Host), at most `QR_MAX_CHARS` characters, with no fragment, no
+    control character and no dot segment (`BadPageQuery` names ``text``)."""
     items = list(items)
     try:
         names = [name for name, _ in items]
@@ -168,14 +173,43 @@ def qr_parse(items, now_s: float) -> str:
         text = items[0][1]
         if len(text) > QR_MAX_CHARS:
             raise QueryError("text", f"at most {QR_MAX_CHARS} characters")
-        parts = urlsplit(text) if not _CONTROL.search(text) else None
+        parts = _split(text)
         if (parts is None or parts.scheme not in QR_SCHEMES or not _is_host(parts.netloc)
-                or parts.fragment or "#" in text or not parts.path.startswith(QR_PATHS)):
+                or parts.fragment or "#" in text or not parts.path.startswith(QR_PATHS) or _dot_segments(parts.path)):
             raise QueryError("text", "an address of this service's screen, widget, pages or feeds "
-                                     "(http, https or webcal; no fragment)")
+                                     "(http, https or webcal; no fragment, no . or .. segment)")
+        if parts.netloc not in _own_hosts(host):
+            raise QueryError("text", f"an address on this service's own host ({urls.PUBLIC_ORIGIN.split('://')[1]}"
+                                     f"{' or ' + host[:100] if host else ''})")
     except QueryError as error:
         raise BadPageQuery(words.DEFAULT_LANGUAGE, str(error)) from None
     return text
+
+
+def _split(text: str):
+    """``urlsplit(text)``, or None for a control character or what it cannot read (`https://[zz]/`: ValueError)."""
+    if _CONTROL.search(text):
+        return None
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 -- reads the port: ValueError when out of range
+    except ValueError:
+        return None
+    return parts
+
+
+def _dot_segments(path: str) -> bool:
+    """Whether a path has a ``.`` or ``..`` segment, percent-encoded or not, or a backslash (read as a slash)."""
+    decoded = unquote(path)
+    return "\\" in decoded or any(segment in (".", "..") for segment in decoded.split("/"))
+
+
+def _own_hosts(host: str | None) -> set[str]:
+    """The host[:port]s this service answers as: PUBLIC_ORIGIN's, and ``host`` (the request's) when given."""
+    own = {urls.PUBLIC_ORIGIN.split("://", 1)[1]}
+    if host:
+        own.add(host.strip().lower())
+    return own
 
 
 def _is_host(netloc: str) -> bool:

@@ -50,6 +50,9 @@ class QueryPage:
     media_type: str = "text/html"
     # what the render limiter weighs a render by (runtime/ratelimit.py): the screen's and widget's year of times
     cost_params: Callable[[Any], Mapping[str, Any]] = lambda query: dict(query.prayer)
+    # ``parse`` also takes ``host=``: the request's Host (what the reader's address bar shows; the QR code draws
+    # only this service's own origins: PUBLIC_ORIGIN's and the one it is read on)
+    reads_host: bool = False
 
 
 def file_path(route: str, parameters: dict) -> str:

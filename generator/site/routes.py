@@ -107,7 +107,7 @@ QUERY_PAGES: list[QueryPage] = [
     for kind in ("screen", "widget")
 ] + [QueryPage(builder.QR_PATH, builder.qr_parse, builder.qr_render,
                {"Content-Security-Policy": "default-src 'none'", "X-Content-Type-Options": "nosniff"},
-               media_type="image/svg+xml", cost_params=lambda text: {})]  # every code one kind of render
+               media_type="image/svg+xml", cost_params=lambda text: {}, reads_host=True)]  # one kind of render
 BY_ROUTE = {page.route: page for page in PAGES}
 # A mosque's screen is the screen's query page (in the scope of its service worker): its short address redirects.
 REDIRECTS = {mosques.SCREEN_PATH.replace("{id}", "{mosque}"): mosque_page.screen_location}
