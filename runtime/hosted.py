@@ -201,8 +201,6 @@ def _remember(mosque_id: str, record: mosque_store.Record | None, fresh: bool = 
             while len(_seen) > MAX_KNOWN or _seen_bytes > MAX_KNOWN_BYTES:
                 _, (_, _, dropped) = _seen.popitem(last=False)
                 _seen_bytes -= dropped
-    if mosque is not None:
-        _note_read(mosque_id)  # for `stale`: once a UTC day per profile and process, off this thread
     return mosque
 
 
@@ -252,7 +250,10 @@ def find(mosque_id: str) -> mosques.Mosque | None:
         record = _access.call_blocking(_store.get, mosque_id, key=("get", mosque_id))
     except Away:
         return mosque
-    return _remember(mosque_id, record)
+    mosque = _remember(mosque_id, record)
+    if mosque is not None:
+        _note_read(mosque_id)
+    return mosque
 
 
 def _read_listed() -> list[mosques.Mosque]:
@@ -312,7 +313,8 @@ async def refresh(mosque_id: str | None) -> None:
         if known:
             return
         raise
-    _remember(mosque_id, record)
+    if _remember(mosque_id, record) is not None:
+        _note_read(mosque_id)  # for `mosque.py stale`: once a UTC day per profile and process, off this thread
 
 
 async def refresh_listed() -> None:
@@ -538,6 +540,9 @@ def _handled(handler):
             return refused.response
         except Forbidden:
             return _error(403, "not allowed")
+        except mosque_store.CapReached as full:  # a global cap (mosque_store.Limits): the operator's to raise or prune
+            log.warning("hosted profiles: a write refused: %s", full)
+            return _error(507, str(full))
         except Away as away:  # the store cannot answer now: never a 500 (issue 34)
             return _error(507 if away.full and request.method not in ("GET", "HEAD") else 503, str(away),
                           headers={"Retry-After": str(away.retry_after_s)})

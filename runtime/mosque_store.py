@@ -132,8 +132,9 @@ class Conflict(ValueError):
     """An edit-link change the profile's links refuse (a name taken, too many, the last one): HTTP 409."""
 
 
-class CapReached(Full):
-    """A global cap is reached (`Limits`): the write is refused, nothing is stored (HTTP 507, as a full disk)."""
+class CapReached(Exception):
+    """A global cap is reached (`Limits`): the write is refused, nothing is stored (HTTP 507).  Not `Unavailable`:
+    the store answered, and a retry will not help until the operator raises the cap or prunes."""
 
 
 @dataclass(frozen=True)
@@ -268,7 +269,7 @@ class Store(abc.ABC):
             try:
                 with self._borrow() as connection, self._transaction(connection, write) as cursor:
                     return work(cursor)
-            except (Stale, Forbidden, KeyError, ValueError, Unavailable):
+            except (Stale, Forbidden, KeyError, ValueError, Unavailable, CapReached):
                 raise
             except Exception as error:
                 self._drop_connection()  # a broken connection is not kept for the next request

@@ -409,7 +409,7 @@ def test_the_caps_hold_on_postgresql_too(cluster):
     try:
         store.limits = mosque_store.Limits(profiles=1, versions=2)
         mosque_id, secret, _ = store.create(json.dumps(profile()))
-        with pytest.raises(mosque_store.Full):
+        with pytest.raises(mosque_store.CapReached):
             store.create(json.dumps(profile()))
         for version in (1, 2, 3):
             store.save(mosque_id, secret, version, json.dumps(profile()))
@@ -417,7 +417,7 @@ def test_the_caps_hold_on_postgresql_too(cluster):
         size = store.size()
         assert size["profiles"] == 1 and size["versions"] == 2 and size["bytes"] > 8192
         store.limits = mosque_store.Limits(database_bytes=size["bytes"])
-        with pytest.raises(mosque_store.Full):
+        with pytest.raises(mosque_store.CapReached):
             store.save(mosque_id, secret, 4, json.dumps(profile()))
     finally:
         store.close()
