@@ -86,7 +86,7 @@ serve: setup
 # Debian packages tests and benchmarks use (nginx for tests/test_nginx.py, wrk for bench-http;
 # chromium, the Noto fonts for Arabic/Persian/Urdu and pdfinfo for tests/test_site_browser.py; zbarimg,
 # an independent QR decoder, for the screen's QR code in tests/test_screen_browser.py; postgresql's
-# initdb/pg_ctl for the throw-away cluster of tests/test_hosted_mosques.py, tests/pg_cluster.py).
+# initdb/pg_ctl for the throw-away clusters of tests/test_hosted_mosques.py and tests/test_store_faults.py, tests/pg_cluster.py).
 # Where they cannot be installed (not root, no registry), those tests are skipped with a message.
 system-packages:
 	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ] || ! command -v wrk >/dev/null 2>&1; then \
@@ -103,7 +103,7 @@ system-packages:
 	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	    postgresql) >/dev/null 2>&1 \
-	  || echo "warning: could not install postgresql with apt-get; the PostgreSQL cases of tests/test_hosted_mosques.py will be skipped"; \
+	  || echo "warning: could not install postgresql with apt-get; the PostgreSQL cases of tests/test_hosted_mosques.py and tests/test_store_faults.py will be skipped"; \
 	fi
 
 test: setup-test peers system-packages

@@ -6,6 +6,12 @@ Usage::
     python mosque.py list <id>            list it: in /v1/mosques, its pages indexable (no noindex)
     python mosque.py unlist <id>          back to unlisted
     python mosque.py delete <id>          remove it and every version of it (its edit link then opens nothing)
+    python mosque.py stale [--days 365]   the unlisted profiles not created, saved or read for that long
+    python mosque.py prune [--days 365]   what `stale` lists, to be removed: a dry run; --yes removes them
+    python mosque.py links <id>           the names of its edit links
+    python mosque.py link <id> <name>     a new edit link named <name> (a committee that lost every link): its
+                                          secret printed this once
+    python mosque.py revoke <id> <name>   that edit link opens nothing any more (never the last one)
     python mosque.py export FILE          every profile with every version, as JSON lines ("-": stdout)
     python mosque.py import FILE          add the profiles of an export (all or none; an id already there refuses)
 
@@ -20,13 +26,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import orjson
 
+from generator.site import urls
 from runtime import mosque_store
 
 HEADER = {"format": mosque_store.EXPORT_FORMAT}
+STALE_DAYS = 365  # an unlisted profile nobody created, saved or read for a year: a candidate for `prune`
 
 
 def export_lines(store: mosque_store.Store) -> bytes:
@@ -59,8 +68,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("show")
-    for name in ("list", "unlist", "delete"):
+    for name in ("stale", "prune"):
+        command = sub.add_parser(name)
+        command.add_argument("--days", type=int, default=STALE_DAYS, help=f"unused for this many days "
+                                                                           f"(default {STALE_DAYS})")
+        if name == "prune":
+            command.add_argument("--yes", action="store_true", help="remove them (without it: a dry run)")
+    for name in ("list", "unlist", "delete", "links"):
         sub.add_parser(name).add_argument("id")
+    for name in ("link", "revoke"):
+        command = sub.add_parser(name)
+        command.add_argument("id")
+        command.add_argument("name")
     for name in ("export", "import"):
         sub.add_parser(name).add_argument("file")
     args = parser.parse_args(argv)
@@ -72,14 +91,49 @@ def main(argv: list[str] | None = None) -> int:
     print(f"store: {store.describe()}", file=sys.stderr)
     try:
         if args.command == "show":
+            size = store.size()
+            limits = store.limits
+            print(f"{size['profiles']} profiles (cap {limits.profiles or 'none'}), {size['versions']} versions "
+                  f"(at most {limits.versions or 'all'} each), {size['bytes'] // 2**20} MB "
+                  f"(cap {limits.database_bytes // 2**20 or 'none'} MB)", file=sys.stderr)
             for mosque_id, version, listed, deleted in store.ids():
                 record = store.get(mosque_id)
                 name = orjson.loads(record.body)["names"]["en"] if record.body else ""
                 print(f"{mosque_id}\tversion {version}\t{'listed' if listed else 'unlisted'}"
                       f"{chr(9) + 'deleted' if deleted else ''}\t{name}")
+        elif args.command in ("stale", "prune"):
+            if args.days < 1:
+                raise ValueError("--days: at least 1")
+            before = (datetime.now(timezone.utc).date() - timedelta(days=args.days)).isoformat()
+            found = store.stale(before)
+            for row in found:
+                print(f"{row['id']}\tlast used {row['last']}\t{row['versions']} versions\t{row['bytes']} bytes")
+            total = sum(row["bytes"] for row in found)
+            if args.command == "stale" or not args.yes:
+                print(f"{len(found)} unlisted profiles unused since before {before} ({total} bytes)"
+                      + ("; a dry run: nothing removed (repeat with --yes)" if args.command == "prune" else ""),
+                      file=sys.stderr)
+            else:
+                for row in found:
+                    store.purge(row["id"])
+                print(f"removed {len(found)} unlisted profiles unused since before {before} ({total} bytes)",
+                      file=sys.stderr)
         elif args.command in ("list", "unlist"):
             store.set_listed(args.id, args.command == "list")
             print(f"{args.id}: {args.command}ed")
+        elif args.command == "links":
+            if store.get(args.id) is None:
+                raise KeyError(args.id)
+            for link in store.operator_links(args.id):
+                print(f"{link['name']}\tcreated {link['created']}")
+        elif args.command == "link":
+            secret = store.issue_link(args.id, args.name)
+            print(f"{args.id}: edit link {args.name!r} (shown this once; the builder opens it):\n"
+                  f"{urls.absolute('/mosque/new/')}#edit={args.id}.{secret}\n"
+                  f"secret: {secret}")
+        elif args.command == "revoke":
+            store.revoke_link(args.id, args.name)
+            print(f"{args.id}: edit link {args.name!r} revoked")
         elif args.command == "delete":
             store.purge(args.id)
             print(f"{args.id}: deleted with every version")

@@ -3,7 +3,7 @@
 Usage::
 
     python deploy/render_nginx_conf.py PREFIX LISTEN STATIC_ROOT APP[,APP…] [--access-log PATH]
-                                       [--rate 100] [--feed-rate 10] [--profile-rate 600]
+                                       [--rate 100] [--feed-rate 10] [--profile-rate 600] [--ipv6-prefix 64]
 
 STATIC_ROOT is the published tree, ``SITE_ROOT/current`` (deploy/publish.py), not build.py's static_out/:
 nginx sends every file there without asking the app.  The symlink is kept as given (never resolved), so
@@ -24,9 +24,47 @@ FEED_RATE_PER_MINUTE = 10  # feed requests the app answers, per client (a feed c
 PROFILE_RATE_PER_MINUTE = 600  # reads of one hosted profile, per client: 200 screens asking every 20 s (issue 27)
 
 
+IPV6_CLIENT_PREFIX = 64  # an IPv6 client is its /64 in every zone, as in the app (runtime/ratelimit.py client_key)
+_HEXTET = "([0-9a-f]{1,4})"
+
+
+def client_network_map(ipv6_prefix: int = IPV6_CLIENT_PREFIX) -> str:
+    """nginx's ``map $remote_addr $client_network``: the key of every per-client zone (issue 34: the zones keyed
+    ``$binary_remote_addr``, so one IPv6 subscriber's /64 was 2^64 clients).  An IPv4 address is itself, an
+    IPv4-mapped one its IPv4 address, an IPv6 address the first ``ipv6_prefix`` bits written ``h:h:h:h::/64``.
+
+    nginx writes ``$remote_addr`` as RFC 5952 does (lower case, no leading zeros, the first longest run of two or
+    more zero groups as ``::``), so the first hextets are either written out, or partly inside the ``::``: one
+    regular expression per count of groups before and after it says which.  A map works in whole hextets: the
+    prefix is a multiple of 16 (the app takes any length; docs/mosques.md)."""
+    if ipv6_prefix not in (16, 32, 48, 64, 80, 96, 128):
+        raise ValueError(f"--ipv6-prefix: 16, 32, 48, 64, 80, 96 or 128 in nginx (whole hextets); got {ipv6_prefix}")
+    lines = ["map $remote_addr $client_network {",
+             "    default $remote_addr;  # IPv4, and anything unforeseen: the address itself",
+             r'    "~^::ffff:([0-9]{1,3}(\.[0-9]{1,3}){3})$" $1;  # IPv4-mapped: the IPv4 address']
+    if ipv6_prefix == 128:  # each address its own
+        return "\n".join(lines + ["}"])
+    kept = ipv6_prefix // 16  # hextets of the prefix
+    suffix = f"::/{ipv6_prefix}"  # a network in IPv6 notation: 2001:db8:0:0::/64
+    lines += [  # nginx writes an address whose first 96 bits are zero as ::a.b.c.d (IPv4-compatible)
+             rf'    "~^::[0-9]{{1,3}}(\.[0-9]{{1,3}}){{3}}$" {":".join(["0"] * kept)}{suffix};',
+             # the first `kept` groups written out, followed by ":" (more groups or "::") or the end
+             f'    "~^({":".join(["[0-9a-f]{1,4}"] * kept)})(:|$)" $1{suffix};']
+    for before in range(kept):  # "::" after `before` groups, inside the prefix
+        for after in range(8 - before):
+            zeros = 8 - before - after  # the groups "::" stands for (at least one)
+            pattern = ":".join([_HEXTET] * before) + "::" + ":".join([_HEXTET] * after)
+            in_prefix_after = max(0, kept - before - zeros)  # groups after "::" that are still in the prefix
+            groups = ([f"${k + 1}" for k in range(before)] + ["0"] * min(zeros, kept - before)
+                      + [f"${before + k + 1}" for k in range(in_prefix_after)])
+            lines.append(f'    "~^{pattern}$" {":".join(groups)}{suffix};')
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log: Path | None = None,
            rate_per_minute: int = RATE_PER_MINUTE, feed_rate_per_minute: int = FEED_RATE_PER_MINUTE,
-           profile_rate_per_minute: int = PROFILE_RATE_PER_MINUTE) -> Path:
+           profile_rate_per_minute: int = PROFILE_RATE_PER_MINUTE, ipv6_prefix: int = IPV6_CLIENT_PREFIX) -> Path:
     """Write ``prefix/nginx.conf`` (and its include) and return its path."""
     prefix.mkdir(parents=True, exist_ok=True)
     prefix.chmod(prefix.stat().st_mode | 0o111)  # nginx's workers (another user when the master is root) reach into it
@@ -44,6 +82,7 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
         .replace("@FEED_RATE@", str(int(feed_rate_per_minute)))
         .replace("@PROFILE_RATE@", str(int(profile_rate_per_minute)))
         .replace("@RATE@", str(int(rate_per_minute)))
+        .replace("@CLIENT_NETWORK_MAP@", client_network_map(ipv6_prefix).replace("\n", "\n    "))
     )
     path = prefix / "nginx.conf"
     path.write_text(text)
@@ -60,8 +99,10 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=int, default=RATE_PER_MINUTE)
     parser.add_argument("--feed-rate", type=int, default=FEED_RATE_PER_MINUTE)
     parser.add_argument("--profile-rate", type=int, default=PROFILE_RATE_PER_MINUTE)
+    parser.add_argument("--ipv6-prefix", type=int, default=IPV6_CLIENT_PREFIX,
+                        help="an IPv6 client is its network of this many bits in every zone (16, 32, … 128)")
     args = parser.parse_args()
     print(render(Path(args.prefix).resolve(), args.listen, Path(args.static_root).absolute(), args.app,
                  access_log=Path(args.access_log).resolve() if args.access_log else None,
                  rate_per_minute=args.rate, feed_rate_per_minute=args.feed_rate,
-                 profile_rate_per_minute=args.profile_rate))
+                 profile_rate_per_minute=args.profile_rate, ipv6_prefix=args.ipv6_prefix))

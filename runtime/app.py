@@ -13,14 +13,15 @@ timetable (timetable.py) is followed within a second (`follow_files`).  The even
 parameter), 404 unknown path, 405 other methods, 429 over the limit and 503 when the
 render pool is full or a render overran its budget (both with Retry-After); the site's
 pages get the same statuses as HTML pages in the page's language.  CORS: every answer
-allows any origin and exposes ETag, Retry-After and the rate-limit fields; OPTIONS is a
-204 preflight.  No redirect is built from the Host header (a page address without its
+allows any origin to read and exposes ETag, Retry-After and the rate-limit fields; OPTIONS is a
+204 preflight; writes (/v1/mosques) only from this service's own origins (`Cors`).  No redirect is built from the Host header (a page address without its
 trailing slash gets a relative 308).
 
 Environment: ``RATE_LIMIT_PER_MINUTE`` (default 100 cost units, 0 = off), ``TRUSTED_PROXIES``
 (comma-separated addresses/networks whose X-Forwarded-For is believed; default none; run
 uvicorn with ``--no-proxy-headers`` so it does not rewrite the client address itself),
-``STATIC_ROOT`` (default ./static_out), ``RENDER_THREADS`` (default 2), ``RENDER_QUEUE``
+``IPV6_CLIENT_PREFIX`` (the
+prefix an IPv6 client's limits count by, default 64: a subscriber's network), ``STATIC_ROOT`` (default ./static_out), ``RENDER_THREADS`` (default 2), ``RENDER_QUEUE``
 (renders admitted at once, default 64), ``RENDER_BUDGET_S`` (default 10).
 """
 from __future__ import annotations
@@ -53,14 +54,15 @@ from generator.api import BY_NAME, ENDPOINTS
 from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import responses
+from generator.site import responses, urls
 from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime import compat_door, health, hosted, keys, observe
 from runtime.compression import Compression
 from runtime.cache import ResponseCache
 from runtime.file_watch import FileWatch
 from runtime.manifest import Manifest
-from runtime.ratelimit import CostModel, RateLimiter, client_ip, parse_trusted
+from runtime.ratelimit import (IPV6_CLIENT_PREFIX_BITS, CostModel, RateLimiter, client_ip, client_key,
+                               ipv6_prefix_bits, parse_trusted)
 from runtime.render_pool import Busy, RenderPool
 
 API_PREFIX = "/v1"
@@ -92,6 +94,7 @@ app_keys = keys.KeyStore(keys.path_from_env())  # optional app keys, each with i
 limiter = keys.KeyedLimiter(RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100"))), app_keys)
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
+ipv6_client_prefix = ipv6_prefix_bits(os.environ.get("IPV6_CLIENT_PREFIX", str(IPV6_CLIENT_PREFIX_BITS)))
 static_root = Path(os.environ.get("STATIC_ROOT", static_paths.STATIC_ROOT)).resolve()
 renders = RenderPool(threads=int(os.environ.get("RENDER_THREADS", "2")),
                      max_pending=int(os.environ.get("RENDER_QUEUE", "64")),
@@ -179,10 +182,12 @@ async def vouch(request: Request) -> Response:
 
 
 def _client(request: Request) -> str:
+    """Whom a request counts against: a keyed app's key, else its address, an IPv6 client's /64 (runtime/ratelimit.py
+    `client_key`)."""
     if keys.SCOPE_KEY in request.scope:  # a keyed app: its key's own bucket
         return request.scope[keys.SCOPE_KEY]
-    return client_ip(request.client.host if request.client else None,
-                     request.headers.get("x-forwarded-for"), trusted_proxies)
+    return client_key(client_ip(request.client.host if request.client else None,
+                                request.headers.get("x-forwarded-for"), trusted_proxies), ipv6_client_prefix)
 
 
 def _hijri_files() -> tuple[Path, ...]:
@@ -495,15 +500,42 @@ def _limit_fields(scope: Scope) -> list[tuple[bytes, bytes]]:
         return []
     else:
         forwarded = next((value.decode("latin-1") for name, value in scope["headers"] if name == b"x-forwarded-for"), None)
-        client = client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies)
+        client = client_key(client_ip(scope["client"][0] if scope.get("client") else None, forwarded, trusted_proxies),
+                            ipv6_client_prefix)
     return [(name.lower().encode(), value.encode()) for name, value in limiter.headers(client).items()]
 
 
+def _header(scope: Scope, name: bytes) -> str | None:
+    return next((value.decode("latin-1") for key, value in scope["headers"] if key == name), None)
+
+
+def own_origin(origin: str, host: str | None) -> bool:
+    """Whether a browser's ``Origin`` is this service's own: PUBLIC_ORIGIN, or the host the request was sent to (a
+    mirror or another name the builder is read on; behind nginx ``Host`` is its ``$host``, without a port: a
+    deployment on a port of its own sets PUBLIC_ORIGIN).  ``null`` (a sandboxed frame, a file) is no one's."""
+    if origin == urls.PUBLIC_ORIGIN:
+        return True
+    scheme, _, netloc = origin.partition("://")
+    return scheme in ("http", "https") and bool(netloc) and host is not None and netloc == host.strip().lower()
+
+
+def _foreign_write(scope: Scope) -> bool:
+    """A write to the hosted profiles from a browser on another origin (issue 34: any web page could make its
+    visitors' browsers publish, edit and delete profiles, each visitor a fresh address for the limits).  A browser
+    always sends ``Origin`` with a cross-origin POST, PUT or DELETE, with or without a preflight; a request without
+    one (curl, a server's client) is no browser's drive-by and is let through to the secret and the limits."""
+    if scope["method"] in ("GET", "HEAD", "OPTIONS") or not scope["path"].startswith(hosted.PATH_PREFIX):
+        return False
+    origin = _header(scope, b"origin")
+    return origin is not None and not own_origin(origin.strip(), _header(scope, b"host"))
+
+
 class Cors:
-    """CORS for every answer: any origin, the validators and rate-limit fields exposed, and
-    OPTIONS answered as a preflight (204) before routing.  While the app's own limit is on, every
-    answer but a preflight (cached, pre-rendered, rendered, 304 and errors alike) also carries the
-    client's ``RateLimit`` and ``RateLimit-Policy`` fields, as deploy/README.md promises; a
+    """CORS for every answer: reads from any origin, the validators and rate-limit fields exposed, and
+    OPTIONS answered as a preflight (204) before routing; writes (/v1/mosques) only from this service's own
+    origins (`own_origin`): another origin's write is a 403 before routing, and its preflight allows reads only.
+    While the app's own limit is on, every answer but a preflight (cached, pre-rendered, rendered, 304 and errors
+    alike) also carries the client's ``RateLimit`` and ``RateLimit-Policy`` fields, as deploy/README.md promises; a
     preflight is the browser's, and the page cannot read its fields."""
 
     def __init__(self, app: ASGIApp):
@@ -514,6 +546,10 @@ class Cors:
             return await self.app(scope, receive, send)
         if scope["method"] == "OPTIONS":
             return await self._preflight(scope, send)
+        if _foreign_write(scope):
+            refusal = error_response(403, "Origin: profiles are published and edited only from this service's own "
+                                          f"pages ({urls.PUBLIC_ORIGIN}/mosque/new/)")
+            return await refusal(scope, receive, send)
 
         async def send_with_cors(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -529,11 +565,15 @@ class Cors:
     async def _preflight(scope: Scope, send: Send) -> None:
         asked = next((value for name, value in scope["headers"] if name == b"access-control-request-headers"), b"")
         asked_text = asked.decode("latin-1").strip()
-        methods = PREFLIGHT_METHODS if scope["path"].startswith(hosted.PATH_PREFIX) else ALLOWED  # writes: only there
-        headers = [(b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", methods.encode()),
+        origin = (_header(scope, b"origin") or "").strip()
+        # writes: only under /v1/mosques, and only for this service's own origins (named back: never "*" for them)
+        writes = scope["path"].startswith(hosted.PATH_PREFIX) and own_origin(origin, _header(scope, b"host"))
+        methods = PREFLIGHT_METHODS if writes else ALLOWED
+        allowed_origin = origin.encode("latin-1") if writes else b"*"
+        headers = [(b"access-control-allow-origin", allowed_origin), (b"access-control-allow-methods", methods.encode()),
                    (b"access-control-max-age", str(PREFLIGHT_MAX_AGE_S).encode()),
                    (b"access-control-expose-headers", EXPOSED_HEADERS.encode()),
-                   (b"allow", (methods + ", OPTIONS").encode()), (b"vary", b"Access-Control-Request-Headers"),
+                   (b"allow", (methods + ", OPTIONS").encode()), (b"vary", b"Origin, Access-Control-Request-Headers"),
                    (b"cache-control", b"no-store")]
         if len(asked_text) <= 1000 and _HEADER_LIST.fullmatch(asked_text):  # echo only a plain list of names
             headers.append((b"access-control-allow-headers", asked_text.encode()))

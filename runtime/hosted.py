@@ -12,6 +12,9 @@ The routes (`routes()`, mounted by runtime/app.py before its own):
 ``GET /v1/mosques/<id>/versions``             the versions (with the secret), and one version's body:
 ``GET /v1/mosques/<id>/versions/<n>``
 ``POST /v1/mosques/<id>/versions/<n>/restore`` version n as a new version (with the secret and If-Match)
+``GET /v1/mosques/<id>/links``                the edit links' names (with a secret); ``POST`` ``{"name": …}`` adds
+``DELETE /v1/mosques/<id>/links/<name>``      one (its secret shown once); ``DELETE`` revokes one (never the last)
+``POST /v1/mosques/<id>/rotate``              a new secret for the link presented (the old one opens nothing)
 ``GET /v1/mosques/<id>/salahapi.json``        the profile in the SalahAPI 1.0 format (runtime/salahapi.py), and
 ``GET /v1/mosques/<id>/salahapi.csv``         its daily times in SalahAPI's CSV columns (file profiles too)
 
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextlib
 import dataclasses
 import functools
@@ -103,6 +107,8 @@ _seen_bytes = 0
 _missing: collections.OrderedDict[str, float] = collections.OrderedDict()  # ids the store had not: fresh until
 _listed: tuple[float, list[mosques.Mosque]] | None = None
 _lock = threading.Lock()
+_touched: dict[str, str] = {}  # id -> the UTC day this process last noted its read (`_note_read`)
+_noting = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="profile-read")
 
 
 # ---------------------------------------------------------------- the store and the reader
@@ -118,11 +124,21 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
     _store = store if store is not None else mosque_store.open_store()
     _access = StoreAccess(_store).start()
     _forget_all()
+    _touched.clear()
     _listed = None
     mosques.set_hosted(find, listed)
     log.warning("hosted mosque profiles: %s (opened in the background; each call waited for at most %g s)",
                 _store.describe(), _access.wait_s)
     return _store
+
+
+def _drain_notes(wait_s: float = 5.0) -> None:
+    """Let the reads noted so far reach the store before it is closed or replaced (a note written after the
+    store closed would open a connection nobody closes); a store that does not answer is not waited for longer."""
+    try:
+        _noting.submit(lambda: None).result(timeout=wait_s)
+    except concurrent.futures.TimeoutError:
+        log.warning("hosted profiles: reads not yet noted when the store closed")
 
 
 def close_store() -> None:
@@ -131,6 +147,7 @@ def close_store() -> None:
 
 def _detach(close: bool) -> None:
     global _store, _access
+    _drain_notes()
     mosques.set_hosted(None)
     if _access is not None:
         _access.close(close_store=close)
@@ -163,10 +180,11 @@ def _forget_all() -> None:
         _seen_bytes = 0
 
 
-def _remember(mosque_id: str, record: mosque_store.Record | None, now: float | None = None) -> mosques.Mosque | None:
-    """Keep what the store said of ``mosque_id``: its profile as the last copy, or that it has none."""
+def _remember(mosque_id: str, record: mosque_store.Record | None, fresh: bool = True) -> mosques.Mosque | None:
+    """Keep what the store said of ``mosque_id``: its profile as the last copy, or that it has none (``fresh``
+    False: a copy to fall back on, read again at the next request)."""
     global _seen_bytes
-    fresh_until = (time.monotonic() if now is None else now) + PROFILE_TTL_S
+    fresh_until = time.monotonic() + PROFILE_TTL_S if fresh else 0.0
     mosque = None if record is None else _to_mosque(record)
     with _lock:
         old = _seen.pop(mosque_id, None)
@@ -233,11 +251,35 @@ def find(mosque_id: str) -> mosques.Mosque | None:
         record = _access.call_blocking(_store.get, mosque_id, key=("get", mosque_id))
     except Away:
         return mosque
-    return _remember(mosque_id, record)
+    mosque = _remember(mosque_id, record)
+    if mosque is not None:
+        _note_read(mosque_id)
+    return mosque
 
 
 def _read_listed() -> list[mosques.Mosque]:
     return [m for m in map(_to_mosque, _store.listed()) if m is not None]
+
+
+def _note_read(mosque_id: str) -> None:
+    """Note in the store, once a UTC day per profile and process and off the caller's thread, that it was read:
+    `mosque_store.Store.stale` lists the unlisted profiles nobody read for long (``mosque.py stale``, ``prune``)."""
+    day = mosque_store.now_text()[:10]
+    store = _store
+    if store is None or _touched.get(mosque_id) == day:
+        return
+    with _lock:
+        if len(_touched) >= MAX_KNOWN:
+            _touched.clear()
+        _touched[mosque_id] = day
+
+    def note() -> None:
+        try:
+            store.touch(mosque_id, day)
+        except Exception as error:  # a day's note lost: the profile looks a day older to `stale`, nothing more
+            log.warning("hosted profile %s: its read was not noted: %s", mosque_id, error)
+            _touched.pop(mosque_id, None)
+    _noting.submit(note)
 
 
 def listed() -> list[mosques.Mosque]:
@@ -272,7 +314,8 @@ async def refresh(mosque_id: str | None) -> None:
         if known:
             return
         raise
-    _remember(mosque_id, record)
+    if _remember(mosque_id, record) is not None:
+        _note_read(mosque_id)  # for `mosque.py stale`: once a UTC day per profile and process, off this thread
 
 
 async def refresh_listed() -> None:
@@ -503,6 +546,9 @@ def _handled(handler):
             return refused.response
         except Forbidden:
             return _error(403, "not allowed")
+        except mosque_store.CapReached as full:  # a global cap (mosque_store.Limits): the operator's to raise or prune
+            log.warning("hosted profiles: a write refused: %s", full)
+            return _error(507, str(full))
         except Away as away:  # the store cannot answer now: never a 500 (issue 34)
             return _error(507 if away.full and request.method not in ("GET", "HEAD") else 503, str(away),
                           headers={"Retry-After": str(away.retry_after_s)})
@@ -524,6 +570,8 @@ async def create(request: Request) -> Response:
     mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
     text = await _checked(request, mosque_id)
     mosque_id, secret, version = await _call(store.create, text, mosques.by_id().__contains__)
+    # This node has seen it: its pages answer from this copy even if the store goes away before they are asked.
+    _remember(mosque_id, mosque_store.Record(mosque_id, version, text, False, mosque_store.now_text()), fresh=False)
     return _json(201, {"id": mosque_id, "version": version, "edit": secret, "listed": False,
                        "links": links(mosque_id)},
                  {"ETag": f'"{version}"', "Location": f"/v1/mosques/{mosque_id}"})
@@ -547,6 +595,7 @@ async def read(request: Request) -> Response:
         _remember(mosque_id, record)
         if record is None or record.body is None:
             return _error(404, "no such mosque")
+        _note_read(mosque_id)  # a screen's question counts as a read (`stale`)
         body, etag, cache = record.body.encode("utf-8"), f'"{record.version}"', "no-cache"
     headers = {"ETag": etag, "Cache-Control": cache}
     tags = [t.strip() for t in request.headers.get("if-none-match", "").split(",")]
@@ -567,6 +616,9 @@ async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
     except KeyError:
         return _error(404, "no such mosque")
     forget(mosque_id)
+    listed_before = _copy(mosque_id)[2]
+    _remember(mosque_id, None if text is None else mosque_store.Record(
+        mosque_id, version, text, bool(listed_before and listed_before.listed), mosque_store.now_text()), fresh=False)
     return _json(200, {"id": mosque_id, "version": version, **({"links": links(mosque_id)} if text else {}),
                        **({"deleted": True} if text is None else {})}, {"ETag": f'"{version}"'})
 
@@ -643,6 +695,76 @@ async def restore(request: Request) -> Response:
     return await _save(request, mosque_id, text)
 
 
+# ---------------------------------------------------------------- edit links (issue 34)
+
+def _link_name(request: Request) -> str:
+    name = request.path_params["name"]
+    if not mosque_store.LINK_NAME.fullmatch(name):
+        raise _Refused(_error(404, "no such link"))
+    return name
+
+
+@_handled
+async def list_links(request: Request) -> Response:
+    """``GET /v1/mosques/<id>/links``: the names of the profile's edit links and which one this secret is."""
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    mine, found = await _call(store.links, mosque_id, _secret(request))
+    return _json(200, {"id": mosque_id, "you": mine, "links": found})
+
+
+async def _json_body(request: Request) -> dict:
+    body = await _body(request)
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise _Refused(_error(400, "not UTF-8 JSON", "body")) from None
+    if not isinstance(data, dict) or set(data) - {"name"} or not isinstance(data.get("name"), str):
+        raise _Refused(_error(400, 'a JSON object {"name": "<the link\'s name>"}', "body"))
+    return data
+
+
+@_handled
+async def add_link(request: Request) -> Response:
+    """``POST /v1/mosques/<id>/links`` ``{"name": "treasurer"}``: a new named edit link, its secret shown this once."""
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    secret = _secret(request)
+    name = (await _json_body(request))["name"]
+    try:
+        new = await _call(store.add_link, mosque_id, secret, name)
+    except ValueError as error:  # `mosque_store.Conflict` (taken, too many): 409; a malformed name: 400
+        return _error(409 if isinstance(error, mosque_store.Conflict) else 400, str(error).partition(": ")[2], "name")
+    return _json(201, {"id": mosque_id, "name": name, "edit": new})
+
+
+@_handled
+async def revoke_link(request: Request) -> Response:
+    """``DELETE /v1/mosques/<id>/links/<name>``: that link opens nothing any more (never the last one: 409)."""
+    mosque_id, name = _id(request), _link_name(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    try:
+        await _call(store.revoke_link, mosque_id, name, _secret(request))
+    except KeyError:
+        return _error(404, "no such link")
+    except mosque_store.Conflict as error:
+        return _error(409, str(error).partition(": ")[2], "name")
+    return _json(200, {"id": mosque_id, "revoked": name})
+
+
+@_handled
+async def rotate(request: Request) -> Response:
+    """``POST /v1/mosques/<id>/rotate``: a new secret for the link presented; the old secret opens nothing."""
+    mosque_id = _id(request)
+    _limit(edits, request, "edits")
+    store = _store_or_refuse()
+    name, new = await _call(store.rotate, mosque_id, _secret(request))
+    return _json(200, {"id": mosque_id, "name": name, "edit": new})
+
+
 async def _profile_for_salahapi(mosque_id: str) -> mosques.Mosque:
     await refresh(mosque_id)
     mosque = mosques.find(mosque_id) if mosques.ID.fullmatch(mosque_id) else None
@@ -689,6 +811,10 @@ def routes(client_of, answer) -> list[Route]:
             Route(base + "/{id}/versions", versions, methods=["GET", "HEAD"]),
             Route(base + "/{id}/versions/{n}", version, methods=["GET", "HEAD"]),
             Route(base + "/{id}/versions/{n}/restore", restore, methods=["POST"]),
+            Route(base + "/{id}/links", list_links, methods=["GET", "HEAD"]),
+            Route(base + "/{id}/links", add_link, methods=["POST"]),
+            Route(base + "/{id}/links/{name}", revoke_link, methods=["DELETE"]),
+            Route(base + "/{id}/rotate", rotate, methods=["POST"]),
             Route(base + "/{id}", read, methods=["GET", "HEAD"]),
             Route(base + "/{id}", update, methods=["PUT"]),
             Route(base + "/{id}", delete, methods=["DELETE"])]

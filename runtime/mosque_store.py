@@ -7,7 +7,12 @@ edit link can list and restore them:
 
 ``mosques``   one row per profile: ``id``, ``salt`` and ``secret_hash`` (SHA-256 of salt + edit
               secret: the secret itself is never stored), ``current`` (its latest version number),
-              ``listed`` (0 until a maintainer lists it: ``python mosque.py list <id>``), ``created``.
+              ``listed`` (0 until a maintainer lists it: ``python mosque.py list <id>``), ``created``, ``read_day``
+              (the UTC day a node last read it, YYYY-MM-DD, at most one write a day: `touch`; NULL before).
+``links``     the other edit links (issue 34: a second committee member): ``id``, ``name``, ``salt``,
+              ``secret_hash``, ``created``.  The first link, named "first", is ``mosques``' secret; a revoked
+              first link has an empty hash (nothing matches it).  Any link may rotate its own secret, add a named
+              link and revoke any other; the last link is never revoked (``mosque.py link`` issues one).
 ``versions``  one row per save: ``id``, ``version`` (1, 2, …), ``saved`` (UTC, ISO 8601 seconds) and
               ``body``: the profile as compact JSON text, or NULL for a deletion (the profile is
               gone while its latest version is one; restoring an older version brings it back).
@@ -39,6 +44,7 @@ import hashlib
 import math
 import hmac
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -72,14 +78,25 @@ SCHEMA = (
          secret_hash TEXT NOT NULL,
          current INTEGER NOT NULL,
          listed INTEGER NOT NULL DEFAULT 0,
-         created TEXT NOT NULL)""",
+         created TEXT NOT NULL,
+         read_day TEXT)""",
     """CREATE TABLE IF NOT EXISTS versions (
          id TEXT NOT NULL REFERENCES mosques(id) ON DELETE CASCADE,
          version INTEGER NOT NULL,
          saved TEXT NOT NULL,
          body TEXT,
          PRIMARY KEY (id, version))""",
+    """CREATE TABLE IF NOT EXISTS links (
+         id TEXT NOT NULL REFERENCES mosques(id) ON DELETE CASCADE,
+         name TEXT NOT NULL,
+         salt TEXT NOT NULL,
+         secret_hash TEXT NOT NULL,
+         created TEXT NOT NULL,
+         PRIMARY KEY (id, name))""",
 )
+FIRST_LINK = "first"  # the name of the edit link a profile is published with (its secret in ``mosques``)
+MAX_LINKS = 10  # edit links per profile, the first included
+LINK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)  # a committee member's link: "treasurer"
 
 
 class Stale(Exception):
@@ -109,6 +126,43 @@ class Full(Unavailable):
 
     def __init__(self, reason: str):
         super().__init__(reason, away=False)
+
+
+class Conflict(ValueError):
+    """An edit-link change the profile's links refuse (a name taken, too many, the last one): HTTP 409."""
+
+
+class CapReached(Exception):
+    """A global cap is reached (`Limits`): the write is refused, nothing is stored (HTTP 507).  Not `Unavailable`:
+    the store answered, and a retry will not help until the operator raises the cap or prunes."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Global caps (issue 34: one /64 created 6,788 profiles, 448 MB, in 20 s, and every version was kept for ever).
+
+    ``profiles``: profiles in the database (deleted ones too, until `prune` or ``mosque.py delete``), beyond which a
+    creation is refused; ``versions``: versions kept per profile, the newest (older ones are removed as a save adds
+    one, so a profile never holds more than ``versions`` × 64 KiB); ``database_bytes``: the database's used size
+    beyond which creations and edits are refused (deletions never are).  0 turns a cap off.  Environment:
+    HOSTED_MAX_PROFILES, HOSTED_MAX_VERSIONS, HOSTED_MAX_DATABASE_MB (docs/mosques.md)."""
+
+    profiles: int = 10_000
+    versions: int = 20
+    database_bytes: int = 2048 * 2**20
+
+    @classmethod
+    def from_env(cls, env=None) -> "Limits":
+        env = os.environ if env is None else env
+        values = {}
+        for name, field, scale in (("HOSTED_MAX_PROFILES", "profiles", 1), ("HOSTED_MAX_VERSIONS", "versions", 1),
+                                   ("HOSTED_MAX_DATABASE_MB", "database_bytes", 2**20)):
+            text = env.get(name, "")
+            if text:
+                if not text.isdigit():
+                    raise ValueError(f"{name}: a whole number (0: no cap); got {text[:20]!r}")
+                values[field] = int(text) * scale
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -154,6 +208,7 @@ class Store(abc.ABC):
 
     # -- connection: one per thread (SQLite), or borrowed from a pool (PostgreSQL: `_borrow`) --
     def __init__(self):
+        self.limits = Limits.from_env()  # the global caps (a test or the operator's command may set others)
         self._local = threading.local()
         self._opened: list = []  # every thread's connection, closed by `close`
         self._opened_lock = threading.Lock()
@@ -214,7 +269,7 @@ class Store(abc.ABC):
             try:
                 with self._borrow() as connection, self._transaction(connection, write) as cursor:
                     return work(cursor)
-            except (Stale, Forbidden, KeyError, ValueError, Unavailable):
+            except (Stale, Forbidden, KeyError, ValueError, Unavailable, CapReached):
                 raise
             except Exception as error:
                 self._drop_connection()  # a broken connection is not kept for the next request
@@ -228,6 +283,35 @@ class Store(abc.ABC):
         """Whether ``error`` says the connection is gone (worth one more try on a new one)."""
         return False
 
+    def _used_bytes(self, cursor) -> int:
+        """The database's used size in bytes (each kind of database says how)."""
+        return 0
+
+    def _check_room(self, cursor, creating: bool) -> None:
+        """`CapReached` when a cap refuses this write: the database's size (creations and edits), the profiles (creations)."""
+        limits = self.limits
+        if limits.database_bytes and self._used_bytes(cursor) >= limits.database_bytes:
+            raise CapReached(f"the service's profile database is full ({limits.database_bytes // 2**20} MB, "
+                       f"HOSTED_MAX_DATABASE_MB); nothing was saved: tell the service's operator")
+        if creating and limits.profiles and \
+                self._one(cursor, "SELECT COUNT(*) FROM mosques")[0] >= limits.profiles:
+            raise CapReached(f"the service holds as many profiles as it may ({limits.profiles}, HOSTED_MAX_PROFILES); "
+                       f"nothing was saved: tell the service's operator")
+
+    def _keep_newest(self, cursor, mosque_id: str, newest: int) -> None:
+        """Remove the versions older than the newest `Limits.versions` (the bounded history)."""
+        if self.limits.versions:
+            cursor.execute(self._sql("DELETE FROM versions WHERE id = ? AND version <= ?"),
+                           (mosque_id, newest - self.limits.versions))
+
+    def size(self) -> dict:
+        """What the caps read: {"profiles", "versions", "bytes"} (``mosque.py show`` prints it)."""
+        def work(cursor):
+            return {"profiles": int(self._one(cursor, "SELECT COUNT(*) FROM mosques")[0]),
+                    "versions": int(self._one(cursor, "SELECT COUNT(*) FROM versions")[0]),
+                    "bytes": int(self._used_bytes(cursor))}
+        return self._run(work)
+
     def _one(self, cursor, sql: str, *args):
         cursor.execute(self._sql(sql), args)
         return cursor.fetchone()
@@ -237,6 +321,8 @@ class Store(abc.ABC):
         def work(cursor):
             for statement in SCHEMA:
                 cursor.execute(statement)
+            if not self._has_column(cursor, "mosques", "read_day"):  # a database made before issue 34
+                cursor.execute("ALTER TABLE mosques ADD COLUMN read_day TEXT")
         self._run(work, write=True, schema=False)
         self._ready = True
 
@@ -255,6 +341,33 @@ class Store(abc.ABC):
     def ping(self) -> None:
         """One round trip to the database (`Unavailable` if it cannot answer): what /readyz asks."""
         self._run(lambda cursor: self._one(cursor, "SELECT 1"))
+
+    def _has_column(self, cursor, table: str, column: str) -> bool:
+        cursor.execute(self._sql("SELECT 1 FROM information_schema.columns WHERE table_name = ? AND column_name = ?"),
+                       (table, column))
+        return cursor.fetchone() is not None
+
+    def touch(self, mosque_id: str, day: str | None = None) -> None:
+        """Note that a node read the profile on ``day`` (UTC, YYYY-MM-DD; default today): what `stale` reads."""
+        day = day or now_text()[:10]
+        self._run(lambda cursor: cursor.execute(
+            self._sql("UPDATE mosques SET read_day = ? WHERE id = ? AND (read_day IS NULL OR read_day < ?)"),
+            (day, mosque_id, day)), write=True)
+
+    def stale(self, before_day: str) -> list[dict]:
+        """The unlisted profiles not created, saved or read since ``before_day`` (YYYY-MM-DD, UTC), by id: each with
+        its last day of use, its versions and their bytes (what ``mosque.py stale`` and ``prune`` show)."""
+        def work(cursor):
+            cursor.execute("SELECT m.id, m.created, m.read_day, MAX(v.saved), COUNT(v.version), "
+                           "SUM(COALESCE(LENGTH(v.body), 0)) FROM mosques m JOIN versions v ON v.id = m.id "
+                           "WHERE m.listed = 0 GROUP BY m.id, m.created, m.read_day")
+            return cursor.fetchall()
+        found = []
+        for mosque_id, created, read, saved, count, size in self._run(work):
+            last = max(day[:10] for day in (created, read, saved) if day)
+            if last < before_day:
+                found.append({"id": mosque_id, "last": last, "versions": int(count), "bytes": int(size or 0)})
+        return sorted(found, key=lambda row: row["id"])
 
     # -- reading --
     def get(self, mosque_id: str) -> Record | None:
@@ -282,13 +395,106 @@ class Store(abc.ABC):
         return self._run(work)
 
     def _authorised(self, cursor, mosque_id: str, secret: str) -> int:
+        return self._link_of(cursor, mosque_id, secret)[0]
+
+    def _link_of(self, cursor, mosque_id: str, secret: str) -> tuple[int, str]:
+        """(current version, the name of the link whose secret this is), or `Forbidden`.  Every id costs the same
+        `MAX_LINKS` hashes, known or not, however many links it has, and every link is compared."""
         row = self._one(cursor, "SELECT salt, secret_hash, current FROM mosques WHERE id = ?", mosque_id)
-        if row is None:
-            secret_matches("00" * SALT_BYTES, "0" * 64, secret)  # the same work as for a known id
+        links = [] if row is None else [(FIRST_LINK, row[0], row[1])]
+        if row is not None:
+            cursor.execute(self._sql("SELECT name, salt, secret_hash FROM links WHERE id = ? ORDER BY name"),
+                           (mosque_id,))
+            links += [tuple(found) for found in cursor.fetchall()]
+        links += [("", "00" * SALT_BYTES, "")] * (MAX_LINKS - len(links))  # the same work for every id
+        matched = None
+        for name, salt, stored_hash in links:
+            if secret_matches(salt, stored_hash, secret) and name and matched is None:
+                matched = name
+        if matched is None:
             raise Forbidden()
-        if not secret_matches(row[0], row[1], secret):
-            raise Forbidden()
-        return int(row[2])
+        return int(row[2]), matched
+
+    def _link_names(self, cursor, mosque_id: str) -> list[dict]:
+        first = self._one(cursor, "SELECT created, secret_hash FROM mosques WHERE id = ?", mosque_id)
+        names = [{"name": FIRST_LINK, "created": first[0]}] if first[1] else []
+        cursor.execute(self._sql("SELECT name, created FROM links WHERE id = ? ORDER BY name"), (mosque_id,))
+        return names + [{"name": r[0], "created": r[1]} for r in cursor.fetchall()]
+
+    # -- edit links (issue 34): named, rotated, revoked --
+    def operator_links(self, mosque_id: str) -> list[dict]:
+        """Every link's name and creation, without a secret (the operator's ``mosque.py links``)."""
+        return self._run(lambda cursor: self._link_names(cursor, mosque_id))
+
+    def links(self, mosque_id: str, secret: str) -> tuple[str, list[dict]]:
+        """(the name of the link ``secret`` is, every link's name and creation), `Forbidden` without a secret."""
+        def work(cursor):
+            _, mine = self._link_of(cursor, mosque_id, secret)
+            return mine, self._link_names(cursor, mosque_id)
+        return self._run(work)
+
+    def _new_link(self, cursor, mosque_id: str, name: str) -> str:
+        if not LINK_NAME.fullmatch(name):
+            raise ValueError("name: 1 to 32 letters, digits, '-' or '_', first a letter or digit")
+        known = [link["name"] for link in self._link_names(cursor, mosque_id)]
+        if name == FIRST_LINK or name in known or self._one(cursor, "SELECT 1 FROM links WHERE id = ? AND name = ?",
+                                                             mosque_id, name):
+            raise Conflict(f"name: the profile has a link named {name!r} ({FIRST_LINK!r}: always its first); "
+                           f"choose another")
+        if len(known) >= MAX_LINKS:
+            raise Conflict(f"name: a profile has at most {MAX_LINKS} edit links; revoke one first")
+        secret, salt = new_secret(), secrets.token_hex(SALT_BYTES)
+        cursor.execute(self._sql("INSERT INTO links (id, name, salt, secret_hash, created) VALUES (?, ?, ?, ?, ?)"),
+                       (mosque_id, name, salt, secret_hash(salt, secret), now_text()))
+        return secret
+
+    def add_link(self, mosque_id: str, secret: str, name: str) -> str:
+        """A new edit link named ``name`` (a second committee member's); its secret, shown once."""
+        def work(cursor):
+            self._link_of(cursor, mosque_id, secret)
+            return self._new_link(cursor, mosque_id, name)
+        return self._run(work, write=True)
+
+    def issue_link(self, mosque_id: str, name: str) -> str:
+        """The operator's new edit link (``mosque.py link``: a committee that lost every link); KeyError: no id."""
+        def work(cursor):
+            if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is None:
+                raise KeyError(mosque_id)
+            return self._new_link(cursor, mosque_id, name)
+        return self._run(work, write=True)
+
+    def rotate(self, mosque_id: str, secret: str) -> tuple[str, str]:
+        """A new secret for the link ``secret`` is (the old one then opens nothing): (its name, the new secret)."""
+        def work(cursor):
+            _, name = self._link_of(cursor, mosque_id, secret)
+            new, salt = new_secret(), secrets.token_hex(SALT_BYTES)
+            if name == FIRST_LINK:
+                cursor.execute(self._sql("UPDATE mosques SET salt = ?, secret_hash = ? WHERE id = ?"),
+                               (salt, secret_hash(salt, new), mosque_id))
+            else:
+                cursor.execute(self._sql("UPDATE links SET salt = ?, secret_hash = ? WHERE id = ? AND name = ?"),
+                               (salt, secret_hash(salt, new), mosque_id, name))
+            return name, new
+        return self._run(work, write=True)
+
+    def revoke_link(self, mosque_id: str, name: str, secret: str | None = None) -> None:
+        """Revoke the link ``name`` (with any link's ``secret``; None: the operator's ``mosque.py revoke``).
+        KeyError: no such link; `Conflict`: it is the last one."""
+        def work(cursor):
+            if secret is not None:
+                self._link_of(cursor, mosque_id, secret)
+            elif self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is None:
+                raise KeyError(mosque_id)
+            names = [link["name"] for link in self._link_names(cursor, mosque_id)]
+            if name not in names:
+                raise KeyError(name)
+            if len(names) == 1:
+                raise Conflict(f"name: {name!r} is the profile's last edit link; add another first")
+            if name == FIRST_LINK:
+                cursor.execute(self._sql("UPDATE mosques SET secret_hash = '' WHERE id = ?"), (mosque_id,))
+            else:
+                cursor.execute(self._sql("DELETE FROM links WHERE id = ? AND name = ?"), (mosque_id, name))
+        self._run(work, write=True)
 
     def versions(self, mosque_id: str, secret: str) -> list[dict]:
         """Every version: number, when it was saved, whether it is a deletion (`Forbidden` without the secret)."""
@@ -321,6 +527,7 @@ class Store(abc.ABC):
                 continue
 
             def work(cursor):
+                self._check_room(cursor, creating=True)
                 if self._one(cursor, "SELECT 1 FROM mosques WHERE id = ?", mosque_id) is not None:
                     return False
                 saved = now_text()
@@ -345,6 +552,8 @@ class Store(abc.ABC):
             if body is None and self._one(cursor, "SELECT body IS NULL FROM versions WHERE id = ? AND version = ?",
                                           mosque_id, current)[0]:
                 raise KeyError("deleted")  # deleting a deleted profile: nothing to do
+            if body is not None:  # a deletion is never refused for room
+                self._check_room(cursor, creating=False)
             # Moves only from the version read: of two transactions that both read ``expected``, one updates
             # no row (the database's row lock orders them) and is told, never both write.
             cursor.execute(self._sql("UPDATE mosques SET current = ? WHERE id = ? AND current = ?"),
@@ -353,6 +562,7 @@ class Store(abc.ABC):
                 raise Stale(self._one(cursor, "SELECT current FROM mosques WHERE id = ?", mosque_id)[0])
             cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, ?, ?, ?)"),
                            (mosque_id, expected + 1, now_text(), body))
+            self._keep_newest(cursor, mosque_id, expected + 1)
             return expected + 1
         return self._run(work, write=True)
 
@@ -367,6 +577,7 @@ class Store(abc.ABC):
         """Remove a profile and every version of it (the maintainer's ``mosque.py delete``)."""
         def work(cursor):
             cursor.execute(self._sql("DELETE FROM versions WHERE id = ?"), (mosque_id,))
+            cursor.execute(self._sql("DELETE FROM links WHERE id = ?"), (mosque_id,))
             cursor.execute(self._sql("DELETE FROM mosques WHERE id = ?"), (mosque_id,))
             if cursor.rowcount != 1:
                 raise KeyError(mosque_id)
@@ -379,15 +590,22 @@ class Store(abc.ABC):
             cursor.execute("SELECT id, salt, secret_hash, current, listed, created FROM mosques ORDER BY id")
             profiles = cursor.fetchall()
             cursor.execute("SELECT id, version, saved, body FROM versions ORDER BY id, version")
-            return profiles, cursor.fetchall()
-        profiles, versions = self._run(work)
+            versions = cursor.fetchall()
+            cursor.execute("SELECT id, name, salt, secret_hash, created FROM links ORDER BY id, name")
+            return profiles, versions, cursor.fetchall()
+        profiles, versions, links = self._run(work)
+        links_of: dict[str, list] = {}
+        for row in sorted(links, key=lambda row: (row[0], row[1])):
+            links_of.setdefault(row[0], []).append({"name": row[1], "salt": row[2], "secretHash": row[3],
+                                                    "created": row[4]})
         profiles.sort(key=lambda row: row[0])  # by code point: a database's collation may sort '-' otherwise
         by_id: dict[str, list] = {}
         for row in versions:
             by_id.setdefault(row[0], []).append({"version": int(row[1]), "saved": row[2], "body": row[3]})
         for row in profiles:
             yield {"id": row[0], "salt": row[1], "secretHash": row[2], "current": int(row[3]),
-                   "listed": bool(row[4]), "created": row[5], "versions": by_id.get(row[0], [])}
+                   "listed": bool(row[4]), "created": row[5], "versions": by_id.get(row[0], []),
+                   **({"links": links_of[row[0]]} if row[0] in links_of else {})}  # named links: only if any
 
     def import_rows(self, rows: Iterable[dict]) -> int:
         """Add exported profiles, all in one transaction (an id already here: ValueError, nothing added)."""
@@ -404,6 +622,10 @@ class Store(abc.ABC):
                 for version in row["versions"]:
                     cursor.execute(self._sql("INSERT INTO versions (id, version, saved, body) VALUES (?, ?, ?, ?)"),
                                    (row["id"], version["version"], version["saved"], version["body"]))
+                for link in row.get("links", ()):
+                    cursor.execute(self._sql("INSERT INTO links (id, name, salt, secret_hash, created) "
+                                             "VALUES (?, ?, ?, ?, ?)"),
+                                   (row["id"], link["name"], link["salt"], link["secretHash"], link["created"]))
             return len(rows)
         return self._run(work, write=True)
 
@@ -483,6 +705,15 @@ class SqliteStore(Store):
 
     def _transaction(self, connection, write: bool = False):
         return _SqliteTransaction(connection, write)
+
+    def _has_column(self, cursor, table: str, column: str) -> bool:
+        cursor.execute(f"PRAGMA table_info({table})")  # table: a constant of this module
+        return any(row[1] == column for row in cursor.fetchall())
+
+    def _used_bytes(self, cursor) -> int:
+        # pages in use (a removed version's pages are free for the next ones: the file does not shrink)
+        pages = self._one(cursor, "PRAGMA page_count")[0] - self._one(cursor, "PRAGMA freelist_count")[0]
+        return pages * self._one(cursor, "PRAGMA page_size")[0]
 
     def describe(self) -> str:
         return f"SQLite {self.path}"
@@ -564,6 +795,10 @@ class PostgresStore(Store):
 
     def _transaction(self, connection, write: bool = False):
         return _PostgresTransaction(connection, write)
+
+    def _used_bytes(self, cursor) -> int:
+        # the two tables with their indexes and TOAST (not the whole database: other tables may share it)
+        return int(self._one(cursor, "SELECT pg_total_relation_size('mosques') + pg_total_relation_size('versions')")[0])
 
     def describe(self) -> str:
         return "PostgreSQL " + self.url.split("@")[-1]  # never the password of the URL

@@ -12,7 +12,7 @@ front let 100 concurrent 90-day feeds in at once).  Cached and pre-rendered answ
 nothing.  The state is given in the IETF ``RateLimit`` / ``RateLimit-Policy`` fields
 (draft-ietf-httpapi-ratelimit-headers).
 
-This limiter is per process: it is the whole server's limit only when one process serves
+A client is its address, an IPv6 client its /64 (`client_key`; IPV6_CLIENT_PREFIX).  This limiter is per process: it is the whole server's limit only when one process serves
 (`make serve`).  Behind nginx with several app workers, nginx's ``limit_req`` (a zone
 shared by all nginx workers) is the limit and this one is turned off (deploy/README.md).
 """
@@ -111,6 +111,32 @@ def client_ip(peer: str | None, forwarded_for: str | None, trusted: list) -> str
         if not _is_trusted(hop, trusted):
             return hop[:64] if _is_address(hop) else peer
     return peer
+
+
+IPV6_CLIENT_PREFIX_BITS = 64  # an IPv6 client is its /64 (RFC 4291 §2.5.4: one subscriber's network), IPV6_CLIENT_PREFIX
+
+
+def ipv6_prefix_bits(text: str) -> int:
+    """Read IPV6_CLIENT_PREFIX: the prefix length, 16 to 128, an IPv6 client is counted by (128: each address)."""
+    if not text.isdigit() or not 16 <= int(text) <= 128:
+        raise ValueError(f"IPV6_CLIENT_PREFIX: a prefix length from 16 to 128 (default {IPV6_CLIENT_PREFIX_BITS}); "
+                         f"got {text[:20]!r}")
+    return int(text)
+
+
+def client_key(address: str, ipv6_prefix: int = IPV6_CLIENT_PREFIX_BITS) -> str:
+    """The identity a client's limits count against: an IPv4 address itself, an IPv6 address's network of
+    ``ipv6_prefix`` bits (``2001:db8:1:2::/64``; issue 34: one subscriber's /64 is 2^64 addresses, and 60 creations
+    from one all got 201), an IPv4-mapped IPv6 address as its IPv4 address; anything else (``unknown``) as given."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6 and ipv6_prefix < 128:
+        return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
+    return str(ip)
 
 
 def _is_address(text: str) -> bool:

@@ -239,6 +239,8 @@ def test_a_published_profile_is_served_as_composed(seen, server):
     assert edit.path == "/mosque/new/" + ("" if lang == "en" else f"{lang}/") and not edit.query
     edit_id, secret = edit.fragment.removeprefix("edit=").split(".")
     assert edit_id == mosque_id and len(secret) >= 22  # base64url: 22 characters are 132 bits
+    # Issue 34: the link is in its field, never in the address bar (history and synced tabs keep what it shows)
+    assert secret not in published["address"] and "#" not in published["address"]
     request = urllib.request.Request(f"{server}/mosque/{mosque_id}/screen/", method="GET")
     opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,),
                                               {"redirect_request": lambda *a, **k: None}))
@@ -253,12 +255,42 @@ def test_a_published_profile_is_served_as_composed(seen, server):
                                                                          for d in by_query["days"]]
 
 
+def test_edit_links_are_added_and_rotated_from_the_builder(seen, server):
+    """Issue 34: the builder opened by an edit link adds a named link for a second member (shown once in its field,
+    listed beside "(this link)") and gives its own link a new secret; asked of the API directly: the added link
+    and the rotated one open the versions, the link the phone opened with is refused (403), and no secret is in
+    the address bar."""
+    links = seen["edit"]["links"]
+    assert seen["edit"]["errors"] == []
+    assert "treasurer" in links["label"] and sorted(links["listed"]) == ["first (this link)", "treasurer Revoke"]
+    published = run_of(seen, "en")["published"]
+    mosque_id, old = urllib.parse.urlsplit(published["outputs"]["o-edit"]).fragment.removeprefix("edit=").split(".")
+
+    def versions_status(secret: str) -> int:
+        request = urllib.request.Request(f"{server}/v1/mosques/{mosque_id}/versions",
+                                         headers={"Authorization": f"Bearer {secret}"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            error.close()
+            return error.code
+
+    added = urllib.parse.urlsplit(links["added"]).fragment.removeprefix("edit=").split(".")
+    rotated = urllib.parse.urlsplit(links["rotated"]).fragment.removeprefix("edit=").split(".")
+    assert added[0] == rotated[0] == mosque_id and len({old, added[1], rotated[1]}) == 3
+    assert versions_status(added[1]) == 200 and versions_status(rotated[1]) == 200
+    assert versions_status(old) == 403
+    assert "#" not in links["address"]
+
+
 def test_an_edit_from_a_phone_reaches_the_screen_within_a_minute(seen, server):
     """The edit link opened in a 390-px window loads the profile (the form shows it), the change is saved, and
     the TV showing /mosque/<id>/screen/ shows the new dhuhr jamaat and announcement within 60 s."""
     edit = seen["edit"]
     assert edit is not None and edit["errors"] == []
     assert edit["loaded"]["method"] == "ImamAliFoundation" and edit["loaded"]["valid"] == "true"
+    assert "#" not in edit["loaded"]["address"]  # issue 34: the fragment read, then out of the address bar
     assert edit["phoneScrollWidth"] <= 390
     assert edit["before"]["notes"] == [ANNOUNCEMENT] and edit["after"]["notes"] == ["Majlis moved to Friday"]
     assert edit["afterMs"] is not None and edit["afterMs"] < 60000, edit

@@ -174,6 +174,7 @@ async function compose(browser, input, job) {
     await page.waitForFunction(() => document.getElementById("o-edit").value !== "", null, { timeout: 20000 });
     await settled(page);
     run.published = await page.evaluate(readPage);
+    run.published.address = page.url(); // the address bar after publishing (issue 34: never the secret)
   }
   await page.setViewportSize(PHONE);
   await page.waitForTimeout(300);
@@ -209,6 +210,7 @@ async function edit(browser, input, job, editLink, screenPath) {
   await page.waitForFunction(() => document.getElementById("save-button").hidden === false, null, { timeout: 20000 });
   await settled(page);
   const loaded = await page.evaluate(readPage);
+  loaded.address = page.url(); // the address bar once the edit link is read (issue 34: the fragment removed)
   await setRules(page, job.rules);
   await setFields(page, job.fields);
   await settled(page);
@@ -229,8 +231,24 @@ async function edit(browser, input, job, editLink, screenPath) {
   after = await readScreen(screen);
   await screen.screenshot({ path: path.join(input.artifacts, "builder-edit-tv.png") });
   await tv.close();
+  // Issue 34: a second member's named link, then a new secret for this one (the old link then opens nothing).
+  await page.waitForFunction(() => document.getElementById("links").hidden === false, null, { timeout: 20000 });
+  await page.evaluate(() => { document.getElementById("links").open = true; });
+  await page.fill("#f-link-name", "treasurer");
+  await page.click("#link-add");
+  await page.waitForFunction(() => document.getElementById("o-link").value !== "", null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll("#link-list li").length === 2, null, { timeout: 20000 });
+  const links = await page.evaluate(() => ({
+    added: document.getElementById("o-link").value,
+    label: document.getElementById("o-link-label").textContent,
+    listed: Array.from(document.querySelectorAll("#link-list li"), (li) => li.textContent.trim()),
+  }));
+  await page.click("#rotate-button");
+  await page.waitForFunction((old) => document.getElementById("o-edit").value !== old, editLink, { timeout: 20000 });
+  links.rotated = await page.evaluate(() => document.getElementById("o-edit").value);
+  links.address = page.url();
   await phone.close();
-  return { errors, before, loaded, after, afterMs, status, phoneScrollWidth };
+  return { errors, before, loaded, after, afterMs, status, phoneScrollWidth, links };
 }
 
 async function main() {

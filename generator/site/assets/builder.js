@@ -572,6 +572,7 @@
     if (response.ok) return answer;
     clearErrors();
     if (response.status === 400) showError(answer.error ? answer : "");
+    else if (response.status === 409 && answer.version === undefined) showError(answer.error ? answer : ""); // a link's name
     else if (response.status === 409) { say(fill(W.conflict, { version: native(answer.version) }), true); $("load-current").hidden = false; }
     else if (response.status === 429) {
       const seconds = Number(response.headers.get("Retry-After")) || 60; // up to an hour: minutes from two on
@@ -587,9 +588,9 @@
     const answer = await send("POST", "/v1/mosques", profile());
     if (!answer) return;
     state.edit = { id: answer.id, secret: answer.edit, version: answer.version };
-    const link = location.origin + location.pathname + "#edit=" + answer.id + "." + answer.edit;
-    history.replaceState(null, "", "#edit=" + answer.id + "." + answer.edit);
-    $("o-edit").value = link;
+    // The link is shown in its field (copy button), never put in the address bar: history and synced tabs keep
+    // what the address bar shows (issue 34).
+    $("o-edit").value = editAddress(answer.id, answer.edit);
     $("edit-output").hidden = false;
     editing();
     say(fill(W.published, { id: answer.id }));
@@ -611,7 +612,7 @@
     state.edit = null;
     state.unsaved = false;
     history.replaceState(null, "", location.pathname);
-    for (const id of ["save-button", "delete-button", "versions", "edit-output"]) $(id).hidden = true;
+    for (const id of ["save-button", "delete-button", "versions", "edit-output", "links"]) $(id).hidden = true;
     $("publish-button").hidden = false;
     say(W.deleted);
     outputs();
@@ -635,6 +636,57 @@
     }
     $("versions").hidden = !list.children.length;
   }
+  // ---- edit links (issue 34): one per committee member, each revocable; a new secret for this one ----------------
+  function editAddress(id, secret) {
+    return location.origin + location.pathname + "#edit=" + id + "." + secret;
+  }
+  async function links() {
+    const answer = await send("GET", "/v1/mosques/" + state.edit.id + "/links");
+    if (!answer) return;
+    const list = $("link-list");
+    list.replaceChildren();
+    for (const link of answer.links) {
+      const item = document.createElement("li");
+      const name = document.createElement("bdi");
+      name.textContent = link.name;
+      item.append(name, " ");
+      if (link.name === answer.you) item.append(W.linkYours);
+      else {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = W.linkRevoke;
+        button.setAttribute("aria-label", W.linkRevoke + ": " + link.name);
+        button.addEventListener("click", () => revokeLink(link.name));
+        item.append(button);
+      }
+      list.append(item);
+    }
+    $("links").hidden = false;
+  }
+  async function addLink() {
+    const name = $("f-link-name").value.trim();
+    const answer = await send("POST", "/v1/mosques/" + state.edit.id + "/links", { name: name });
+    if (!answer) return;
+    $("o-link-label").textContent = fill(W.linkNew, { name: answer.name });
+    $("o-link").value = editAddress(state.edit.id, answer.edit);
+    $("link-output").hidden = false;
+    $("f-link-name").value = "";
+    links();
+  }
+  async function revokeLink(name) {
+    const answer = await send("DELETE", "/v1/mosques/" + state.edit.id + "/links/" + encodeURIComponent(name));
+    if (!answer) return;
+    say(fill(W.linkRevoked, { name: name }));
+    links();
+  }
+  async function rotate() {
+    const answer = await send("POST", "/v1/mosques/" + state.edit.id + "/rotate");
+    if (!answer) return;
+    state.edit.secret = answer.edit;
+    $("o-edit").value = editAddress(state.edit.id, answer.edit);
+    $("edit-output").hidden = false;
+    say(W.rotated);
+  }
   async function restore(number) {
     const answer = await send("POST", "/v1/mosques/" + state.edit.id + "/versions/" + number + "/restore", undefined,
                               state.edit.version);
@@ -648,6 +700,7 @@
     const name = byLanguage("f-name-");
     $("page-title").textContent = fill(W.editing, { name: inLanguage(name, LANG) || state.edit.id });
     versions();
+    links();
   }
   async function load() {
     // The profile the edit link names, into the form (GET /v1/mosques/<id>: its version is the ETag).
@@ -790,13 +843,19 @@
   $("save-button").addEventListener("click", save);
   $("delete-button").addEventListener("click", remove);
   $("load-current").addEventListener("click", load);
+  $("link-add").addEventListener("click", addLink);
+  $("rotate-button").addEventListener("click", rotate);
   for (const p of config.prayers) ruleRow(p);
   showPlace();
 
   const link = /^#edit=([a-z0-9-]{1,48})\.([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
+  if (location.hash) {
+    // Read once, then out of the address bar (and this history entry): the secret stays in the page's memory only.
+    history.replaceState(null, "", location.pathname + location.search);
+  }
   if (link) {
     state.edit = { id: link[1], secret: link[2], version: null };
-    $("o-edit").value = location.href;
+    $("o-edit").value = editAddress(link[1], link[2]);
     load();
   }
 })();
