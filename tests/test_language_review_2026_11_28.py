@@ -102,3 +102,11 @@ def test_ar_d1_d15_ur_08_the_builders_words_for_its_preview(client):
     script = html  # the builder's script is inline
     assert 'W.jamaat + " " + W.prayers' not in script and 'parts.join(" · ")' not in script
     assert "response.status === 429" in script.split("async function preview")[1].split("function ")[0]
+
+
+def test_fa_06_irans_clock_is_named_after_iran_on_mashhads_page():
+    """FA-06 (S): «وقت تهران (Asia/Tehran)» on the Mashhad page read as if its table were at Tehran's horizon, the
+    opposite of «به افق مشهد»; Iran has one clock, «وقت رسمی ایران»."""
+    html = timetable.render(TODAY, "mashhad", "fa", now_s=NOW_S).decode()
+    place = re.search(r'<p class="place">(.*?)</p>', html, re.S).group(1)
+    assert "وقت رسمی ایران" in place and "وقت تهران" not in place, place
