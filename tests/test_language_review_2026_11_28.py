@@ -102,3 +102,24 @@ def test_ar_d1_d15_ur_08_the_builders_words_for_its_preview(client):
     script = html  # the builder's script is inline
     assert 'W.jamaat + " " + W.prayers' not in script and 'parts.join(" · ")' not in script
     assert "response.status === 429" in script.split("async function preview")[1].split("function ")[0]
+
+
+def test_fa_06_irans_clock_is_named_after_iran_on_mashhads_page():
+    """FA-06 (S): «وقت تهران (Asia/Tehran)» on the Mashhad page read as if its table were at Tehran's horizon, the
+    opposite of «به افق مشهد»; Iran has one clock, «وقت رسمی ایران»."""
+    html = timetable.render(TODAY, "mashhad", "fa", now_s=NOW_S).decode()
+    place = re.search(r'<p class="place">(.*?)</p>', html, re.S).group(1)
+    assert "وقت رسمی ایران" in place and "وقت تهران" not in place, place
+
+
+def test_fa_09_the_imsakiya_says_when_the_fast_begins_and_not_the_timetables_columns():
+    """FA-09 (S), UR-4 (S): the imsakiya repeated the timetable's note on its «رؤیت» and «تقویم ایران» columns, which
+    it has not, and had no line that the fast begins at the dawn adhan, imsak a precaution (every Iranian imsakiya
+    carries it); a regional reckoning keeps its own sentence (Karachi: the Central Ruet-e-Hilal Committee)."""
+    from generator.site import imsakiya
+
+    tehran = imsakiya.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "روزه از اذان صبح آغاز می‌شود" in tehran and "«تقویم ایران» طبق تقویم رسمی ایران" not in tehran
+    karachi = imsakiya.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
+    assert "«پاکستان»: مرکزی رویتِ ہلال کمیٹی پاکستان کے اعلان کے مطابق" in karachi
+    assert "احتیاطِ مستحب" in karachi and "«نجف اشرف» نجف اشرف میں" not in karachi

@@ -60,6 +60,9 @@ VIEWPORTS = {"tv": (1920, 1080), "portrait": (1080, 1920), "tablet": (1280, 800)
 LANGS = ("en", "ar", "fa", "ur")
 CITY = {"en": "london", "ar": "karbala", "fa": "tehran", "ur": "karachi"}
 PLACE_METHOD = {"london": "ImamAliFoundation"}  # the screen's method without method= (the others keep Tehran)
+# The midnight a screen naming the Institute (the Tehran method) prints: the Institute's, sunset to fajr (issue 33,
+# docs/decisions.md "The authority's midnight on human surfaces"); the Foundation's tables carry their own.
+PLACE_MIDNIGHT = {"karbala": "sunsetToFajr", "tehran": "sunsetToFajr", "karachi": "sunsetToFajr"}
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 SILENCE_BEFORE_S, SILENCE_AFTER_S = 5 * 60, 10 * 60  # docs/site.md, "The screen"
 MONTH_END = date(2026, 3, 31)  # a Tuesday; the screen crosses into 1 April
@@ -117,6 +120,8 @@ class _Year:
         # the UK, docs/decisions.md "Each place's own defaults"), the API the SPEC's Tehran
         city = self.query.get("city")
         own = {"method": PLACE_METHOD[city]} if city in PLACE_METHOD and "method" not in self.query else {}
+        if city in PLACE_MIDNIGHT and not {"method", "midnight"} & set(self.query):
+            own["midnight"] = PLACE_MIDNIGHT[city]
         answer = _get(f"{self.server}/v1/prayer-times", **self.query, **own, year=year)
         return {day["date"]: day for day in answer["days"]}
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from generator.words import hijri_names
+from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.site import head, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
@@ -94,7 +94,10 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         source=p["imsakiya_source"].format(
             begins=timetable.date_text(days[1], lang),
             source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
-        calendar_note=timetable.calendar_note(calendar, lang, city_id),
+        # not the timetable's note on its two Hijri columns, which the imsakiya has not (review fa FA-09, ur UR-4):
+        # the sentence on its own reckoning when regional, and that the fast begins at fajr, imsak a precaution
+        calendar_note=timetable.region_note(calendar, lang, city_id),
+        imsak_note=feed_words.IMSAK_NOTE[lang],
         midnight_note=timetable.midnight_note(method, city_id, lang),
         api=[responses.api_url("prayer-times", q) for q in queries]
         + [responses.api_url("hijri", {"hy": hy, "hm": RAMADAN, "calendar": calendar})],

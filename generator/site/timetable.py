@@ -62,14 +62,20 @@ def calendar_note(calendar: str, lang: str, city_id: str) -> str:
     """Return the note on the page's reckonings, with the sentence on its own when it is a regional one: where the
     reckoning is the city's by its country's row only, the variant saying the city's ulema may announce otherwise,
     if the glossary has one (``….elsewhere``: India, whose committee is Lucknow's; issue 33, review UR-2)."""
+    note = words.WORDS[lang]["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
+    regional = region_note(calendar, lang, city_id)
+    return f"{note} {regional}" if regional else note
+
+
+def region_note(calendar: str, lang: str, city_id: str) -> str | None:
+    """Return the sentence on a regional reckoning (None for another), as `calendar_note` adds it."""
     w = words.WORDS[lang]
-    note = w["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
     own = place_defaults.for_city(city_id)
     kept = own.listed == city_id and own.listed_calendar == calendar  # the city's own row names the reckoning
     regional = w.get(f"calendar_note_region.{calendar}")
     if not kept:
         regional = w.get(f"calendar_note_region.{calendar}.elsewhere", regional)
-    return f"{note} {regional}" if regional else note
+    return regional
 
 
 def city_date(city: dict, now_s: float) -> date:
