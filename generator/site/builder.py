@@ -123,7 +123,8 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   # issue 33: the warnings on declared times (the view behind each), the preview's marks
                   "warnContested": b["warn_contested"], "warnOutside": b["warn_outside"], "moreDays": b["more_days"],
                   "viewJumuah": b["view_jumuah"], "viewRakaat": b["view_rakaat"], "keptNote": w["mosque.kept_note"],
-                  "skippedNote": w["mosque.skipped_note"], "fadhilaNote": w["mosque.fadhila_note"]},
+                  "skippedNote": w["mosque.skipped_note"], "fadhilaNote": w["mosque.fadhila_note"],
+                  "contestedNote": b["contested_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
     }
