@@ -598,6 +598,11 @@ BAD = [
     ({"jamaat": "fajr:20", "jamaatNotice": "0"}, "jamaatNotice"),
     ({"jamaat": "fajr:20", "jamaatNotice": "61"}, "jamaatNotice"),
     ({"jamaat": "fajr:20", "jamaatNotice": "5.5"}, "jamaatNotice"),
+    # issue 33
+    ({"jamaat": "fajr:07:30", "jamaatOutside": "drop"}, "jamaatOutside"),
+    ({"jamaat": "fajr:07:30", "jamaatOutside": "Keep"}, "jamaatOutside"),
+    ({"jamaat": "fajr:07:30", "jamaatOutside": "keep,skip"}, "jamaatOutside"),
+    ({"jamaat": "fajr:07:30", "jamaatOutside": ""}, "jamaatOutside"),
     ({"jamaatTable": "day,fajr;2026-03-02,5"}, "jamaatTable"),
     ({"jamaatTable": "x" * 32_001}, "jamaatTable"),
 ]
@@ -913,3 +918,24 @@ def test_a_declared_jumuah_slot_is_shown_as_declared_on_every_friday_in_json_csv
     screen_days = {d["date"]: d for d in answer["days"]}
     for friday in fridays:
         assert screen_days[friday.isoformat()]["jamaat"]["jumuah"] == slots(friday), friday
+
+
+def test_jamaat_outside_move_is_the_default_and_without_a_declared_time_it_says_nothing():
+    """Canonical forms (docs/decisions.md "Jamaat"): jamaatOutside=move answers byte for byte what no choice answers
+    (the default, which profiles stored before the choice keep), and with rules that declare no time (minutes after
+    the adhan only) any choice changes nothing.  skip and keep differ exactly on the days 07:30 is at or after
+    sunrise in London (the answer's own sunrise, compared here with zoneinfo)."""
+    base = {"city": "london", "year": 2026, "month": 6}
+    assert call("prayer-times", NOW, **base, jamaat="fajr:07:30", jamaatOutside="move") == \
+        call("prayer-times", NOW, **base, jamaat="fajr:07:30")
+    for choice in ("skip", "keep"):
+        assert call("prayer-times", NOW, **base, jamaat="fajr:20", jamaatOutside=choice) == \
+            call("prayer-times", NOW, **base, jamaat="fajr:20")
+    skip = json.loads(call("prayer-times", NOW, **base, jamaat="fajr:07:30", jamaatOutside="skip"))["days"]
+    keep = json.loads(call("prayer-times", NOW, **base, jamaat="fajr:07:30", jamaatOutside="keep"))["days"]
+    tz = ZoneInfo("Europe/London")
+    for s, k in zip(skip, keep):
+        outside = datetime.combine(date.fromisoformat(s["date"]), time(7, 30), tz) >= _utc(s["sunrise"])
+        assert outside  # every June day in London
+        assert s["jamaatSkipped"] == ["fajr"] and "fajr" not in s["jamaat"]
+        assert k["jamaatKept"] == ["fajr"] and k["jamaatLocal"]["fajr"] == "07:30"

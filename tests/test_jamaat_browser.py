@@ -38,6 +38,8 @@ LEICESTER = {"city": "leicester", "jamaat": "fajr:10,dhuhr:13:15,asr:dhuhr,maghr
              "jamaatRound": "fajr:5", "jumuah": "13:00,14:00"}
 SECONDS = {"asr": "dhuhr", "isha": "maghrib"}  # the pairs the query combines: the second has no adhan
 THURSDAY, FRIDAY = date(2026, 12, 3), date(2026, 12, 4)
+SUMMER = {"city": "leicester", "jamaat": "maghrib:5,isha:20:00"}
+SUMMER_DAY = date(2026, 6, 25)
 pytestmark = pytest.mark.xdist_group("browser")
 
 
@@ -88,6 +90,13 @@ def seen(server):
                    {"shot": "jamaat-combined-evening.png"}]},
         {"name": "widget", "url": widget, "viewport": [420, 700], "start": after_maghrib - 120_000,
          "steps": [{"at": after_maghrib}]},
+        # the trial's D11: a fixed isha 20:00 before a summer maghrib; moved (the default) on the screen, kept on
+        # the widget of a mosque that chose to keep it
+        {"name": "summer-screen", "url": "/screen/?" + urllib.parse.urlencode({**SUMMER, "lang": "en"}),
+         "viewport": [1920, 1080], "start": _local_ms(SUMMER_DAY, 19, 0), "steps": [{"at": _local_ms(SUMMER_DAY, 19, 1)}]},
+        {"name": "summer-widget", "url": "/widget/?" + urllib.parse.urlencode({**SUMMER, "jamaatOutside": "keep",
+                                                                              "lang": "en"}),
+         "viewport": [420, 700], "start": _local_ms(SUMMER_DAY, 19, 0), "steps": [{"at": _local_ms(SUMMER_DAY, 19, 1)}]},
     ]
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     out = {run["name"]: run for run in run_node_peer("screen_check.js", "playwright-core", config)["runs"]}
@@ -133,3 +142,24 @@ def test_the_committees_second_jumuah_is_shown_and_counted_down_as_set(seen):
     assert (read["next"]["kind"], read["next"]["at"]) == ("jumuah", _local_ms(FRIDAY, 14, 0))
     assert read["next"]["label"] == "Until Jumu'ah at 2:00 PM" or read["next"]["label"].endswith("14:00"), read["next"]
     assert read["moved"] is None  # nothing says it was moved
+
+
+def test_a_set_time_outside_its_prayers_time_is_said_on_the_screen_and_the_widget(seen, server):
+    """The trial's D11: isha fixed at 20:00 is before maghrib's jamaat on 25 June 2026 in Leicester (maghrib after
+    21:30 BST: the API's own maghrib, checked).  By default (move) the screen shows the API's moved isha and says
+    "Jamaat moved later …" with that time; a mosque that chose keep shows 20:00 on its widget and says that the time
+    it set is outside the prayer's time today.  The old screen said nothing (and the widget never did)."""
+    runs, _, _ = seen
+    query = urllib.parse.urlencode({**SUMMER, "method": "ImamAliFoundation", "date": SUMMER_DAY.isoformat()})
+    with urllib.request.urlopen(f"{server}/v1/prayer-times?{query}", timeout=60) as response:
+        (day,) = json.loads(response.read())["days"]
+    assert day["local"]["maghrib"] > "21:30" and "isha" in day["jamaatMoved"]
+    moved_isha = day["jamaatLocal"]["isha"]
+    (screen,) = runs["summer-screen"]["reads"]
+    assert runs["summer-screen"]["errors"] == []
+    assert screen["moved"] == f"Jamaat moved later, to when the prayer's time has begun: Isha {moved_isha}"
+    assert screen["times"]["isha"]["jamaat"] == moved_isha
+    (widget,) = runs["summer-widget"]["reads"]
+    assert runs["summer-widget"]["errors"] == []
+    assert widget["moved"] == "At the time the mosque set, outside the prayer's time today: Isha 20:00"
+    assert widget["times"]["isha"]["jamaat"] == "20:00"

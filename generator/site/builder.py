@@ -138,7 +138,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "viewJumuah": b["view_jumuah"], "viewRakaat": b["view_rakaat"], "keptNote": w["mosque.kept_note"],
                   "skippedNote": w["mosque.skipped_note"], "fadhilaNote": w["mosque.fadhila_note"],
                   "linkNew": b["link_new"], "linkRevoke": b["link_revoke"], "linkYours": b["link_yours"],
-                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"]},
+                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"], "contestedNote": b["contested_note"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
         # An API error said in the page's language: its code's sentence, the names of the times it names and

@@ -315,7 +315,7 @@
     }
     if (slots) titles.push(W.jumuah + " / " + W.eid);
     table.tHead.replaceChildren(head(titles));
-    let moved = false, movedEnd = false, kept = false, skipped = false, fadhila = false;
+    let moved = false, movedEnd = false, kept = false, skipped = false, fadhila = false, contested = false;
     const rows = answer.days.map((day) => {
       const tr = document.createElement("tr");
       tr.dataset.date = day.date;
@@ -341,6 +341,7 @@
           else if ((day.jamaatMoved || []).includes(c)) { mark = "*"; moved = true; }
           else if ((day.jamaatKept || []).includes(c)) { mark = "‡"; kept = true; }
           else if ((day.jamaatSkipped || []).includes(c)) { mark = "–"; skipped = true; }
+          else if ((day.jamaatContested || []).includes(c)) { mark = "§"; contested = true; }
           j.textContent = clock(local[c]) + mark;
           tr.append(j);
         }
@@ -349,7 +350,9 @@
         const td = document.createElement("td");
         td.dataset.slots = "";
         const parts = [];
-        if (local.jumuah) parts.push(W.jumuah + " " + local.jumuah.map(clock).join(" "));
+        const slotMark = (day.jamaatContested || []).includes("jumuah") ? "§" : ""; // kept past the computed asr
+        if (slotMark) contested = true;
+        if (local.jumuah) parts.push(W.jumuah + " " + local.jumuah.map(clock).join(" ") + slotMark);
         if (local.eid) parts.push(W.eid + " " + local.eid.map(clock).join(" "));
         td.textContent = parts.join(W.sep); // the language's separator: « — » in Arabic script (ar D15)
         tr.append(td);
@@ -364,6 +367,7 @@
     if (kept) notes.push("‡ " + W.keptNote);
     if (skipped) notes.push("– " + W.skippedNote);
     if (fadhila) notes.push("° " + W.fadhilaNote);
+    if (contested) notes.push("§ " + W.contestedNote);
     $("preview-notes").textContent = notes.join(" ");
   }
   // Issue 33: the days of the year a time the committee set passes a disputed bound (kept as set: the view behind

@@ -97,19 +97,7 @@ function renderChanges(st) {
   var changed = st.tomorrowDay && Array.isArray(st.tomorrowDay.jamaatChanged) ? st.tomorrowDay.jamaatChanged : [];
   setText($(".changes"), changed.length ? W.changes_tomorrow.replace("{prayers}", prayerList(st.tomorrowDay, changed)) : "");
   show($(".changes"), changed.length > 0);
-  // A jamaat the rule put at or after the end of its prayer's time, moved back inside it (the API's jamaatMovedEnd);
-  // a time the mosque set outside its prayer's time, kept or skipped as the mosque chose (jamaatKept, jamaatSkipped).
-  var notes = [];
-  var movedEnd = st.day && Array.isArray(st.day.jamaatMovedEnd) ? st.day.jamaatMovedEnd : [];
-  each([["jamaatMovedEnd", W.moved_end, true], ["jamaatMoved", W.moved_later, true], ["jamaatKept", W.outside_kept, true],
-        ["jamaatSkipped", W.outside_skipped, false]], function (kind) {
-    var names = st.day && Array.isArray(st.day[kind[0]]) ? st.day[kind[0]] : [];
-    // moved later, to the opening of the time (jamaatMoved less those moved back from its end: jamaatMovedEnd)
-    if (kind[0] === "jamaatMoved") names = names.filter(function (n) { return movedEnd.indexOf(n) < 0; });
-    if (!names.length) return;
-    var list = kind[2] ? prayerList(st.day, names) : joinList(names.map(function (n) { return W.prayers[n] || W[n] || n; }));
-    notes.push(kind[1].replace("{prayers}", list));
-  });
+  var notes = dayNotes(st.day); // moved, kept or skipped jamaat times (screen_core.js)
   setText($(".moved"), notes.join(" "));
   show($(".moved"), notes.length > 0);
 }

@@ -230,6 +230,27 @@ function moments(iso) {
   return out;
 }
 
+function dayNotes(day) {
+  // What the API did to the day's jamaat times, in the page's words (issue 33; screen.py table_text writes the same):
+  // moved back inside the time (jamaatMovedEnd), moved later to its opening (jamaatMoved less those), a time the mosque
+  // set outside the prayer's time kept or skipped as it chose (jamaatKept, jamaatSkipped).
+  var notes = [];
+  if (!day) return notes;
+  var movedEnd = Array.isArray(day.jamaatMovedEnd) ? day.jamaatMovedEnd : [];
+  each([["jamaatMovedEnd", W.moved_end, true], ["jamaatMoved", W.moved_later, true], ["jamaatKept", W.outside_kept, true],
+        ["jamaatSkipped", W.outside_skipped, false]], function (kind) {
+    var names = Array.isArray(day[kind[0]]) ? day[kind[0]] : [];
+    if (kind[0] === "jamaatMoved") names = names.filter(function (n) { return movedEnd.indexOf(n) < 0; });
+    if (!names.length) return;
+    notes.push(kind[1].replace("{prayers}", joinList(names.map(function (n) {
+      var local = jamaatLocal(day, n);
+      var times = Array.isArray(local) ? joinList(local.map(function (t) { return clockText(t); })) : clockText(local);
+      return (W.prayers[n] || W[n] || n) + (kind[2] && times ? " " + times : "");
+    }))));
+  });
+  return notes;
+}
+
 function combinedOn(day, name) {
   return Boolean(day && Array.isArray(day.jamaatCombined) && day.jamaatCombined.indexOf(name) >= 0);
 }

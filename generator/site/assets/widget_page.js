@@ -51,6 +51,9 @@ function render() {
     show($("." + kind), shown);
     setText($("." + kind + " .slots"), shown ? joinList(slots.map(function (s) { return clockText(s); })) : "");
   });
+  var notes = dayNotes(day); // a jamaat moved, kept or skipped today (screen_core.js; issue 33)
+  setText($(".moved"), notes.join(" "));
+  show($(".moved"), notes.length > 0);
   var next = firstAfter(st.moments, st.nowMs, NEXT_KINDS);
   show($(".next"), next !== null);
   if (next) {
