@@ -2,8 +2,8 @@
 
 Usage::
 
-    python deploy/publish.py STATIC_ROOT SITE_ROOT [--keep 2] [--fresh]
-    python deploy/publish.py --verify SITE_ROOT
+    python -m deploy.publish STATIC_ROOT SITE_ROOT [--keep 2] [--fresh]   (from the repository root)
+    python -m deploy.publish --verify SITE_ROOT
 
 build.py writes ``STATIC_ROOT`` (static_out/) and ends with its manifest (static_paths.MANIFEST: each
 file's XXH3-128 and size).  This step copies every file the manifest names into a new generation
@@ -17,8 +17,8 @@ renders that answer), and one damaged in static_out/ after publishing never reac
 
 Files are copies, never links to static_out/ (a file rewritten in place there would change the
 copy too); a file whose manifest entry is the one the current generation published is hard-linked
-from that generation instead (its copies are read-only, 0444, written only here), so a daily
-build costs the disk of what changed.  build.py runs this after every build (announcements'
+from that generation instead, once its copy there is read and checked again (the copies are read-only,
+0444, written only here; a damaged one is copied afresh), so a daily build costs the disk of what changed.  build.py runs this after every build (announcements'
 partial builds too) when ``PUBLISH_ROOT`` is set.  Publications are serialised by a lock file.
 """
 from __future__ import annotations
@@ -68,6 +68,28 @@ def _write_read_only(path: Path, data: bytes) -> None:
     path.chmod(0o444)
 
 
+def _damaged(generation: Path, relative: str, entry: tuple[str, int]) -> list[str]:
+    """The file (or siblings) of ``generation`` that no longer hold the bytes ``entry`` names."""
+    try:
+        body = (generation / relative).read_bytes()
+    except OSError:
+        return [relative]
+    if (static_paths.content_hash(body), len(body)) != tuple(entry):
+        return [relative]
+    bad = []
+    for extension in SIBLINGS:
+        sibling = generation / (relative + extension)
+        if sibling.is_file() and _decompressed(sibling.read_bytes(), extension) != body:
+            bad.append(relative + extension)
+    return bad
+
+
+def _good_copy(generation: Path, relative: str, entry: tuple[str, int]) -> bool:
+    """Whether the copy in ``generation`` (and its siblings) still hold the bytes ``entry`` names: a copy
+    damaged after it was published is never linked into the next generation (it is copied afresh)."""
+    return not _damaged(generation, relative, entry)
+
+
 def current_generation(site_root: Path) -> Path | None:
     """The generation ``SITE_ROOT/current`` points at, None before the first publication."""
     link = Path(site_root) / CURRENT
@@ -98,9 +120,9 @@ def _publish_locked(static_root: Path, site_root: Path, keep: int, fresh: bool) 
             result.refused.append(relative)  # never a path outside the tree, never a dot-file
             continue
         target = result.generation / relative
-        if previous is not None and previous_manifest.get(relative) == entry and (previous / relative).is_file():
+        if previous is not None and previous_manifest.get(relative) == entry and _good_copy(previous, relative, entry):
             target.parent.mkdir(parents=True, exist_ok=True)
-            for extension in ("", *SIBLINGS):  # the previous generation's checked copies
+            for extension in ("", *SIBLINGS):  # the previous generation's copies, checked again just now
                 source = previous / (relative + extension)
                 if source.is_file():
                     os.link(source, target.with_name(target.name + extension))
@@ -159,21 +181,8 @@ def verify(site_root: Path) -> list[str]:
     generation = current_generation(Path(site_root))
     if generation is None:
         return []
-    bad = []
-    for relative, entry in sorted(static_paths.read_manifest(generation).items()):
-        try:
-            body = (generation / relative).read_bytes()
-        except OSError:
-            bad.append(relative)
-            continue
-        if (static_paths.content_hash(body), len(body)) != tuple(entry):
-            bad.append(relative)
-            continue
-        for extension in SIBLINGS:
-            sibling = generation / (relative + extension)
-            if sibling.is_file() and _decompressed(sibling.read_bytes(), extension) != body:
-                bad.append(relative + extension)
-    return bad
+    return [bad for relative, entry in sorted(static_paths.read_manifest(generation).items())
+            for bad in _damaged(generation, relative, entry)]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -21,6 +21,8 @@ BROTLI_MODULES = ("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so",
                   "/usr/share/nginx/modules/ngx_http_brotli_static_module.so")
 RATE_PER_MINUTE = 100  # requests the app answers, per client: the app's own default limit
 FEED_RATE_PER_MINUTE = 10  # feed requests the app answers, per client (a feed costs ~10 plain requests)
+# Each app in the upstream (deploy/nginx.conf `upstream app`): set aside after 3 failures within 2 s, for 2 s.
+SERVER_PARAMS = "max_fails=3 fail_timeout=2s"
 PROFILE_RATE_PER_MINUTE = 600  # reads of one hosted profile, per client: 200 screens asking every 20 s (issue 27)
 
 
@@ -70,7 +72,8 @@ def render(prefix: Path, listen: str, static_root: Path, app: str, *, access_log
     prefix.chmod(prefix.stat().st_mode | 0o111)  # nginx's workers (another user when the master is root) reach into it
     brotli = next((m for m in BROTLI_MODULES if Path(m).is_file()), None)
     (prefix / "brotli.conf").write_text("brotli_static on;\n" if brotli else "")
-    servers = "\n        ".join(f"server {address.strip()};" for address in app.split(",") if address.strip())
+    servers = "\n        ".join(f"server {address.strip()} {SERVER_PARAMS};" for address in app.split(",")
+                                 if address.strip())
     text = (
         TEMPLATE.read_text()
         .replace("@PREFIX@", str(prefix))

@@ -73,6 +73,11 @@ def test_verify_names_a_published_copy_damaged_from_outside(tmp_path):
     (site / publish.CURRENT / "v1/methods.json.br").unlink()
     (site / publish.CURRENT / "v1/methods.json.br").write_bytes(brotli.compress(b"{}"))
     assert publish.verify(site) == ["robots.txt", "v1/methods.json.br"]
+    # the next publication checks the copies it would link: the damaged ones are copied afresh from the build
+    again = publish.publish(static, site)
+    assert (site / publish.CURRENT / "robots.txt").read_bytes() == b"User-agent: *\n"
+    assert brotli.decompress((site / publish.CURRENT / "v1/methods.json.br").read_bytes()) == b'{"methods":[1,2,3]}'
+    assert again.linked == 0 and again.copied == 6 and publish.verify(site) == []  # both files and their siblings afresh
 
 
 def test_a_manifest_naming_a_path_outside_the_tree_publishes_nothing_there(tmp_path):
