@@ -375,6 +375,14 @@ def unreached_mask(result: prayer.PrayerTimes, names) -> np.ndarray:
                     axis=-1).reshape(-1, len(names))
 
 
+def hijri_days(params: Params) -> tuple[str, int, int] | None:
+    """With an Eid or Ramadan jamaat rule, the days whose Hijri dates (under `calendar`) place them; else None."""
+    if not any(params.get(name) for name in JP.DATED):
+        return None
+    first, n_days = day_range(params)
+    return params.get("calendar", JP.CALENDAR.default), first, first + n_days - 1
+
+
 def plan(window: Window):
     """A year of the default method for every catalogue city, and of the city's own method where its place keeps
     another (generator.prayer.place_defaults: what its screen and widget read, issue 26), and each mosque's year
@@ -388,4 +396,5 @@ def plan(window: Window):
 
 ENDPOINT = Endpoint(
     "prayer-times", "Prayer times for a place: one day, a month or a year; one or several methods, or custom angles",
-    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan, quick=True)
+    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan, quick=True,
+    hijri_days=hijri_days)
