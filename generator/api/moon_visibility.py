@@ -280,10 +280,10 @@ def plan(window: Window):
 
 
 def hijri_days(params: Params) -> tuple[str, int, int]:
-    """The month's start (`monthBegins`) and the day before it, whose month sets the sighting evening."""
+    """The month's start (`monthBegins`): once it is announced the month's evening and grid are settled."""
     calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
     start = int(hijri.month_start(params["hy"], params["hm"], calendar))
-    return calendar, start - 1, start
+    return calendar, start, start
 
 
 ENDPOINT = Endpoint("moon-visibility", "Crescent visibility (Yallop, Odeh): a world grid, or seven evenings at a place",

@@ -57,14 +57,14 @@ def mosque(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
 
 
 def moon_hijri_days(hy: str, hm: str, lang: str | None = None) -> tuple[str, int, int] | None:
-    """A crescent page states its month's start under moonsighting (the maps' reckoning) and the evening before."""
+    """A crescent page states its month's start under moonsighting (the maps' reckoning)."""
     if not (_NUMBER.fullmatch(hy) and _NUMBER.fullmatch(hm)):
         return None
     try:
         start = int(hijri.month_start(int(hy), int(hm), hijri.DEFAULT_CALENDAR))
     except ValueError:  # outside the month table: no such page
         return None
-    return hijri.DEFAULT_CALENDAR, start - 1, start
+    return hijri.DEFAULT_CALENDAR, start, start
 
 
 def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
