@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import enum
 import importlib
+import importlib.util
 import json
 import os
 import re
@@ -138,9 +139,11 @@ def python_client(document, tmp_path_factory):
     # No formatter run (post_hooks), and the SVG map read as text (the generator knows only some media types).
     config.write_text(f"project_name_override: {PACKAGE}\npackage_name_override: {PACKAGE}\npost_hooks: []\n"
                       "content_type_overrides:\n  image/svg+xml: text/plain\n", encoding="utf-8")
-    generator = Path(sys.executable).with_name("openapi-python-client")
-    subprocess.run([str(generator), "generate", "--path", str(spec), "--config", str(config), "--meta", "none",
-                    "--output-path", str(out / PACKAGE)], check=True, capture_output=True, timeout=120)
+    if importlib.util.find_spec("openapi_python_client") is None:
+        pytest.fail("openapi-python-client missing: install requirements-test.lock (make setup-test)")
+    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec), "--config",
+                    str(config), "--meta", "none", "--output-path", str(out / PACKAGE)],
+                   check=True, capture_output=True, timeout=120)
     sys.path.insert(0, str(out))
     try:
         yield importlib.import_module(PACKAGE)

@@ -164,3 +164,17 @@ def test_samoa_skipping_a_date_keeps_one_solar_day_per_local_date():
     midnight_s, next_fajr_s = _unix_s(by_date["2011-12-29"]["midnight"]), _unix_s(by_date["2011-12-31"]["fajr"])
     maghrib_s = _unix_s(by_date["2011-12-29"]["maghrib"])
     assert abs(midnight_s - (maghrib_s + next_fajr_s) / 2) <= 60
+
+
+def test_the_prayer_feed_beyond_the_date_line_dates_each_prayer_on_its_local_day():
+    """The feed (/v1/prayer-times.ics) takes the same days: each prayer event's UID names the local date it
+    belongs to (…-YYYYMMDD-<prayer>-…), and its DTSTART (UTC), read on Apia's clock by zoneinfo, falls on it."""
+    zone = zoneinfo.ZoneInfo("Pacific/Apia")
+    feed = call("prayer-times.ics", NOW, lat=-13.83, lng=-171.76, tz="Pacific/Apia", days=7).decode()
+    found = [(re.search(r"\r\nDTSTART:(\d{8}T\d{6}Z)\r\n", event).group(1), uid.group(1))
+             for event in feed.split("BEGIN:VEVENT")[1:]
+             if (uid := re.search(r"\r\nUID:prayer-.*-(\d{8})-(?:fajr|dhuhr|asr|maghrib|isha)-", event))]
+    assert len(found) == 7 * 5, len(found)
+    for start, day in found:
+        local = datetime.strptime(start, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc).astimezone(zone)
+        assert local.strftime("%Y%m%d") == day, (start, day)

@@ -288,6 +288,14 @@ def test_same_lifetimes_and_slashes_as_the_app(front):
     for path in ("/v1/methods", "/moon/1448-5/", "/city/karbala/", "/v1/cities?all=1"):
         at_nginx, at_app = _get(base + path)[1], _get(app + path)[1]
         assert at_nginx["Cache-Control"] == at_app["cache-control"], path
+    # A pre-rendered Hijri forecast (moonsighting 1448/6, no announcement recorded) goes out with the app's
+    # lifetime for it, hours (issue 35); the file's announced neighbour keeps the week.
+    for path, forecast in (("/v1/hijri?calendar=moonsighting&hm=6&hy=1448", True),
+                           ("/v1/hijri?calendar=moonsighting&hm=9&hy=1447", False)):
+        at_nginx, at_app = _get(base + path)[1], _get(app + path)[1]
+        assert "Last-Modified" in at_nginx, path  # nginx sent the file itself
+        nginx_s, app_s = (int(h.split("max-age=")[1]) for h in (at_nginx["Cache-Control"], at_app["cache-control"]))
+        assert abs(nginx_s - app_s) <= 5 and (nginx_s <= 6 * 3600 if forecast else nginx_s == 604800), path
     for path in ("/v1/methods/", "/city/karbala", "/moon/1448-5/ar", "/mosque/jaffari-toronto",
                  "/mosque/jaffari-toronto/screen"):
         at_nginx = _get(base + path, {"Host": "evil.example"})

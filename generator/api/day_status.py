@@ -151,10 +151,16 @@ def _instant(unix_s: np.int64) -> str:
     return f"{days.iso(minutes // 1440)}T{minutes % 1440 // 60:02d}:{minutes % 60:02d}:00Z"
 
 
+def hijri_days(params: Params) -> tuple[str, int, int]:
+    """The day's Hijri date and tonight's (the next day's), under the request's reckoning."""
+    day = days.unix_day(params["date"])
+    return params.get("calendar", hijri.DEFAULT_CALENDAR), day, day + 1
+
+
 def plan(window: Window):
     """Every day of the window under every reckoning."""
     return [{"calendar": calendar, "date": day} for calendar in hijri.CALENDARS for day in window.dates]
 
 
-ENDPOINT = Endpoint("day-status", "Hijri date, events and Shia-calendar flags of a day",
-                    PARAMETERS, canonical, build, schemas.json_response(schemas.DAY_STATUS), plan=plan)
+ENDPOINT = Endpoint("day-status", "Hijri date, events and Shia-calendar flags of a day", PARAMETERS, canonical,
+                    build, schemas.json_response(schemas.ref("DayStatus")), plan=plan, hijri_days=hijri_days)

@@ -99,6 +99,17 @@ class Endpoint:
     # render on its event loop while no other render runs, sparing the two thread hand-overs (about
     # 0.2 ms) that cost more than a day's times.
     quick: bool = False
+    # The Hijri dates an answer states, as (reckoning, first day, last day) of the Gregorian days (unix days)
+    # they fall on, or None; an answer stating a month no announcement has fixed is a forecast, reused only
+    # hours (`forecast_max_age_s`, issue 35).  None for an endpoint that states no Hijri date.
+    hijri_days: Callable[[Params], tuple[str, int, int] | None] | None = None
+
+    def forecast_max_age_s(self, params: Params, now_unix_s: float) -> int | None:
+        """Seconds the answer for canonical ``params`` may be reused when it states a forecast, else None."""
+        found = self.hijri_days(params) if self.hijri_days is not None else None
+        if found is None or not hijri.forecast_within(found[1], found[2], found[0]):
+            return None
+        return hijri.forecast_max_age_s(now_unix_s, found[0])
 
     def parse(self, query: Query, now_unix_s: float) -> Canonical:
         """Check a request's query and return its canonical parameters (a QueryError names the parameter)."""

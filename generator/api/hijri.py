@@ -89,6 +89,20 @@ def canonical(values, now_unix_s: float) -> Canonical:
     return Canonical(params, today_dependent)
 
 
+def hijri_days(params: Params) -> tuple[str, int, int]:
+    """The reckoning and the Gregorian days (first, last) whose Hijri dates the answer states."""
+    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+    if "hy" in params:  # a month map, or a day of it: the month
+        start = int(hijri.month_start(params["hy"], params["hm"], calendar))
+        return calendar, start, start + int(hijri.month_length(params["hy"], params["hm"], calendar)) - 1
+    offset = params.get("offset", 0)
+    if "date" in params:
+        day = days.unix_day(params["date"]) + offset
+        return calendar, day, day
+    first, count = _gregorian_span(params["year"], params.get("month"))
+    return calendar, first + offset, first + count - 1 + offset
+
+
 def build(params: Params) -> dict:
     """Return the /v1/hijri response for canonical parameters."""
     calendar = params["calendar"]
@@ -202,4 +216,5 @@ def plan(window: Window):
 
 
 ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan or india reckoning", PARAMETERS,
-                    canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True)
+                    canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True,
+                    hijri_days=hijri_days)

@@ -32,4 +32,4 @@ def build(params: Params) -> bytes:
 ENDPOINT = Endpoint(
     "moon-visibility.svg", "The crescent-visibility world map of one evening as SVG (the grid of /moon-visibility)",
     PARAMETERS, canonical, build, schemas.SVG, media_type="image/svg+xml",
-    refused={name: WORLD_GRID_ONLY for name in ("lat", "lng", "city")})
+    refused={name: WORLD_GRID_ONLY for name in ("lat", "lng", "city")}, hijri_days=moon_visibility.hijri_days)

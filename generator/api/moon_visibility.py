@@ -279,6 +279,13 @@ def plan(window: Window):
             for hy in window.hijri_years for m in range(1, 13) for e in range(-2, 3)]
 
 
+def hijri_days(params: Params) -> tuple[str, int, int]:
+    """The month's start (`monthBegins`): once it is announced the month's evening and grid are settled."""
+    calendar = params.get("calendar", hijri.DEFAULT_CALENDAR)
+    start = int(hijri.month_start(params["hy"], params["hm"], calendar))
+    return calendar, start, start
+
+
 ENDPOINT = Endpoint("moon-visibility", "Crescent visibility (Yallop, Odeh): a world grid, or seven evenings at a place",
                     (*GRID_PARAMETERS, *PLACE), canonical, build, schemas.json_response(schemas.MOON_VISIBILITY),
-                    plan=plan)
+                    plan=plan, hijri_days=hijri_days)

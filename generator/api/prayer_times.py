@@ -384,6 +384,14 @@ def screen_query(city_id: str) -> dict:
             **({"midnight": midnight} if midnight else {})}
 
 
+def hijri_days(params: Params) -> tuple[str, int, int] | None:
+    """With an Eid or Ramadan jamaat rule, the days whose Hijri dates (under `calendar`) place them; else None."""
+    if not any(params.get(name) for name in JP.DATED):
+        return None
+    first, n_days = day_range(params)
+    return params.get("calendar", JP.CALENDAR.default), first, first + n_days - 1
+
+
 def plan(window: Window):
     """A year of the default method for every catalogue city, and of the query its screen and widget read where
     that is another (`screen_query`: the city's own method and its authority's midnight, generator.prayer.place_defaults,
@@ -397,4 +405,5 @@ def plan(window: Window):
 
 ENDPOINT = Endpoint(
     "prayer-times", "Prayer times for a place: one day, a month or a year; one or several methods, or custom angles",
-    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan, quick=True)
+    PARAMETERS, canonical, build, schemas.json_response(schemas.PRAYER_TIMES), plan=plan, quick=True,
+    hijri_days=hijri_days)

@@ -105,4 +105,5 @@ RESPONSE = {
 
 ENDPOINT = Endpoint(
     "prayer-times.csv", "Prayer times as CSV: the same parameters and times as /v1/prayer-times",
-    prayer_times.PARAMETERS, prayer_times.canonical, build, RESPONSE, MEDIA_TYPE, plan=plan, quick=True)
+    prayer_times.PARAMETERS, prayer_times.canonical, build, RESPONSE, MEDIA_TYPE, plan=plan, quick=True,
+    hijri_days=prayer_times.hijri_days)

@@ -241,6 +241,42 @@ def month_authority(hy: int, hm: int, calendar: str) -> str | None:
     return str(_months()[f"{calendar}_authority"][_index(hy, hm)])
 
 
+# --- how long an answer that states a forecast may be reused (issue 35) ---------------------
+# A month whose start no announcement has fixed yet (`computed`) is a forecast: an authority may
+# announce another day on the evening of the 29th of the month before, and the operator records it
+# (announce.py) any time after.  An answer stating such a month is reused at most until that
+# evening's earliest announcement, and never for more than a few hours; an announced answer keeps
+# the week of a dated answer.
+FORECAST_MAX_AGE_S = 6 * 3600  # the operator may record a late announcement at any hour
+ANNOUNCEMENT_FROM_UTC_S = 12 * 3600  # 12:00 UTC: before the sunset of the 29th anywhere from Iraq to India
+FORECAST_MIN_AGE_S = 60
+SIGHTING_DAY = 29  # the Hijri day on whose evening the next month's crescent is looked for
+
+
+def forecast_within(first_day: int, last_day: int, calendar: str = DEFAULT_CALENDAR) -> bool:
+    """True when any Hijri month a Gregorian day ``first_day``..``last_day`` (unix days) falls in is computed:
+    an answer about those days states a forecast.  Days outside the month table state none."""
+    bounds = np.array([first_day, last_day], dtype=np.int64)
+    table = _reckoning(calendar)
+    k = np.searchsorted(table.start, bounds, side="right") - 1
+    k = np.clip(k, 0, _N_MONTHS - 1)
+    return bool((table.source[k[0] : k[1] + 1] == SOURCES.index("computed")).any())
+
+
+def forecast_max_age_s(now_unix_s: float, calendar: str = DEFAULT_CALENDAR) -> int:
+    """Seconds an answer stating a forecast under ``calendar`` may be reused from ``now_unix_s``: until 12:00 UTC
+    of the next 29th day of a Hijri month (today's if not yet past), at most `FORECAST_MAX_AGE_S`, at least
+    `FORECAST_MIN_AGE_S`."""
+    today = int(now_unix_s // 86400)
+    h = to_hijri(today, calendar)
+    day, length = int(h.day), int(h.month_length)
+    sighting_day = today + SIGHTING_DAY - day
+    if now_unix_s >= sighting_day * 86400 + ANNOUNCEMENT_FROM_UTC_S:  # this month's evening has come
+        sighting_day += length  # the next month's 29th (within a day; the cap decides anyway)
+    until_s = sighting_day * 86400 + ANNOUNCEMENT_FROM_UTC_S - now_unix_s
+    return int(min(max(until_s, FORECAST_MIN_AGE_S), FORECAST_MAX_AGE_S))
+
+
 def month_count() -> int:
     return _N_MONTHS
 

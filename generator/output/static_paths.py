@@ -56,6 +56,11 @@ CACHE_STABLE = "public, max-age=604800"  # a given date's answer does not change
 CACHE_TODAY = "public, max-age=300"  # answers and pages that follow "today"
 CACHE_PAGE = "public, max-age=86400"  # pages that do not follow "today" (a month's crescent maps)
 EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
+
+
+def cache_for(max_age_s: int) -> str:
+    """Cache-Control of an answer reused at most ``max_age_s`` seconds (a Hijri forecast's, issue 35)."""
+    return f"public, max-age={int(max_age_s)}"
 HEADERS_FILE = "_headers"
 COMPLETE_MARKER = ".build-complete"  # written by a full build.py run (make serve's --if-missing)
 MANIFEST = ".manifest.json"  # what every pre-rendered file must hold (`write_manifest`)

@@ -36,6 +36,9 @@ class Page:
     # False for pages that are not for search results (a mosque's wall screen, an embedded widget)
     listed: bool = True
     headers: tuple[tuple[str, str], ...] = ()  # (name, value) sent with every answer of the route
+    # (reckoning, first, last unix day) of the Hijri dates a page fixed by its path states, from its path
+    # parameters, or None: a page stating a month no announcement has fixed is reused only hours (issue 35)
+    hijri_days: Callable[..., tuple[str, int, int] | None] | None = None
 
 
 @dataclass(frozen=True)

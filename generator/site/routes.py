@@ -14,6 +14,7 @@ import functools
 import re
 from datetime import date
 
+from generator.calendars import hijri
 from generator.errors import QueryError
 from generator.prayer import mosques
 from generator.words import error_words
@@ -57,6 +58,17 @@ def mosque(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     return mosque_page.render(today, mosque, lang, now_s=now_s)
 
 
+def moon_hijri_days(hy: str, hm: str, lang: str | None = None) -> tuple[str, int, int] | None:
+    """A crescent page states its month's start under moonsighting (the maps' reckoning)."""
+    if not (_NUMBER.fullmatch(hy) and _NUMBER.fullmatch(hm)):
+        return None
+    try:
+        start = int(hijri.month_start(int(hy), int(hm), hijri.DEFAULT_CALENDAR))
+    except ValueError:  # outside the month table: no such page
+        return None
+    return hijri.DEFAULT_CALENDAR, start, start
+
+
 def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
     if not (_NUMBER.fullmatch(hy) and _NUMBER.fullmatch(hm)):
         raise PageNotFound(f"no crescent page for {hy[:10]}-{hm[:10]}")
@@ -91,8 +103,8 @@ PAGES: list[Page] = [
     Page(builder.PATH + "{lang}/", builder_page, today_dependent=False),
     Page("/mosque/{mosque}/", mosque, clock_dependent=True),  # the mosque's date, as a city's
     Page("/mosque/{mosque}/{lang}/", mosque, clock_dependent=True),
-    Page("/moon/{hy}-{hm}/", moon, today_dependent=False),
-    Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False),
+    Page("/moon/{hy}-{hm}/", moon, today_dependent=False, hijri_days=moon_hijri_days),
+    Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False, hijri_days=moon_hijri_days),
     # follows today: its month pages move with the month, its crescent pages with the year
     Page(sitemap.SITEMAP, sitemap_page, media_type="application/xml", listed=False),
     Page(sitemap.PART, sitemap_page, media_type="application/xml", listed=False),  # only past 50,000 pages

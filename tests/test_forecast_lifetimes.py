@@ -1,0 +1,113 @@
+"""A Hijri forecast is reused for hours, an announced answer for a week (issue 35).
+
+Before, an answer stating a month no announcement had fixed (`source: computed`) was sent with
+`max-age=604800`: after a Ramadan or Eid announcement, caches and apps kept the old date for a week.
+The rule (docs/decisions.md "Lifetime of a Hijri forecast"): a forecast may be reused until 12:00 UTC of
+the 29th day of the current Hijri month (the evening the next month's crescent is looked for), at most
+6 hours; the reference dates below are those of the service's own month maps (the reverse /v1/hijri),
+the rule applied to them by hand.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timezone
+
+import pytest
+
+from generator.calendars import hijri
+from generator.places import days
+
+WEEK = "public, max-age=604800"
+SIX_HOURS_S = 6 * 3600
+
+
+def _max_age_s(response) -> int:
+    found = re.fullmatch(r"public, max-age=(\d+)", response.headers["cache-control"])
+    assert found, response.headers["cache-control"]
+    return int(found.group(1))
+
+
+def _unix_s(day: date, hour: int, minute: int = 0) -> float:
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc).timestamp()
+
+
+def test_the_lifetime_runs_to_the_sighting_evening_and_never_beyond_six_hours(client):
+    """Moonsighting, Jumada II 1448 (a computed month): its 29th from the month map; 2 h before 12:00 UTC that
+    day the lifetime is 2 h, a week before it 6 h (the cap), and after 12:00 UTC (the evening has come, the
+    announcement may be recorded any time) 6 h again; a lifetime is never under a minute."""
+    month = client.get("/v1/hijri", params={"hy": 1448, "hm": 6}).json()
+    assert month["source"] == "computed"
+    day_29 = date.fromisoformat(month["days"]["29"])
+    assert hijri.forecast_max_age_s(_unix_s(day_29, 10), "moonsighting") == 2 * 3600
+    assert hijri.forecast_max_age_s(_unix_s(day_29, 11, 59) + 59.5, "moonsighting") == 60
+    assert hijri.forecast_max_age_s(_unix_s(day_29, 3), "moonsighting") == SIX_HOURS_S
+    assert hijri.forecast_max_age_s(_unix_s(day_29, 12, 1), "moonsighting") == SIX_HOURS_S
+    assert hijri.forecast_max_age_s(_unix_s(date.fromisoformat(month["days"]["17"]), 9), "moonsighting") == SIX_HOURS_S
+
+
+def test_a_span_is_a_forecast_when_any_of_its_months_is_computed():
+    """1447/9 and 1447/10 were announced by the Sistani office (data/announced_month_starts.csv); 1448/6 is not."""
+    ramadan_1447 = int(hijri.month_start(1447, 9))
+    assert not hijri.forecast_within(ramadan_1447, ramadan_1447 + 40, "moonsighting")
+    assert hijri.forecast_within(ramadan_1447, int(hijri.month_start(1448, 6)), "moonsighting")
+    assert not hijri.forecast_within(int(hijri.month_start(1448, 6)), int(hijri.month_start(1448, 7)), "iran")
+
+
+@pytest.mark.parametrize(("path", "query", "forecast"), [
+    ("/v1/hijri", {"hy": 1448, "hm": 6}, True),
+    ("/v1/hijri", {"hy": 1447, "hm": 9}, False),
+    ("/v1/hijri", {"hy": 1448, "hm": 6, "calendar": "iran"}, False),  # Iran's official table is published
+    ("/v1/hijri", {"year": 2026}, True),
+    ("/v1/hijri", {"date": "2026-03-20"}, False),
+    ("/v1/hijri", {"date": "2026-12-20", "calendar": "pakistan"}, True),
+    ("/v1/day-status", {"date": "2026-12-20"}, True),
+    ("/v1/day-status", {"date": "2026-03-20"}, False),
+    ("/v1/moon-visibility", {"hy": 1448, "hm": 9, "lat": 32.6, "lng": 44.0}, True),
+    ("/v1/moon-visibility", {"hy": 1447, "hm": 10, "lat": 32.6, "lng": 44.0}, False),
+    ("/v1/prayer-times", {"city": "london", "date": "2027-03-10", "eid": "07:30"}, True),
+    ("/v1/prayer-times", {"city": "london", "date": "2027-03-10"}, False),  # states no Hijri date
+    ("/v1/prayer-times.csv", {"city": "london", "year": 2027, "month": 3, "jamaatRamadan": "isha:21:00",
+                              "jamaat": "isha:10"}, True),
+])
+def test_forecast_answers_are_reused_hours_and_announced_ones_a_week(client, path, query, forecast):
+    response = client.get(path, params=query)
+    assert response.status_code == 200, response.text[:200]
+    if forecast:
+        assert 60 <= _max_age_s(response) <= SIX_HOURS_S
+    else:
+        assert response.headers["cache-control"] == WEEK
+
+
+def test_a_crescent_page_of_a_forecast_month_is_reused_hours_and_an_announced_ones_a_day(client):
+    """/moon/<hy>-<hm>/ states the month's start under moonsighting: 1448/9 is computed, 1447/10 was announced
+    (so was 1447/9, whose page tests/test_site.py finds with a day's lifetime)."""
+    forecast, announced = client.get("/moon/1448-9/"), client.get("/moon/1447-10/ar/")
+    assert forecast.status_code == announced.status_code == 200
+    assert 60 <= _max_age_s(forecast) <= SIX_HOURS_S
+    assert announced.headers["cache-control"] == "public, max-age=86400"
+
+
+def test_answers_that_follow_today_keep_their_five_minutes(client):
+    """Today's date under a computed month: the five minutes of an answer that follows today (shorter still)."""
+    response = client.get("/v1/day-status")
+    assert response.status_code == 200 and response.headers["cache-control"] == "public, max-age=300"
+
+
+def test_nginx_is_told_each_pre_rendered_files_own_lifetime():
+    """The app's verdict on a file (/_vouch, X-Cache-Control, read by deploy/nginx.conf's auth_request_set) is the
+    lifetime the app itself gives that answer; a file whose name is not an answer's keeps the week."""
+    from runtime.app import file_cache_control
+
+    forecast = file_cache_control("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json")
+    assert re.fullmatch(r"public, max-age=\d+", forecast) and int(forecast.split("=")[1]) <= SIX_HOURS_S
+    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json") == WEEK
+    assert file_cache_control("v1/methods.json") == WEEK
+    def near(value: str) -> bool:  # the same lifetime, read a moment apart (it shrinks by the second)
+        return bool(re.fullmatch(r"public, max-age=\d+", value)) and abs(int(value.split("=")[1])
+                                                                         - int(forecast.split("=")[1])) <= 2
+
+    assert near(file_cache_control("v1/day-status/calendar=moonsighting&date=2026-12-20.json"))
+    assert file_cache_control("v1/hijri/calendar=nowhere&hy=1448.json") == WEEK  # not an answer's name
+    assert near(file_cache_control("moon/1448-9/fa/index.html"))  # a crescent page (deploy/nginx.conf)
+    assert file_cache_control("moon/1447-10/index.html") == "public, max-age=86400"
+    assert days.unix_day("2026-12-20") > int(hijri.month_start(1448, 6))
