@@ -53,7 +53,8 @@ class Away(Busy):
 
 class _DaemonThreads:
     """``threads`` daemon threads running submitted calls.  Not concurrent.futures.ThreadPoolExecutor: Python joins
-    its threads at exit, so one blocked on a hung database would keep a stopping app from ever exiting."""
+    its threads at exit, so a thread still blocked on a hung store (one whose close does not wake it: PostgreSQL's
+    pool close does, a file on a hung network mount would not) could keep a stopping app from exiting."""
 
     def __init__(self, threads: int, name: str):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
