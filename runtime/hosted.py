@@ -591,7 +591,7 @@ async def read(request: Request) -> Response:
         etag, cache = f'"{content_hash(body)}"', "no-cache"
     else:
         store = _store_or_refuse()
-        record = await _call(store.get, mosque_id)
+        record = await _access.call(store.get, mosque_id, key=("get", mosque_id))  # polls at once share one read
         _remember(mosque_id, record)
         if record is None or record.body is None:
             return _error(404, "no such mosque")

@@ -4,7 +4,9 @@ A hung PostgreSQL (a stopped VM, a partition) once froze a whole app: a profile 
 psycopg waited without end, so /v1/qibla waited 25 s.  Here every call to the store:
 
 * runs in a thread of its own small pool (``threads``: the PostgreSQL pool's size), never on the event loop and
-  never in the render pool or Starlette's thread pool, so a hung store can hold at most these threads;
+  never in the render pool or Starlette's thread pool, so a hung store can hold at most these threads; at most
+  `QUEUE_PER_THREAD` calls per thread are admitted at once (a burst of screens' polls waits its turn), more are
+  refused at once;
 * is waited for at most ``wait_s`` (env ``MOSQUE_DB_WAIT_S``, default the store's own timeout + 0.5 s, so that the
   store's timeouts, which say why, usually speak first); a call still running then is abandoned (its thread
   finishes when the store answers or its timeouts fire) and the caller gets `Away`;
@@ -33,6 +35,7 @@ from runtime.render_pool import Busy
 
 log = logging.getLogger("runtime.store")
 
+QUEUE_PER_THREAD = 4  # calls admitted at once per store thread (running or queued): a burst of polls waits briefly
 MAX_PROBE_S = 10.0  # the longest pause between two probes of an away store (so it is back within that)
 FIRST_PROBE_S = 0.25
 
@@ -50,7 +53,8 @@ class Away(Busy):
 
 class _DaemonThreads:
     """``threads`` daemon threads running submitted calls.  Not concurrent.futures.ThreadPoolExecutor: Python joins
-    its threads at exit, so one blocked on a hung database would keep a stopping app from ever exiting."""
+    its threads at exit, so a thread still blocked on a hung store (one whose close does not wake it: PostgreSQL's
+    pool close does, a file on a hung network mount would not) could keep a stopping app from exiting."""
 
     def __init__(self, threads: int, name: str):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -163,7 +167,7 @@ class StoreAccess:
             shared = self._shared.get(key) if key is not None else None
             if shared is not None:
                 return shared
-            if self._in_flight >= self.threads:  # every thread waits on the store: do not queue behind them
+            if self._in_flight >= self.threads * QUEUE_PER_THREAD:  # a hung store: never queue without end
                 raise Away("every store connection is busy")
             try:
                 future = self._executor.submit(fn, *args)
