@@ -274,3 +274,27 @@ def test_the_typescript_client_type_checks_and_calls_every_operation(document, s
         expected = body.decode() if path.endswith((".csv", ".ics", ".svg")) else json.loads(body)
         assert answer["data"] == expected, op_id
     assert re.fullmatch(r"2026-03-2[01]T\d\d:\d\d:00Z", out["lastThird"]) and out["monthStart"] == "2026-02-19"
+
+
+def test_every_declared_default_sent_as_such_gives_the_answer_without_it():
+    """A generated client sends each parameter's declared default; for every endpoint and every parameter with a
+    default, the answer to an otherwise valid query (tests/test_parameters.py's) plus that default is the answer
+    without it, byte for byte (before issue 35, calendar=moonsighting alone was a 400 on prayer-times, its CSV
+    and its feed)."""
+    from conftest import call
+    from test_parameters import BASE
+
+    from generator.api import ENDPOINTS
+
+    now = datetime.datetime(2026, 11, 28, 12, tzinfo=datetime.timezone.utc).timestamp()
+    checked = 0
+    for endpoint in ENDPOINTS:
+        base = BASE[endpoint.name]
+        plain = call(endpoint.name, now, **base)
+        for parameter in endpoint.parameters:
+            if parameter.default is None or parameter.name in base:
+                continue
+            assert call(endpoint.name, now, **base, **{parameter.name: parameter.default}) == plain, \
+                (endpoint.name, parameter.name)
+            checked += 1
+    assert checked >= 30, checked
