@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(local_stack.nginx_binary() is None,
 
 CLIENTS = 4
 MAX_REQUESTS = 20_000  # the loop's bound, whatever happens
+PAUSE_S = 0.005  # between one client's requests
 
 
 def _ask(connection: http.client.HTTPConnection, i: int) -> tuple[int, bytes]:
@@ -74,6 +75,7 @@ def test_a_rolling_restart_behind_nginx_loses_no_request(tmp_path):
                 status, body = _ask(connection, i)
                 statuses.append(status)
                 assert status != 200 or body.startswith(b'{"lat":'), body[:80]
+                time.sleep(PAUSE_S)  # steady traffic, not a load test: the suite's other worker keeps its core
         finally:
             connection.close()
 
