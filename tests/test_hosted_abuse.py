@@ -563,3 +563,22 @@ def test_the_operator_issues_and_revokes_a_link_and_exports_carry_them(api, monk
         other.close()
     assert command.main(["revoke", mosque_id, "chair"]) == 0
     assert client.put(f"/v1/mosques/{mosque_id}", json=profile(), headers=_auth(secret, 2)).status_code == 403
+
+
+def test_nginx_sends_every_hosted_route_to_the_app():
+    """deploy/nginx.conf's location for /v1/mosques (read from the file, a PCRE that Python's re reads alike) matches
+    every route runtime/hosted.py serves, with sample ids, version numbers and link names: a route added to the
+    app and not to nginx (the edit links, rotate) would be a 404 behind it."""
+    import re
+
+    conf = (Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf").read_text()
+    pattern = re.search(r'location ~ "(\^/v1/mosques\(.*?)" \{', conf).group(1)
+    samples = {"id": "abcdefghijklm", "n": "12", "name": "treasurer"}
+    from runtime import app as app_module
+
+    paths = [route.path.format(**samples) for route in app_module.routes
+             if getattr(route, "path", "").startswith(hosted.PATH_PREFIX)]
+    assert "/v1/mosques/abcdefghijklm/links/treasurer" in paths and "/v1/mosques/abcdefghijklm/rotate" in paths
+    for path in paths:
+        assert re.fullmatch(pattern, path), path
+    assert not re.fullmatch(pattern, "/v1/mosques/abcdefghijklm/links/no%2fslash")

@@ -60,16 +60,23 @@ _ERROR = {"$ref": "#/components/schemas/Error"}
 _CONFLICT = schemas.obj(["error", "version"], {"error": {"type": "string"}, "version": {"type": "integer"}})
 SAVED = schemas.obj(["id", "version"], {"id": {"type": "string"}, "version": {"type": "integer"},
                                         "links": _LINKS, "deleted": {"type": "boolean"}})
+_NEW_SECRET = schemas.obj(["id", "name", "edit"], {"id": {"type": "string"}, "name": {"type": "string"},
+                                                   "edit": {"type": "string", "description": "The secret, shown once"}})
 _ERRORS = {
     "400": "The profile (or a header) is refused; `error` names the field first, e.g. `jamaat.jamaat: …`",
     "401": "No Authorization header: give Authorization: Bearer <edit secret>",
-    "403": "Not allowed (a wrong secret, or no such hosted profile: the two are not told apart)",
+    "403": "Not allowed (a wrong secret, or no such hosted profile: the two are not told apart; or a browser's write "
+           "from another origin than this service's)",
     "404": "No such mosque or version",
     "409": "The profile moved on since the version given in If-Match; `version` is the current one",
     "413": f"A body larger than {MAX_BODY_BYTES} bytes",
     "415": "A body that is not application/json",
+    "412": "A weak tag in If-Match (W/\"3\"): it never matches (RFC 9110 compares If-Match strongly)",
     "428": "No If-Match header",
-    "429": "More creations or edits an hour than one client may make (Retry-After says when to retry)",
+    "429": "More creations or edits an hour than one client may make (an IPv6 client: its /64; Retry-After says "
+           "when to retry)",
+    "507": "A global cap is reached (profiles, or the database's size): nothing was saved; the service's operator "
+           "raises it or prunes (docs/mosques.md)",
 }
 
 
@@ -80,7 +87,10 @@ def _responses(ok: dict, *codes: str) -> dict:
     return out
 
 
-_WRITE_ERRORS = ("400", "401", "403", "404", "409", "413", "415", "428", "429")
+_WRITE_ERRORS = ("400", "401", "403", "404", "409", "412", "413", "415", "428", "429", "507")
+_LINK_NAME = {"name": "name", "in": "path", "required": True,
+              "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"},
+              "description": "An edit link's name (first: the link the profile was published with)"}
 PATHS = {
     "/mosques": {"post": {
         "operationId": "publishMosque", "summary": "Publish a mosque profile: answers its id, version, edit secret (shown once) and addresses",
@@ -90,7 +100,7 @@ PATHS = {
             {"id": {"type": "string"}, "version": {"type": "integer"}, "listed": {"type": "boolean"},
              "edit": {"type": "string", "description": "The edit secret: kept nowhere in clear, shown only here"},
              "links": _LINKS}), "Created (unlisted until a maintainer lists it)")},
-            "400", "404", "413", "415", "429")}},
+            "400", "403", "404", "413", "415", "429", "507")}},
     "/mosques/{id}": {
         "get": {"operationId": "getMosque", "summary": "A mosque's profile (data/mosques format); ETag: its version", "parameters": [_ID],
                 "responses": _responses({"200": schemas.json_response(PROFILE, "The profile")}, "404")},
@@ -101,7 +111,7 @@ PATHS = {
         "delete": {"operationId": "deleteMosque", "summary": "Delete a hosted profile (a version too: the edit secret can restore an older one)",
                    "parameters": [_ID, _IF_MATCH], "security": _SECURED,
                    "responses": _responses({"200": schemas.json_response(SAVED, "Deleted")},
-                                           "400", "401", "403", "404", "409", "428", "429")}},
+                                           "400", "401", "403", "404", "409", "412", "428", "429")}},
     "/mosques/{id}/versions": {"get": {
         "operationId": "listMosqueVersions", "summary": "Every version of a hosted profile: number, when saved, whether a deletion",
         "parameters": [_ID], "security": _SECURED,
@@ -118,7 +128,32 @@ PATHS = {
         "operationId": "restoreMosqueVersion", "summary": "Make version n the current one (as a new version)", "parameters": [_ID, _VERSION_N, _IF_MATCH],
         "security": _SECURED,
         "responses": _responses({"200": schemas.json_response(SAVED, "Restored: the new version")},
-                                "400", "401", "403", "404", "409", "428", "429")}},
+                                "400", "401", "403", "404", "409", "412", "428", "429", "507")}},
+    "/mosques/{id}/links": {
+        "get": {"summary": "The names of a hosted profile's edit links, and which one this secret is",
+                "parameters": [_ID], "security": _SECURED,
+                "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "you", "links"], {
+                    "id": {"type": "string"}, "you": {"type": "string"},
+                    "links": {"type": "array", "items": schemas.obj(["name", "created"], {
+                        "name": {"type": "string"}, "created": {"type": "string"}})}}))},
+                    "401", "403", "404", "429")},
+        "post": {"summary": "A new named edit link (a second committee member's): its secret, shown once",
+                 "parameters": [_ID], "security": _SECURED,
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": schemas.obj(
+                     ["name"], {"name": {"type": "string"}}, additionalProperties=False)}}},
+                 "responses": _responses({"201": schemas.json_response(_NEW_SECRET, "The new link")},
+                                         "400", "401", "403", "404", "409", "413", "415", "429")}},
+    "/mosques/{id}/links/{name}": {"delete": {
+        "summary": "Revoke an edit link (never the last one: 409)", "parameters": [_ID, _LINK_NAME],
+        "security": _SECURED,
+        "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "revoked"], {
+            "id": {"type": "string"}, "revoked": {"type": "string"}}), "Revoked")},
+            "401", "403", "404", "409", "429")}},
+    "/mosques/{id}/rotate": {"post": {
+        "summary": "A new secret for the edit link presented; the old secret opens nothing",
+        "parameters": [_ID], "security": _SECURED,
+        "responses": _responses({"200": schemas.json_response(_NEW_SECRET, "The link's new secret")},
+                                "401", "403", "404", "429")}},
     "/mosques/{id}/salahapi.json": {"get": {
         "operationId": "getMosqueSalahApiJson", "summary": "The profile in the SalahAPI 1.0 format (what it cannot say: docs/mosques.md)",
         "parameters": [_ID],
