@@ -77,7 +77,7 @@ def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
                             params.get("tz")) or ():
         hits = found.kept.any(axis=0)
         if hits.any():
-            names = [n for n, row in zip(found.names, found.kept) if row.any()]
+            names = [n for n, row in zip(found.moved_names, found.kept) if row.any()]
             dates = [days.to_date(first + int(k)).isoformat() for k in hits.nonzero()[0]]
             raise mosques.ProfileError(
                 mosque.path, f"jamaat.{jamaat.OUTSIDE}",
