@@ -649,7 +649,8 @@ class Jamaat:
     ``combined`` are (len(names), n).  ``ruled``: a rule (or a table cell, or Jumu'ah for dhuhr)
     applies that day; ``present``: ruled and the time exists (False where the adhan it follows is
     never reached, highLatitudeRule=none); ``combined``: the prayer takes its partner's jamaat that
-    day.  ``jumuah_s`` (n, slots) is meaningful where ``fridays``; ``eid_s`` where ``eid_days``.
+    day.  ``jumuah_s`` (n, slots) is meaningful where ``fridays`` (the Fridays with a Jumu'ah held: every slot
+    skipped, none), for the slots ``jumuah_on`` holds; ``eid_s`` where ``eid_days``, for those of ``eid_on``.
     ``moved`` and ``moved_end`` (len(names) + 2, n): names, then jumuah and eid; ``changed``
     (len(names), n).  ``contested``, ``kept`` and ``skipped``: issue 33's marks of declared times.
     """
@@ -907,8 +908,8 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         moved_jumuah, end_jumuah = fridays & was_moved.any(axis=1), fridays & for_end.any(axis=1)
         # Past the computed asr (less its rak'as): one view's end only; the slot stays as declared (issue 33).
         disputed = time_of(CONTESTED_END[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
-        contested_jumuah = fridays & (~was_moved & reached_of(CONTESTED_END[JUMUAH])[:, None] & (slots > disputed)).any(
-            axis=1)
+        contested_jumuah = fridays & (~was_moved & ~outside & reached_of(CONTESTED_END[JUMUAH])[:, None]
+                                      & (slots > disputed)).any(axis=1)
         # dhuhr's jamaat on Fridays is the first slot held (every slot skipped: dhuhr's own rule, if any)
         held = fridays & jumuah_on.any(axis=1)
         first_held = np.take_along_axis(jumuah, np.argmax(jumuah_on, axis=1)[:, None], axis=1)[:, 0]
