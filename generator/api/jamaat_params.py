@@ -99,9 +99,10 @@ JAMAAT_NOTICE = P.custom(
     "Default 1: every change.", keep_default=False, example="5")
 JAMAAT_OUTSIDE = P.choice(
     jamaat.OUTSIDE, jamaat.OUTSIDE_CHOICES,
-    "What a time the mosque set (a fixed rule or a table's cell) becomes on the days it falls outside its prayer's "
-    "time on a bound no ruling disputes (before its adhan, at or after its end: sunrise, sunset, midnight; isha "
-    "before maghrib's jamaat): move (to the bound, listed in jamaatMoved), skip (no jamaat that day: jamaatSkipped) or "
+    "What a time the mosque set (a fixed rule, a table's cell, a Jumu'ah or Eid slot) becomes on the days it falls "
+    "outside its prayer's time on a bound no ruling disputes (before its adhan, at or after its end: sunrise, sunset, "
+    "midnight, noon for Eid; isha before maghrib's jamaat): move (to the bound, listed in jamaatMoved), skip (no "
+    "jamaat that day, a slot left out of the day's list: jamaatSkipped) or "
     "keep (as set: jamaatKept). Default move. A set time inside its prayer's time is never rewritten: where only a "
     "disputed bound is passed (Jumu'ah after the computed asr, the minutes reserved for the rak'as) it is kept and "
     "listed in jamaatContested.", default=None)

@@ -56,7 +56,7 @@ def check_one(mosque: mosques.Mosque) -> None:
 
 def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
     """Raise `mosques.ProfileError` naming ``jamaat.jamaatOutside`` when a time the profile declares (a fixed rule, a
-    table's cell) falls outside its prayer's time on a bound no ruling disputes on some day of ``year`` or the next,
+    table's cell, a Jumu'ah or Eid slot) falls outside its prayer's time on a bound no ruling disputes on some day of ``year`` or the next,
     and the profile does not say what happens on those days (issue 33: move, skip or keep, the committee's choice).
 
     Only a new publish or edit asks it (runtime/hosted.py): a profile stored before the choice existed keeps loading

@@ -132,7 +132,7 @@ JAMAAT, DST, RAMADAN_RULES = "jamaat", "jamaatDst", "jamaatRamadan"
 ROUND, WEEKLY, EARLIEST, LATEST = "jamaatRound", "jamaatWeekly", "jamaatEarliest", "jamaatLatest"
 JUMUAH, JUMUAH_DST, EID, TABLE, NOTICE = "jumuah", "jumuahDst", "eid", "jamaatTable", "jamaatNotice"
 OUTSIDE = "jamaatOutside"
-# What a declared time (fixed, a table's cell) outside its prayer's time on an uncontested bound becomes that day
+# What a declared time (fixed, a table's cell, a slot) outside its prayer's time on an uncontested bound becomes that day
 # (issue 33: the committee's choice): moved to the bound (the default of profiles stored before the choice existed),
 # no jamaat that day, or kept as set and marked.
 MOVE, SKIP, KEEP = "move", "skip", "keep"
