@@ -355,8 +355,7 @@ def test_the_builder_warns_naming_the_days_and_publishing_needs_the_committees_c
                  and at(d["date"], "14:00") > utc(d["asr"]) - timedelta(minutes=4)]
     outside = [d["date"] for d in days if at(d["date"], "07:30") >= utc(d["sunrise"])]
     assert len(contested) == 11 and outside
-    (jumuah,) = [w for w in run["warnings"] if w.startswith("Jumu'ah")]
-    assert glossary.term("builder.view_jumuah")["en"] in jumuah
+    (jumuah,) = [w for w in run["warnings"] if w.startswith("Jumu'ah") and glossary.term("builder.view_jumuah")["en"] in w]
     for iso in contested:
         assert written(iso) in jumuah, (iso, jumuah)
     (fajr,) = [w for w in run["warnings"] if w.startswith("Fajr") and "outside" in w]

@@ -939,3 +939,25 @@ def test_jamaat_outside_move_is_the_default_and_without_a_declared_time_it_says_
         assert outside  # every June day in London
         assert s["jamaatSkipped"] == ["fajr"] and "fajr" not in s["jamaat"]
         assert k["jamaatKept"] == ["fajr"] and k["jamaatLocal"]["fajr"] == "07:30"
+
+
+def test_a_jumuah_slot_before_the_dhuhr_adhan_follows_the_committees_choice():
+    """Leicester's winter Jumu'ah 13:00 kept in summer: on Friday 19 June 2026 the dhuhr adhan (the answer's own) is
+    after 13:00 BST, so the slot is before Jumu'ah's time opens (an undisputed bound).  move (default): the slot is at
+    the adhan, listed moved; keep: 13:00 as set, listed kept; skip: the slot is left out, 14:00 is the day's only
+    Jumu'ah and dhuhr's jamaat, listed skipped.  Instants written here with zoneinfo."""
+    tz = ZoneInfo("Europe/London")
+    friday = date(2026, 6, 19)
+    at = {t: datetime.combine(friday, time.fromisoformat(t), tz).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+          for t in ("13:00", "14:00")}
+    query = {"city": "leicester", "method": "ImamAliFoundation", "date": friday.isoformat(), "jumuah": "13:00,14:00"}
+    answers = {choice: json.loads(call("prayer-times", NOW, **query, **({"jamaatOutside": choice} if choice else {})))
+               ["days"][0] for choice in ("", "keep", "skip")}
+    adhan = answers[""]["dhuhr"]
+    assert _utc(adhan) > _utc(at["13:00"])
+    moved, kept, skipped = answers[""], answers["keep"], answers["skip"]
+    assert moved["jamaat"]["jumuah"] == [adhan, at["14:00"]] and moved["jamaatMoved"] == ["jumuah"]
+    assert kept["jamaat"]["jumuah"] == [at["13:00"], at["14:00"]] and kept["jamaatKept"] == ["jumuah"]
+    assert "jamaatMoved" not in kept
+    assert skipped["jamaat"]["jumuah"] == [at["14:00"]] and skipped["jamaatSkipped"] == ["jumuah"]
+    assert skipped["jamaat"]["dhuhr"] == at["14:00"]

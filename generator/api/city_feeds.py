@@ -387,14 +387,17 @@ def build_prayer_times(params: Params) -> bytes:
         # the last start that leaves time to pray before Jumu'ah's end (generator/prayer/jamaat.py, the rule's own bound)
         last_start = result.times[jamaat.END_OF["jumuah"]][0] - jamaat.latest_start_min("jumuah") * 60
         for i in np.flatnonzero(jam.fridays).tolist():
+            first_slot = int(np.argmax(jam.jumuah_on[i])) if jam.jumuah_on is not None else 0
             for slot, start_s in enumerate(jam.jumuah_s[i].tolist()):
-                if slot == 0 and partner and folded[partner][i]:
+                if jam.jumuah_on is not None and not jam.jumuah_on[i][slot]:
+                    continue  # skipped: outside its prayer's time (jamaatOutside=skip)
+                if slot == first_slot and partner and folded[partner][i]:
                     summary = words.JUMUAH_COMBINED_SUMMARY[lang].format(first=jumuah, second=names[partner])
                 else:
                     summary = words.PRAYER_SUMMARY[lang].format(prayer=jumuah)
                 lines = [local_time(_clock(zone, np.array([start_s]), params, "jumuah")[0]),
                          words.JAMAAT_LINE[lang].format(prayer=names["dhuhr"], time=clock("dhuhr", dhuhr, "dhuhr")[i])]
-                if slot == 0 and partner and folded[partner][i]:
+                if slot == first_slot and partner and folded[partner][i]:
                     lines.append(words.FADHILA_LINE[lang].format(
                         prayer=names[partner], time=clock(partner, result.times[partner][0], partner)[i]))
                 if jam.moved_end[len(jam.names)][i] and start_s == int(last_start[i]):
@@ -402,6 +405,9 @@ def build_prayer_times(params: Params) -> bytes:
                         end=words.TIME_NAMES[lang][jamaat.END_OF["jumuah"]]))
                 elif jam.moved[len(jam.names)][i] and start_s == int(dhuhr[i]):
                     lines.append(words.JAMAAT_MOVED_LINE[lang])
+                elif jam.kept is not None and jam.kept[len(jam.names)][i] and not (
+                        int(dhuhr[i]) <= start_s < int(result.times[jamaat.END_OF["jumuah"]][0][i])):
+                    lines.append(words.JAMAAT_KEPT_LINE[lang])  # outside its time, kept as set (issue 33)
                 add(i, f"jumuah-{slot + 1}", EVENT_ORDER.index("jumuah") + slot, start_s, "jumuah", summarised(summary),
                     lines + polar_lines(i), busy)
 
@@ -411,7 +417,12 @@ def build_prayer_times(params: Params) -> bytes:
         months = hijri.to_hijri(window[eid_days], calendar).month.tolist()
         for i, month in zip(eid_days.tolist(), months):
             for slot, start_s in enumerate(jam.eid_s[i].tolist()):
+                if jam.eid_on is not None and not jam.eid_on[i][slot]:
+                    continue  # skipped: outside its prayer's time (jamaatOutside=skip)
                 lines = [local_time(_clock(zone, np.array([start_s]), params, "eid")[0])]
+                if jam.kept is not None and jam.kept[len(jam.names) + 1][i] and not (
+                        int(sunrise[i]) <= start_s < int(eid_end[i])):
+                    lines.append(words.JAMAAT_KEPT_LINE[lang])  # outside its time, kept as set (issue 33)
                 if jam.moved_end[len(jam.names) + 1][i] and start_s == int(eid_end[i]) - jamaat.latest_start_min("eid") * 60:
                     lines.append(words.JAMAAT_MOVED_END_LINE[lang].format(end=words.TIME_NAMES[lang][jamaat.END_OF["eid"]]))
                 elif jam.moved[len(jam.names) + 1][i] and start_s == int(sunrise[i]):

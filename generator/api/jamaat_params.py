@@ -99,9 +99,10 @@ JAMAAT_NOTICE = P.custom(
     "Default 1: every change.", keep_default=False, example="5")
 JAMAAT_OUTSIDE = P.choice(
     jamaat.OUTSIDE, jamaat.OUTSIDE_CHOICES,
-    "What a time the mosque set (a fixed rule or a table's cell) becomes on the days it falls outside its prayer's "
-    "time on a bound no ruling disputes (before its adhan, at or after its end: sunrise, sunset, midnight; isha "
-    "before maghrib's jamaat): move (to the bound, listed in jamaatMoved), skip (no jamaat that day: jamaatSkipped) or "
+    "What a time the mosque set (a fixed rule, a table's cell, a Jumu'ah or Eid slot) becomes on the days it falls "
+    "outside its prayer's time on a bound no ruling disputes (before its adhan, at or after its end: sunrise, sunset, "
+    "midnight, noon for Eid; isha before maghrib's jamaat): move (to the bound, listed in jamaatMoved), skip (no "
+    "jamaat that day, a slot left out of the day's list: jamaatSkipped) or "
     "keep (as set: jamaatKept). Default move. A set time inside its prayer's time is never rewritten: where only a "
     "disputed bound is passed (Jumu'ah after the computed asr, the minutes reserved for the rak'as) it is kept and "
     "listed in jamaatContested.", default=None)
@@ -237,11 +238,15 @@ def _rows(pieces: np.ndarray, separator: bytes) -> np.ndarray:
     return np.strings.rstrip(out, separator)
 
 
-def _slots(text: np.ndarray, on: np.ndarray, separator: bytes, quote: bytes) -> np.ndarray:
-    """Each day's slots (text: (days, slots)) quoted and joined, empty where ``on`` is False."""
+def _slots(text: np.ndarray, on: np.ndarray, separator: bytes, quote: bytes, held: np.ndarray | None = None) -> np.ndarray:
+    """Each day's slots (text: (days, slots)) quoted and joined, empty where ``on`` is False; ``held`` (days, slots):
+    the slots listed (a skipped one is left out: jamaatOutside=skip)."""
     if text.shape[1] == 0:
         return np.full(len(on), b"", dtype="S1")
-    return np.where(on, _rows(_cat(quote, text.T, quote + separator), separator), b"")
+    pieces = _cat(quote, text.T, quote + separator)
+    if held is not None:
+        pieces = np.where(held.T, pieces, b"")
+    return np.where(on, _rows(pieces, separator), b"")
 
 
 def _names(flags: np.ndarray, names: Sequence[str], separator: bytes, quote: bytes) -> np.ndarray:
@@ -255,9 +260,9 @@ def _object(j: jamaat.Jamaat, prayers: np.ndarray, jumuah: np.ndarray, eid: np.n
     keys = np.array([b'"%s":' % name.encode() for name in j.names], dtype=bytes).reshape(-1, 1)
     values = np.where(j.present, _cat(b'"', prayers, b'",'), b"null,")
     pieces = list(np.where(j.ruled, np.strings.add(keys, values), b""))
-    for key, text, on in ((b"jumuah", jumuah, j.fridays), (b"eid", eid, j.eid_days)):
+    for key, text, on, held in ((b"jumuah", jumuah, j.fridays, j.jumuah_on), (b"eid", eid, j.eid_days, j.eid_on)):
         if text.shape[1]:
-            pieces.append(np.where(on, _cat(b'"%s":[' % key, _slots(text, on, b",", b'"'), b"],"), b""))
+            pieces.append(np.where(on, _cat(b'"%s":[' % key, _slots(text, on, b",", b'"', held), b"],"), b""))
     return _cat(b"{", _rows(pieces, b","), b"}") if pieces else np.full(len(j.fridays), b"{}")
 
 
@@ -279,8 +284,8 @@ def json_suffixes(j: jamaat.Jamaat, zone: str | None) -> list[bytes]:
                                                      _clocks(zone, j.eid_s)))
     marks = ((b"jamaatMoved", j.moved, j.moved_names), (b"jamaatMovedEnd", j.moved_end, j.moved_names),
              (b"jamaatChanged", j.changed, j.names), (b"jamaatCombined", j.second_combined, SECONDS),
-             (b"jamaatContested", j.contested, j.moved_names), (b"jamaatKept", j.kept, j.names),
-             (b"jamaatSkipped", j.skipped, j.names))
+             (b"jamaatContested", j.contested, j.moved_names), (b"jamaatKept", j.kept, j.moved_names),
+             (b"jamaatSkipped", j.skipped, j.moved_names))
     for key, flags, names in marks:
         listed = _names(flags, names, b",", b'"')
         out = _cat(out, np.where(listed == b"", b"", _cat(b',"%s":[' % key, listed, b"]")))
@@ -307,14 +312,15 @@ def csv_cells(j: jamaat.Jamaat, rules: jamaat.Rules, zone: str | None) -> list[b
     shown = j.ruled & j.present
     columns = [np.where(shown[k], written[k], b"") for write in writers for written in [write(j.instants_s)]
                for k in range(len(j.names))]
-    for slots, text, on in ((rules.jumuah_min, j.jumuah_s, j.fridays), (rules.eid_min, j.eid_s, j.eid_days)):
+    for slots, text, on, held in ((rules.jumuah_min, j.jumuah_s, j.fridays, j.jumuah_on),
+                                  (rules.eid_min, j.eid_s, j.eid_days, j.eid_on)):
         if slots:
-            columns += [_slots(write(text), on, b" ", b"") for write in writers]
+            columns += [_slots(write(text), on, b" ", b"", held) for write in writers]
     moved = np.array([name.encode() + b" " for name in j.moved_names], dtype=bytes).reshape(-1, 1)
     moved = np.where(j.moved_end, np.strings.add(np.strings.rstrip(moved, b" "), b":end "), moved)
     moved = np.where(j.moved, moved, b"")
     # issue 33's marks in the same cell (the CSV's columns stay issue 20's): fajr:kept, fajr:skipped, jumuah:contested
-    for flags, names, mark in ((j.kept, j.names, b":kept "), (j.skipped, j.names, b":skipped "),
+    for flags, names, mark in ((j.kept, j.moved_names, b":kept "), (j.skipped, j.moved_names, b":skipped "),
                                (j.contested, j.moved_names, b":contested ")):
         listed = np.array([name.encode() + mark for name in names], dtype=bytes).reshape(-1, 1)
         moved = np.concatenate([moved, np.where(flags, listed, b"")])

@@ -72,7 +72,7 @@ def check_one(mosque: mosques.Mosque, now_s: float | None = None) -> None:
 
 def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
     """Raise `mosques.ProfileError` naming ``jamaat.jamaatOutside`` when a time the profile declares (a fixed rule, a
-    table's cell) falls outside its prayer's time on a bound no ruling disputes on some day of ``year`` or the next,
+    table's cell, a Jumu'ah or Eid slot) falls outside its prayer's time on a bound no ruling disputes on some day of ``year`` or the next,
     and the profile does not say what happens on those days (issue 33: move, skip or keep, the committee's choice).
 
     Only a new publish or edit asks it (runtime/hosted.py): a profile stored before the choice existed keeps loading
@@ -93,7 +93,7 @@ def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
                             params.get("tz")) or ():
         hits = found.kept.any(axis=0)
         if hits.any():
-            names = [n for n, row in zip(found.names, found.kept) if row.any()]
+            names = [n for n, row in zip(found.moved_names, found.kept) if row.any()]
             dates = [days.to_date(first + int(k)).isoformat() for k in hits.nonzero()[0]]
             raise mosques.ProfileError(
                 mosque.path, f"jamaat.{jamaat.OUTSIDE}",

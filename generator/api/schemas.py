@@ -99,11 +99,11 @@ DAY_ENTRY = obj(
      "jamaatContested": {**JAMAAT_NAMES, "description": "Times the mosque declared (fixed, typed in, Jumu'ah and Eid "
                          "slots) kept as declared past a bound on which the rulings differ (Jumu'ah after the computed "
                          "asr; within the minutes reserved for the prayer's rak'as)"},
-     "jamaatKept": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS), "description": "Declared times outside their "
+     "jamaatKept": {**JAMAAT_NAMES, "description": "Declared times outside their "
                     "prayer's time (before its adhan, at or after its end, isha before maghrib's jamaat) kept as "
                     "declared (jamaatOutside=keep)"},
-     "jamaatSkipped": {**JAMAAT_NAMES, "items": _enum(*JAMAAT_PRAYERS), "description": "No jamaat this day: its "
-                       "declared time is outside the prayer's time (jamaatOutside=skip)"},
+     "jamaatSkipped": {**JAMAAT_NAMES, "description": "No jamaat this day (a Jumu'ah or Eid slot: that slot left out "
+                       "of the day's list): its declared time is outside the prayer's time (jamaatOutside=skip)"},
      # Only on the days of a preset bound to printed tables (IslamicCentreOfEngland, ImamAliFoundation).
      "source": {**_enum("printed", "computed"), "description": "Only for a preset bound to printed tables "
                 "(IslamicCentreOfEngland, ImamAliFoundation), on every day: printed (the times of an authority's "

@@ -132,7 +132,7 @@ JAMAAT, DST, RAMADAN_RULES = "jamaat", "jamaatDst", "jamaatRamadan"
 ROUND, WEEKLY, EARLIEST, LATEST = "jamaatRound", "jamaatWeekly", "jamaatEarliest", "jamaatLatest"
 JUMUAH, JUMUAH_DST, EID, TABLE, NOTICE = "jumuah", "jumuahDst", "eid", "jamaatTable", "jamaatNotice"
 OUTSIDE = "jamaatOutside"
-# What a declared time (fixed, a table's cell) outside its prayer's time on an uncontested bound becomes that day
+# What a declared time (fixed, a table's cell, a slot) outside its prayer's time on an uncontested bound becomes that day
 # (issue 33: the committee's choice): moved to the bound (the default of profiles stored before the choice existed),
 # no jamaat that day, or kept as set and marked.
 MOVE, SKIP, KEEP = "move", "skip", "keep"
@@ -227,8 +227,10 @@ class Rules:
 
     @property
     def declares(self) -> bool:
-        """Whether any time is declared by the mosque (a fixed rule or a table): the times `outside` is about."""
-        return self.table is not None or any(r.at_local_min is not None for s in self.sets for _, r in s)
+        """Whether any time is declared by the mosque (a fixed rule, a table, Jumu'ah or Eid slots): the times
+        `outside` is about."""
+        return (self.table is not None or bool(self.jumuah_min or self.eid_min)
+                or any(r.at_local_min is not None for s in self.sets for _, r in s))
 
     @property
     def by_prayer(self) -> dict[str, Rule]:
@@ -656,7 +658,8 @@ class Jamaat:
     ``combined`` are (len(names), n).  ``ruled``: a rule (or a table cell, or Jumu'ah for dhuhr)
     applies that day; ``present``: ruled and the time exists (False where the adhan it follows is
     never reached, highLatitudeRule=none); ``combined``: the prayer takes its partner's jamaat that
-    day.  ``jumuah_s`` (n, slots) is meaningful where ``fridays``; ``eid_s`` where ``eid_days``.
+    day.  ``jumuah_s`` (n, slots) is meaningful where ``fridays`` (the Fridays with a Jumu'ah held: every slot
+    skipped, none), for the slots ``jumuah_on`` holds; ``eid_s`` where ``eid_days``, for those of ``eid_on``.
     ``moved`` and ``moved_end`` (len(names) + 2, n): names, then jumuah and eid; ``changed``
     (len(names), n).  ``contested``, ``kept`` and ``skipped``: issue 33's marks of declared times.
     """
@@ -675,8 +678,10 @@ class Jamaat:
     moved_end: np.ndarray
     combined: np.ndarray
     contested: np.ndarray | None = None  # (len(names) + 2, n): a declared time kept past a contested bound
-    kept: np.ndarray | None = None  # (len(names), n): a declared time kept outside its prayer's time (``keep``)
-    skipped: np.ndarray | None = None  # (len(names), n): no jamaat: its declared time is outside (``skip``)
+    kept: np.ndarray | None = None  # (len(names) + 2, n): a declared time kept outside its prayer's time (``keep``)
+    skipped: np.ndarray | None = None  # (len(names) + 2, n): no jamaat: its declared time is outside (``skip``)
+    jumuah_on: np.ndarray | None = None  # (n, slots): the slots held (``skip`` leaves out those outside)
+    eid_on: np.ndarray | None = None
 
     @property
     def second_combined(self) -> np.ndarray:
@@ -897,6 +902,7 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     fridays = weekday(days) == FRIDAY if rules.jumuah_min else none
     jumuah = np.zeros((ext_n, 0), dtype=np.int64)
     moved_jumuah, end_jumuah, contested_jumuah = none, none, none
+    jumuah_on, kept_jumuah, skipped_jumuah = np.zeros((ext_n, 0), dtype=bool), none, none
     if rules.jumuah_min:
         slots = _slot_instants(zone, rules.jumuah_min, midnight)
         if rules.jumuah_dst_min:
@@ -904,17 +910,24 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         dhuhr = time_of("dhuhr")[:, None]
         last_start = time_of(END_OF[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
         jumuah, was_moved, for_end = _within(slots, dhuhr, last_start, reached_of(END_OF[JUMUAH])[:, None])
+        outside = fridays[:, None] & ((slots < dhuhr) | (reached_of(END_OF[JUMUAH])[:, None]
+                                                         & (slots >= time_of(END_OF[JUMUAH])[:, None])))
+        jumuah, was_moved, for_end, jumuah_on, kept_jumuah, skipped_jumuah = _slot_choice(
+            rules.outside, slots, jumuah, was_moved, for_end, outside)
         moved_jumuah, end_jumuah = fridays & was_moved.any(axis=1), fridays & for_end.any(axis=1)
         # Past the computed asr (less its rak'as): one view's end only; the slot stays as declared (issue 33).
         disputed = time_of(CONTESTED_END[JUMUAH])[:, None] - latest_start_min(JUMUAH) * 60
-        contested_jumuah = fridays & (~was_moved & reached_of(CONTESTED_END[JUMUAH])[:, None] & (slots > disputed)).any(
-            axis=1)
-        values["dhuhr"] = np.where(fridays, jumuah[:, 0], values["dhuhr"])  # dhuhr is in names with Jumu'ah
+        contested_jumuah = fridays & (~was_moved & ~outside & reached_of(CONTESTED_END[JUMUAH])[:, None]
+                                      & (slots > disputed)).any(axis=1)
+        # dhuhr's jamaat on Fridays is the first slot held (every slot skipped: dhuhr's own rule, if any)
+        held = fridays & jumuah_on.any(axis=1)
+        first_held = np.take_along_axis(jumuah, np.argmax(jumuah_on, axis=1)[:, None], axis=1)[:, 0]
+        values["dhuhr"] = np.where(held, first_held, values["dhuhr"])  # dhuhr is in names with Jumu'ah
         for flags in (moved, moved_end, contested, kept, skipped):
-            flags["dhuhr"] = flags["dhuhr"] & ~fridays
-        present["dhuhr"] = np.where(fridays, reached_of("dhuhr"), present["dhuhr"])
-        ruled["dhuhr"] = ruled["dhuhr"] | fridays
-        stepped["dhuhr"] = stepped["dhuhr"] | fridays
+            flags["dhuhr"] = flags["dhuhr"] & ~held
+        present["dhuhr"] = np.where(held, reached_of("dhuhr"), present["dhuhr"])
+        ruled["dhuhr"] = ruled["dhuhr"] | held
+        stepped["dhuhr"] = stepped["dhuhr"] | held
 
     for p in names:  # combined prayers: the partner's final jamaat on the days their rule says so
         for k, rule_set in enumerate(sets, start=1):
@@ -937,6 +950,7 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     eid_days = _eid_days(days, calendar) if rules.eid_min else none
     eid = np.zeros((ext_n, 0), dtype=np.int64)
     moved_eid, end_eid, contested_eid = none, none, none
+    eid_on, kept_eid, skipped_eid = np.zeros((ext_n, 0), dtype=bool), none, none
     if rules.eid_min:
         slots = _slot_instants(zone, rules.eid_min, midnight)
         eid, was_moved, for_end = _within(slots, time_of("sunrise")[:, None],
@@ -947,6 +961,10 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
         eid = np.where(reserved, slots, eid)
         was_moved, for_end = was_moved & ~reserved, for_end & ~reserved
         contested_eid = eid_days & reserved.any(axis=1)
+        outside = eid_days[:, None] & ((slots < time_of("sunrise")[:, None])
+                                       | (reached_of("dhuhr")[:, None] & (slots >= time_of(END_OF[EID])[:, None])))
+        eid, was_moved, for_end, eid_on, kept_eid, skipped_eid = _slot_choice(rules.outside, slots, eid, was_moved,
+                                                                              for_end, outside)
         moved_eid, end_eid = eid_days & was_moved.any(axis=1), eid_days & for_end.any(axis=1)
 
     out = slice(first_day - ext_first, first_day - ext_first + n_days)
@@ -978,9 +996,30 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     end_all = np.array([moved_end[n] for n in names] + [end_jumuah, end_eid], dtype=bool).reshape(-1, ext_n)
     contested_all = np.array([contested[n] for n in names] + [contested_jumuah, contested_eid],
                              dtype=bool).reshape(-1, ext_n)
-    return Jamaat(first_day, names, instants[:, out], applies[:, out], has[:, out], jumuah[out], fridays[out], eid[out],
-                  eid_days[out], moved_all[:, out], changed[:, out], end_all[:, out], rows(combined, bool)[:, out],
-                  contested_all[:, out], rows(kept, bool)[:, out], rows(skipped, bool)[:, out])
+    kept_all = np.array([kept[n] for n in names] + [kept_jumuah, kept_eid], dtype=bool).reshape(-1, ext_n)
+    skipped_all = np.array([skipped[n] for n in names] + [skipped_jumuah, skipped_eid], dtype=bool).reshape(-1, ext_n)
+    # a day whose slots are all skipped lists none
+    fridays_held = fridays & (jumuah_on.any(axis=1) if jumuah_on.shape[1] else fridays)
+    eid_held = eid_days & (eid_on.any(axis=1) if eid_on.shape[1] else eid_days)
+    return Jamaat(first_day, names, instants[:, out], applies[:, out], has[:, out], jumuah[out], fridays_held[out],
+                  eid[out], eid_held[out], moved_all[:, out], changed[:, out], end_all[:, out],
+                  rows(combined, bool)[:, out], contested_all[:, out], kept_all[:, out], skipped_all[:, out],
+                  jumuah_on[out], eid_on[out])
+
+
+def _slot_choice(choice: str, slots: np.ndarray, final: np.ndarray, was_moved: np.ndarray, for_end: np.ndarray,
+                 outside: np.ndarray) -> tuple:
+    """Apply the committee's choice (`OUTSIDE_CHOICES`) to Jumu'ah or Eid slots (days, slots) outside their prayer's
+    time on an uncontested bound: (final, moved, moved for the end, held, kept any, skipped any).  A skipped slot is
+    not held: it is left out of the day's list."""
+    if choice == KEEP:
+        final = np.where(outside, slots, final)
+        was_moved, for_end = was_moved & ~outside, for_end & ~outside
+    held = ~outside if choice == SKIP else np.ones(slots.shape, dtype=bool)
+    if choice == SKIP:
+        was_moved, for_end = was_moved & held, for_end & held
+    return (final, was_moved, for_end, held, (outside & (choice == KEEP)).any(axis=1),
+            (outside & (choice == SKIP)).any(axis=1))
 
 
 def _in_force(rules: Rules, names: tuple[str, ...], dst_day: np.ndarray,

@@ -161,7 +161,8 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
         for key, label in (("jumuah", "screen.jumuah"), ("eid", "screen.eid")):
             if jamaat.get(key):
                 times = feed_words.join_list([words.clock(t, lang) for t in jamaat[key]], lang)
-                slots.append(f"{words.WORDS[lang][label]}: {times}")
+                mark = "‡" if key in day.get("jamaatKept", ()) else ""  # kept outside its time (issue 33)
+                slots.append(f"{words.WORDS[lang][label]}: {times}{mark}")
         rows.append({
             "iso": day["date"],
             "day": words.digits(gregorian.day, lang),
