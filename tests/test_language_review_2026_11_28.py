@@ -123,3 +123,14 @@ def test_fa_09_the_imsakiya_says_when_the_fast_begins_and_not_the_timetables_col
     karachi = imsakiya.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
     assert "«پاکستان»: مرکزی رویتِ ہلال کمیٹی پاکستان کے اعلان کے مطابق" in karachi
     assert "احتیاطِ مستحب" in karachi and "«نجف اشرف» نجف اشرف میں" not in karachi
+
+
+def test_fa_13_irans_civic_days_as_its_official_calendar_names_them():
+    """FA-13 (S): the official calendar names 20 Jumada al-Thani «روز زن» with «روز مادر», 13 Jumada al-Thani «روز
+    تکریم مادران و همسران شهدا» and 1 Dhu al-Hijja «روز ازدواج» (the reviewer's text); shown under the iran
+    reckoning only (Tehran's page of November-December 2026: 30 Nov = 20 Jumada al-Thani 1448 there)."""
+    html = timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "ولادت حضرت فاطمه زهرا (س)، روز زن و مادر" in html
+    assert "وفات حضرت ام‌البنین (س) — روز تکریم مادران و همسران شهدا" in html
+    london = timetable.render(TODAY, "london", "fa", now_s=NOW_S).decode()
+    assert "روز زن و مادر" not in london and "ولادت حضرت فاطمه زهرا (س)" in london
