@@ -55,7 +55,8 @@ from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses, urls
-from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
+from generator.site.lifetimes import dated_cache_control, file_cache_control, page_cache_control
+from generator.output.static_paths import CACHE_PAGE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime import compat_door, health, hosted, keys, observe
 from runtime.compression import Compression
 from runtime.cache import ResponseCache
@@ -179,51 +180,7 @@ async def vouch(request: Request) -> Response:
     if not verdict:
         return error_response(403, "X-Static-File: its bytes are not the ones the build's manifest names")
     return Response(status_code=204, headers={"Cache-Control": "no-store",
-                                              "X-Cache-Control": file_cache_control(relative)})
-
-
-def page_cache_control(page: site.Page, params: Mapping[str, str], now_s: float) -> str:
-    """A page fixed by its path: a day, or while it states a Hijri forecast only until the next possible
-    announcement (`hijri.forecast_max_age_s`, issue 35)."""
-    found = page.hijri_days(**params) if page.hijri_days is not None else None
-    if found is None or not hijri.forecast_within(found[1], found[2], found[0]):
-        return CACHE_PAGE
-    return static_paths.cache_for(hijri.forecast_max_age_s(now_s, found[0]))
-
-
-def _page_of_file(relative: str) -> tuple[site.Page, dict] | None:
-    """The page fixed by its path whose pre-rendered file is ``relative``, with its path parameters."""
-    for page in site.pages():
-        if page.today_dependent or page.hijri_days is None:
-            continue
-        pattern = re.escape(site.file_path(page.route, {})) if "{" not in page.route else "".join(
-            f"(?P<{part[1:-1]}>[A-Za-z0-9_-]{{1,64}})" if part.startswith("{") else re.escape(part)
-            for part in re.split(r"(\{[a-z]+\})", page.route.lstrip("/") + "index.html"))
-        found = re.fullmatch(pattern, relative)
-        if found:
-            return page, found.groupdict()
-    return None
-
-
-def file_cache_control(relative: str) -> str:
-    """The Cache-Control nginx sends with the pre-rendered answer at ``relative`` (``v1/<base>/<query>.<ext>``, or
-    a page fixed by its path): the app's own for it (`dated_cache_control`, `page_cache_control`: a week or a
-    day, hours for a Hijri forecast, issue 35)."""
-    if not relative.startswith("v1/"):
-        found = _page_of_file(relative)
-        return page_cache_control(found[0], found[1], time.time()) if found else CACHE_PAGE
-    folder, _, file_name = relative.removeprefix("v1/").rpartition("/")
-    stem, _, extension = file_name.rpartition(".")
-    name = static_paths.endpoint_of_file(folder or stem, extension, BY_NAME)
-    items = static_paths.query_items(stem) if name and folder else [] if name else None
-    if items is None or BY_NAME[name].hijri_days is None:
-        return CACHE_STABLE
-    now_s = time.time()
-    try:
-        params = BY_NAME[name].parse(Query(items), now_s).params
-    except QueryError:  # not a file name build.py writes: the stable lifetime of its folder
-        return CACHE_STABLE
-    return dated_cache_control(BY_NAME[name], params, now_s)
+                                              "X-Cache-Control": file_cache_control(relative, time.time())})
 
 
 def _client(request: Request) -> str:
@@ -402,13 +359,6 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
                         hosted.CACHE_CONTROL if variant else CACHE_TODAY if canonical.today_dependent
                         else dated_cache_control(endpoint, canonical.params, now_s),
                         (endpoint.name, canonical.params), quick=endpoint.quick)
-
-
-def dated_cache_control(endpoint: Endpoint, params, now_s: float) -> str:
-    """A dated answer's Cache-Control: a week, or while it states a Hijri forecast only until the next possible
-    announcement (hours: `Endpoint.forecast_max_age_s`, issue 35)."""
-    max_age_s = endpoint.forecast_max_age_s(params, now_s)
-    return CACHE_STABLE if max_age_s is None else static_paths.cache_for(max_age_s)
 
 
 def handler(endpoint: Endpoint):

@@ -93,21 +93,48 @@ def test_answers_that_follow_today_keep_their_five_minutes(client):
     assert response.status_code == 200 and response.headers["cache-control"] == "public, max-age=300"
 
 
-def test_nginx_is_told_each_pre_rendered_files_own_lifetime():
-    """The app's verdict on a file (/_vouch, X-Cache-Control, read by deploy/nginx.conf's auth_request_set) is the
-    lifetime the app itself gives that answer; a file whose name is not an answer's keeps the week."""
-    from runtime.app import file_cache_control
+def test_each_pre_rendered_files_own_lifetime():
+    """The lifetime the app gives the answer a pre-rendered file holds, read from its name alone
+    (generator/site/lifetimes.py `file_cache_control`, at a fixed clock: 2026-12-01 09:00 UTC, a week and more
+    before the sighting evening of moonsighting's 1448/6, so the forecast's is the 6 h cap); a file whose name
+    is not an answer's keeps the week.  Which months are forecasts: data/announced_month_starts.csv (1447/9 and
+    1447/10 announced, 1448/6 and 1448/9 not)."""
+    from generator.site.lifetimes import file_cache_control
 
-    forecast = file_cache_control("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json")
-    assert re.fullmatch(r"public, max-age=\d+", forecast) and int(forecast.split("=")[1]) <= SIX_HOURS_S
-    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json") == WEEK
-    assert file_cache_control("v1/methods.json") == WEEK
-    def near(value: str) -> bool:  # the same lifetime, read a moment apart (it shrinks by the second)
-        return bool(re.fullmatch(r"public, max-age=\d+", value)) and abs(int(value.split("=")[1])
-                                                                         - int(forecast.split("=")[1])) <= 2
-
-    assert near(file_cache_control("v1/day-status/calendar=moonsighting&date=2026-12-20.json"))
-    assert file_cache_control("v1/hijri/calendar=nowhere&hy=1448.json") == WEEK  # not an answer's name
-    assert near(file_cache_control("moon/1448-9/fa/index.html"))  # a crescent page (deploy/nginx.conf)
-    assert file_cache_control("moon/1447-10/index.html") == "public, max-age=86400"
+    now_s = _unix_s(date(2026, 12, 1), 9)
+    six_hours = f"public, max-age={SIX_HOURS_S}"
+    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json", now_s) == six_hours
+    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", now_s) == WEEK
+    assert file_cache_control("v1/methods.json", now_s) == WEEK
+    assert file_cache_control("v1/day-status/calendar=moonsighting&date=2026-12-20.json", now_s) == six_hours
+    assert file_cache_control("v1/hijri/calendar=nowhere&hy=1448.json", now_s) == WEEK  # not an answer's name
+    assert file_cache_control("moon/1448-9/fa/index.html", now_s) == six_hours  # a crescent page (deploy/nginx.conf)
+    assert file_cache_control("moon/1447-10/index.html", now_s) == "public, max-age=86400"
     assert days.unix_day("2026-12-20") > int(hijri.month_start(1448, 6))
+
+
+@pytest.mark.parametrize(("relative", "forecast"), [
+    ("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json", True),
+    ("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", False),  # announced (Sistani office)
+    ("v1/hijri/calendar=iran&hm=6&hy=1448.json", False),  # Iran's official table is published
+    ("v1/day-status/calendar=moonsighting&date=2026-12-20.json", True),
+    ("v1/day-status/calendar=moonsighting&date=2026-03-20.json", False),
+    ("v1/prayer-times/city=london&year=2026.json", False),  # states no Hijri date
+    ("v1/methods.json", False),
+    ("v1/hijri/calendar=nowhere&hy=1448.json", False),  # no answer's name
+    ("v1/hijri/_/0123abcd.json", False),  # a hashed name: only the app reads it
+    ("moon/1448-9/index.html", True),
+    ("moon/1448-9/ur/index.html", True),
+    ("moon/1447-10/index.html", False),
+    ("_today/2026-12-20/index.html", False),  # follows today: five minutes anyway
+    ("robots.txt", False),
+])
+def test_which_files_the_publication_marks_as_forecasts(relative, forecast):
+    """`states_forecast` (what deploy/publish.py marks with ``<file>.forecast``) says a file states a forecast
+    exactly when the app gives its answer the hours of one (the parametrised answers above, by the same months),
+    whatever the hour: the same verdict at 03:00 UTC and at 12:30 UTC of 1448/6's 29th."""
+    from generator.site.lifetimes import states_forecast
+
+    month = hijri.month_start(1448, 6, "moonsighting")
+    for now_s in (_unix_s(date(2026, 12, 1), 3), (int(month) + 28) * 86400 + 12.5 * 3600):
+        assert states_forecast(relative, now_s) is forecast, (relative, now_s)
