@@ -55,7 +55,7 @@ from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses, urls
-from generator.site.lifetimes import dated_cache_control, file_cache_control, page_cache_control
+from generator.site.lifetimes import dated_cache_control, page_cache_control
 from generator.output.static_paths import CACHE_PAGE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime import compat_door, health, hosted, keys, observe
 from runtime.compression import Compression
@@ -151,36 +151,6 @@ def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
         log.warning("not serving %s: its %d bytes are not the ones the build's manifest names", relative_path, len(body))
         return None
     return body, f'"{digest}"'
-
-
-VOUCH_PATH = "/_vouch"  # deploy/nginx.conf's auth_request: may nginx send this file?
-
-
-async def vouch(request: Request) -> Response:
-    """Whether nginx may send the pre-rendered file ``X-Static-File`` names (its path under static_out/):
-    204 when its bytes and its ``.gz``/``.br`` siblings are those the build's manifest names, or when
-    there is no such file (nginx then asks the app for the answer anyway); 403 when it holds other
-    bytes (truncated, garbled, an old sibling, a file the manifest does not name) or no file is named, and nginx sends
-    the request to the app, which renders the answer (runtime/manifest.py).  Three ``stat`` on the
-    event loop; a file not seen in this state is read and hashed in a worker thread."""
-    if manifest.due(static_root):
-        await run_in_threadpool(follow_files, static_root)
-    relative = request.headers.get("x-static-file", "").lstrip("/")
-    if not relative or "/." in "/" + relative:  # no file named, or a dot-file: never sent
-        return error_response(403, "X-Static-File: the path of a pre-rendered file under static_out/")
-    if static_file(relative) is None:  # gone since nginx looked: it asks the app for the answer
-        return Response(status_code=204, headers={"Cache-Control": "no-store"})
-    signatures = manifest.signatures(static_root, relative)
-    verdict = manifest.known_verdict(relative, signatures)
-    if verdict is None:
-        verdict = await run_in_threadpool(manifest.check_file, static_root, relative, signatures)
-        if not verdict:
-            log.warning("nginx may not send %s: its bytes or its siblings' are not the ones the build's manifest "
-                        "names", relative)
-    if not verdict:
-        return error_response(403, "X-Static-File: its bytes are not the ones the build's manifest names")
-    return Response(status_code=204, headers={"Cache-Control": "no-store",
-                                              "X-Cache-Control": file_cache_control(relative, time.time())})
 
 
 def _client(request: Request) -> str:
@@ -623,7 +593,7 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
+routes = [Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
           Route("/readyz", health.readyz(lambda: not tables_pending, hosted.check), methods=["GET", "HEAD"])
           ] + hosted.routes(_client, answer) + compat_door.routes(answer, _parse_checked) + [  # the API first
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)

@@ -15,7 +15,6 @@ from datetime import date, datetime, timezone
 import pytest
 
 from generator.calendars import hijri
-from generator.places import days
 
 WEEK = "public, max-age=604800"
 SIX_HOURS_S = 6 * 3600
@@ -93,26 +92,6 @@ def test_answers_that_follow_today_keep_their_five_minutes(client):
     assert response.status_code == 200 and response.headers["cache-control"] == "public, max-age=300"
 
 
-def test_each_pre_rendered_files_own_lifetime():
-    """The lifetime the app gives the answer a pre-rendered file holds, read from its name alone
-    (generator/site/lifetimes.py `file_cache_control`, at a fixed clock: 2026-12-01 09:00 UTC, a week and more
-    before the sighting evening of moonsighting's 1448/6, so the forecast's is the 6 h cap); a file whose name
-    is not an answer's keeps the week.  Which months are forecasts: data/announced_month_starts.csv (1447/9 and
-    1447/10 announced, 1448/6 and 1448/9 not)."""
-    from generator.site.lifetimes import file_cache_control
-
-    now_s = _unix_s(date(2026, 12, 1), 9)
-    six_hours = f"public, max-age={SIX_HOURS_S}"
-    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json", now_s) == six_hours
-    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", now_s) == WEEK
-    assert file_cache_control("v1/methods.json", now_s) == WEEK
-    assert file_cache_control("v1/day-status/calendar=moonsighting&date=2026-12-20.json", now_s) == six_hours
-    assert file_cache_control("v1/hijri/calendar=nowhere&hy=1448.json", now_s) == WEEK  # not an answer's name
-    assert file_cache_control("moon/1448-9/fa/index.html", now_s) == six_hours  # a crescent page (deploy/nginx.conf)
-    assert file_cache_control("moon/1447-10/index.html", now_s) == "public, max-age=86400"
-    assert days.unix_day("2026-12-20") > int(hijri.month_start(1448, 6))
-
-
 @pytest.mark.parametrize(("relative", "forecast"), [
     ("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json", True),
     ("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", False),  # announced (Sistani office)
@@ -130,9 +109,10 @@ def test_each_pre_rendered_files_own_lifetime():
     ("robots.txt", False),
 ])
 def test_which_files_the_publication_marks_as_forecasts(relative, forecast):
-    """`states_forecast` (what deploy/publish.py marks with ``<file>.forecast``) says a file states a forecast
-    exactly when the app gives its answer the hours of one (the parametrised answers above, by the same months),
-    whatever the hour: the same verdict at 03:00 UTC and at 12:30 UTC of 1448/6's 29th."""
+    """`states_forecast` (what deploy/publish.py marks with ``<file>.forecast``, generator/site/lifetimes.py) says a
+    file states a forecast exactly when the app gives its answer the hours of one (the parametrised answers above,
+    by the same months: data/announced_month_starts.csv has 1447/9 and 1447/10, not 1448/6 or 1448/9), whatever the
+    hour: the same verdict at 03:00 UTC and at 12:30 UTC of 1448/6's 29th."""
     from generator.site.lifetimes import states_forecast
 
     month = hijri.month_start(1448, 6, "moonsighting")

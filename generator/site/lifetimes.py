@@ -97,16 +97,6 @@ def _answer_of_file(relative: str, now_s: float) -> tuple[Endpoint, dict] | None
         return None
 
 
-def file_cache_control(relative: str, now_s: float) -> str:
-    """The Cache-Control the app gives the answer pre-rendered at ``relative`` (``v1/<base>/<query>.<ext>``, or a
-    page fixed by its path) at ``now_s``: a week or a day, hours while it states a Hijri forecast."""
-    if not relative.startswith("v1/"):
-        found = _page_of_file(relative)
-        return page_cache_control(found[0], found[1], now_s) if found else CACHE_PAGE
-    answer = _answer_of_file(relative, now_s)
-    return CACHE_STABLE if answer is None else dated_cache_control(answer[0], answer[1], now_s)
-
-
 def states_forecast(relative: str, now_s: float | None = None) -> bool:
     """Whether the pre-rendered file at ``relative`` (a path of the published tree) states a Hijri forecast under
     the Hijri data loaded now: the files deploy/publish.py marks.  ``now_s`` only reads the file name back into
