@@ -147,3 +147,21 @@ def test_a_manifest_entry_named_like_a_marker_is_refused(tmp_path):
     assert result.refused == ["v1/methods.json.forecast"] and result.forecasts == []
     assert not (result.generation / "v1/methods.json.forecast").exists()
     assert (result.generation / "v1/methods.json").read_bytes() == b"{}"
+
+
+def test_every_marked_location_gives_the_hour_and_it_is_within_the_apps_cap():
+    """deploy/nginx.conf: each location that reads a ``.forecast`` marker sets the same lifetime, the one
+    generator/site/lifetimes.py names (`FORECAST_FILE_CACHE`), and it is no longer than the app's own cap for a
+    forecast (`hijri.FORECAST_MAX_AGE_S`, 6 h: docs/decisions.md "Lifetime of a Hijri forecast")."""
+    import re
+    from pathlib import Path
+
+    from generator.calendars import hijri
+    from generator.site import lifetimes
+
+    conf = (Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    marked = re.findall(r'if \(-f \$document_root\$static_file\.forecast\) \{\s*set \$static_cache_control "([^"]+)";',
+                        conf)
+    assert marked == [lifetimes.FORECAST_FILE_CACHE] * 3, marked  # /v1/<name>?…, /v1/<name>/<file>, /moon/…
+    assert lifetimes.FORECAST_MARKER == ".forecast" and HOUR == lifetimes.FORECAST_FILE_CACHE
+    assert 60 <= lifetimes.FORECAST_FILE_MAX_AGE_S <= hijri.FORECAST_MAX_AGE_S == 6 * 3600
