@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     if os.environ.get("PUBLISH_ROOT"):  # nginx's root: the files that hold the manifest's bytes (deploy/publish.py)
         published = publish.publish(Path(args.out), Path(os.environ["PUBLISH_ROOT"]))
         print(f"published {published.generation}: {published.copied} copied, {published.linked} linked, "
-              f"{len(published.refused)} refused")
+              f"{len(published.refused)} refused, {len(published.forecasts)} marked as Hijri forecasts")
     if not partial:  # --if-missing resumes an interrupted first build, not a finished one
         complete.write_text(f"{today.isoformat()}\n")
         for pending in pending_builds(Path(args.out)):  # a full build re-rendered what they asked for

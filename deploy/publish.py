@@ -20,6 +20,16 @@ copy too); a file whose manifest entry is the one the current generation publish
 from that generation instead, once its copy there is read and checked again (the copies are read-only,
 0444, written only here; a damaged one is copied afresh), so a daily build costs the disk of what changed.  build.py runs this after every build (announcements'
 partial builds too) when ``PUBLISH_ROOT`` is set.  Publications are serialised by a lock file.
+
+A published file that states a Hijri forecast (generator/site/lifetimes.py `states_forecast`: a month no
+announcement has fixed yet) gets an empty, read-only sibling ``<file>.forecast`` (`FORECAST_MARKER`) in the
+new generation, and nginx sends that file with an hour's lifetime instead of its location's week or day,
+without asking the app (issue 35; docs/decisions.md "A forecast's lifetime on static files").  Markers are
+decided afresh by every publication from the Hijri data loaded then (never linked from the previous
+generation): the publication build.py runs after announce.py's re-render drops the markers of a month just
+announced.  They are not in the generation's manifest (nothing to check: they are empty), there is never one
+without its file, and a manifest entry whose name ends in ``.forecast`` is refused (a marker is never the
+content of another address; nginx's locations never name a path ending in it either).
 """
 from __future__ import annotations
 
@@ -36,10 +46,12 @@ from pathlib import Path
 import brotli
 
 from generator.output import static_paths
+from generator.site import lifetimes
 
 CURRENT = "current"  # the symlink nginx's root names
 GENERATION_PREFIX = "gen-"
 SIBLINGS = (".gz", ".br")  # what nginx's gzip_static and brotli_static send in a file's place
+FORECAST_MARKER = lifetimes.FORECAST_MARKER  # "<file>.forecast": the file states a Hijri forecast (deploy/nginx.conf)
 KEEP = 2  # generations kept: the current one and the one before (requests in flight may still read it)
 LOCK = ".publish.lock"
 
@@ -52,6 +64,7 @@ class Published:
     linked: int = 0  # unchanged files hard-linked from the previous generation
     refused: list[str] = field(default_factory=list)  # named by the manifest, but other bytes or absent
     refused_siblings: list[str] = field(default_factory=list)  # a .gz/.br that is not its file compressed
+    forecasts: list[str] = field(default_factory=list)  # published files marked as stating a Hijri forecast
 
 
 def _decompressed(data: bytes, extension: str) -> bytes | None:
@@ -116,8 +129,9 @@ def _publish_locked(static_root: Path, site_root: Path, keep: int, fresh: bool) 
     result.generation.mkdir()
     published: dict[str, tuple[str, int]] = {}
     for relative, entry in sorted(manifest.items()):
-        if relative.startswith("/") or ".." in relative.split("/") or "/." in "/" + relative:
-            result.refused.append(relative)  # never a path outside the tree, never a dot-file
+        if (relative.startswith("/") or ".." in relative.split("/") or "/." in "/" + relative
+                or relative.endswith(FORECAST_MARKER)):
+            result.refused.append(relative)  # never a path outside the tree, a dot-file or a marker's name
             continue
         target = result.generation / relative
         if previous is not None and previous_manifest.get(relative) == entry and _good_copy(previous, relative, entry):
@@ -150,6 +164,11 @@ def _publish_locked(static_root: Path, site_root: Path, keep: int, fresh: bool) 
                 result.copied += 1
             else:
                 result.refused_siblings.append(relative + extension)
+    now_s = time.time()  # reads dated file names back into their parameters (the same any day)
+    for relative in published:  # after every file: a marker is never written without its file
+        if lifetimes.states_forecast(relative, now_s):
+            _write_read_only(result.generation / (relative + FORECAST_MARKER), b"")
+            result.forecasts.append(relative)
     static_paths.write_manifest(result.generation, published)  # what this generation holds (a dot-file)
     _swap(site_root, result.generation)
     _prune(site_root, keep)
@@ -205,7 +224,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("static_root is needed to publish")
     result = publish(Path(args.static_root), Path(args.site_root), args.keep, fresh=args.fresh)
     print(f"published {result.generation}: {result.copied} files copied, {result.linked} linked, "
-          f"{len(result.refused)} refused, {len(result.refused_siblings)} siblings refused")
+          f"{len(result.refused)} refused, {len(result.refused_siblings)} siblings refused, "
+          f"{len(result.forecasts)} marked as Hijri forecasts")
     for relative in result.refused + result.refused_siblings:
         print(f"  refused: {relative}")
 

@@ -55,7 +55,8 @@ from generator.api.endpoint import Canonical, Endpoint, dumps
 from generator.errors import QueryError
 from generator.query import Query
 from generator.site import responses, urls
-from generator.output.static_paths import CACHE_PAGE, CACHE_STABLE, CACHE_TODAY, EXPOSED_HEADERS
+from generator.site.lifetimes import dated_cache_control, page_cache_control
+from generator.output.static_paths import CACHE_PAGE, CACHE_TODAY, EXPOSED_HEADERS
 from runtime import compat_door, health, hosted, keys, observe
 from runtime.compression import Compression
 from runtime.cache import ResponseCache
@@ -150,80 +151,6 @@ def read_static(path: str, relative_path: str) -> tuple[bytes, str] | None:
         log.warning("not serving %s: its %d bytes are not the ones the build's manifest names", relative_path, len(body))
         return None
     return body, f'"{digest}"'
-
-
-VOUCH_PATH = "/_vouch"  # deploy/nginx.conf's auth_request: may nginx send this file?
-
-
-async def vouch(request: Request) -> Response:
-    """Whether nginx may send the pre-rendered file ``X-Static-File`` names (its path under static_out/):
-    204 when its bytes and its ``.gz``/``.br`` siblings are those the build's manifest names, or when
-    there is no such file (nginx then asks the app for the answer anyway); 403 when it holds other
-    bytes (truncated, garbled, an old sibling, a file the manifest does not name) or no file is named, and nginx sends
-    the request to the app, which renders the answer (runtime/manifest.py).  Three ``stat`` on the
-    event loop; a file not seen in this state is read and hashed in a worker thread."""
-    if manifest.due(static_root):
-        await run_in_threadpool(follow_files, static_root)
-    relative = request.headers.get("x-static-file", "").lstrip("/")
-    if not relative or "/." in "/" + relative:  # no file named, or a dot-file: never sent
-        return error_response(403, "X-Static-File: the path of a pre-rendered file under static_out/")
-    if static_file(relative) is None:  # gone since nginx looked: it asks the app for the answer
-        return Response(status_code=204, headers={"Cache-Control": "no-store"})
-    signatures = manifest.signatures(static_root, relative)
-    verdict = manifest.known_verdict(relative, signatures)
-    if verdict is None:
-        verdict = await run_in_threadpool(manifest.check_file, static_root, relative, signatures)
-        if not verdict:
-            log.warning("nginx may not send %s: its bytes or its siblings' are not the ones the build's manifest "
-                        "names", relative)
-    if not verdict:
-        return error_response(403, "X-Static-File: its bytes are not the ones the build's manifest names")
-    return Response(status_code=204, headers={"Cache-Control": "no-store",
-                                              "X-Cache-Control": file_cache_control(relative)})
-
-
-def page_cache_control(page: site.Page, params: Mapping[str, str], now_s: float) -> str:
-    """A page fixed by its path: a day, or while it states a Hijri forecast only until the next possible
-    announcement (`hijri.forecast_max_age_s`, issue 35)."""
-    found = page.hijri_days(**params) if page.hijri_days is not None else None
-    if found is None or not hijri.forecast_within(found[1], found[2], found[0]):
-        return CACHE_PAGE
-    return static_paths.cache_for(hijri.forecast_max_age_s(now_s, found[0]))
-
-
-def _page_of_file(relative: str) -> tuple[site.Page, dict] | None:
-    """The page fixed by its path whose pre-rendered file is ``relative``, with its path parameters."""
-    for page in site.pages():
-        if page.today_dependent or page.hijri_days is None:
-            continue
-        pattern = re.escape(site.file_path(page.route, {})) if "{" not in page.route else "".join(
-            f"(?P<{part[1:-1]}>[A-Za-z0-9_-]{{1,64}})" if part.startswith("{") else re.escape(part)
-            for part in re.split(r"(\{[a-z]+\})", page.route.lstrip("/") + "index.html"))
-        found = re.fullmatch(pattern, relative)
-        if found:
-            return page, found.groupdict()
-    return None
-
-
-def file_cache_control(relative: str) -> str:
-    """The Cache-Control nginx sends with the pre-rendered answer at ``relative`` (``v1/<base>/<query>.<ext>``, or
-    a page fixed by its path): the app's own for it (`dated_cache_control`, `page_cache_control`: a week or a
-    day, hours for a Hijri forecast, issue 35)."""
-    if not relative.startswith("v1/"):
-        found = _page_of_file(relative)
-        return page_cache_control(found[0], found[1], time.time()) if found else CACHE_PAGE
-    folder, _, file_name = relative.removeprefix("v1/").rpartition("/")
-    stem, _, extension = file_name.rpartition(".")
-    name = static_paths.endpoint_of_file(folder or stem, extension, BY_NAME)
-    items = static_paths.query_items(stem) if name and folder else [] if name else None
-    if items is None or BY_NAME[name].hijri_days is None:
-        return CACHE_STABLE
-    now_s = time.time()
-    try:
-        params = BY_NAME[name].parse(Query(items), now_s).params
-    except QueryError:  # not a file name build.py writes: the stable lifetime of its folder
-        return CACHE_STABLE
-    return dated_cache_control(BY_NAME[name], params, now_s)
 
 
 def _client(request: Request) -> str:
@@ -402,13 +329,6 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
                         hosted.CACHE_CONTROL if variant else CACHE_TODAY if canonical.today_dependent
                         else dated_cache_control(endpoint, canonical.params, now_s),
                         (endpoint.name, canonical.params), quick=endpoint.quick)
-
-
-def dated_cache_control(endpoint: Endpoint, params, now_s: float) -> str:
-    """A dated answer's Cache-Control: a week, or while it states a Hijri forecast only until the next possible
-    announcement (hours: `Endpoint.forecast_max_age_s`, issue 35)."""
-    max_age_s = endpoint.forecast_max_age_s(params, now_s)
-    return CACHE_STABLE if max_age_s is None else static_paths.cache_for(max_age_s)
 
 
 def handler(endpoint: Endpoint):
@@ -673,7 +593,7 @@ async def lifespan(app):
     renders.shutdown()
 
 
-routes = [Route(VOUCH_PATH, vouch, methods=["GET", "HEAD"]), Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
+routes = [Route("/healthz", health.healthz, methods=["GET", "HEAD"]),
           Route("/readyz", health.readyz(lambda: not tables_pending, hosted.check), methods=["GET", "HEAD"])
           ] + hosted.routes(_client, answer) + compat_door.routes(answer, _parse_checked) + [  # the API first
     Route(f"{API_PREFIX}/{endpoint.name}", handler(endpoint), methods=["GET", "HEAD"], name=endpoint.name)

@@ -15,7 +15,6 @@ from datetime import date, datetime, timezone
 import pytest
 
 from generator.calendars import hijri
-from generator.places import days
 
 WEEK = "public, max-age=604800"
 SIX_HOURS_S = 6 * 3600
@@ -93,21 +92,29 @@ def test_answers_that_follow_today_keep_their_five_minutes(client):
     assert response.status_code == 200 and response.headers["cache-control"] == "public, max-age=300"
 
 
-def test_nginx_is_told_each_pre_rendered_files_own_lifetime():
-    """The app's verdict on a file (/_vouch, X-Cache-Control, read by deploy/nginx.conf's auth_request_set) is the
-    lifetime the app itself gives that answer; a file whose name is not an answer's keeps the week."""
-    from runtime.app import file_cache_control
+@pytest.mark.parametrize(("relative", "forecast"), [
+    ("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json", True),
+    ("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", False),  # announced (Sistani office)
+    ("v1/hijri/calendar=iran&hm=6&hy=1448.json", False),  # Iran's official table is published
+    ("v1/day-status/calendar=moonsighting&date=2026-12-20.json", True),
+    ("v1/day-status/calendar=moonsighting&date=2026-03-20.json", False),
+    ("v1/prayer-times/city=london&year=2026.json", False),  # states no Hijri date
+    ("v1/methods.json", False),
+    ("v1/hijri/calendar=nowhere&hy=1448.json", False),  # no answer's name
+    ("v1/hijri/_/0123abcd.json", False),  # a hashed name: only the app reads it
+    ("moon/1448-9/index.html", True),
+    ("moon/1448-9/ur/index.html", True),
+    ("moon/1447-10/index.html", False),
+    ("_today/2026-12-20/index.html", False),  # follows today: five minutes anyway
+    ("robots.txt", False),
+])
+def test_which_files_the_publication_marks_as_forecasts(relative, forecast):
+    """`states_forecast` (what deploy/publish.py marks with ``<file>.forecast``, generator/site/lifetimes.py) says a
+    file states a forecast exactly when the app gives its answer the hours of one (the parametrised answers above,
+    by the same months: data/announced_month_starts.csv has 1447/9 and 1447/10, not 1448/6 or 1448/9), whatever the
+    hour: the same verdict at 03:00 UTC and at 12:30 UTC of 1448/6's 29th."""
+    from generator.site.lifetimes import states_forecast
 
-    forecast = file_cache_control("v1/hijri/calendar=moonsighting&hm=6&hy=1448.json")
-    assert re.fullmatch(r"public, max-age=\d+", forecast) and int(forecast.split("=")[1]) <= SIX_HOURS_S
-    assert file_cache_control("v1/hijri/calendar=moonsighting&hm=9&hy=1447.json") == WEEK
-    assert file_cache_control("v1/methods.json") == WEEK
-    def near(value: str) -> bool:  # the same lifetime, read a moment apart (it shrinks by the second)
-        return bool(re.fullmatch(r"public, max-age=\d+", value)) and abs(int(value.split("=")[1])
-                                                                         - int(forecast.split("=")[1])) <= 2
-
-    assert near(file_cache_control("v1/day-status/calendar=moonsighting&date=2026-12-20.json"))
-    assert file_cache_control("v1/hijri/calendar=nowhere&hy=1448.json") == WEEK  # not an answer's name
-    assert near(file_cache_control("moon/1448-9/fa/index.html"))  # a crescent page (deploy/nginx.conf)
-    assert file_cache_control("moon/1447-10/index.html") == "public, max-age=86400"
-    assert days.unix_day("2026-12-20") > int(hijri.month_start(1448, 6))
+    month = hijri.month_start(1448, 6, "moonsighting")
+    for now_s in (_unix_s(date(2026, 12, 1), 3), (int(month) + 28) * 86400 + 12.5 * 3600):
+        assert states_forecast(relative, now_s) is forecast, (relative, now_s)
