@@ -19,7 +19,7 @@ from datetime import date
 from generator.calendars import hijri
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.site import head, mosque_page, responses, shamsi, timetable, urls
+from generator.site import head, mosque_page, qr_code, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -84,6 +84,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         data_mosque=None,
         city_link_text=None,
         sources=None,
+        print_head=None,
     )
 
 
@@ -209,6 +210,9 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
         data_calendar=calendar,
         data_method=None,
         data_mosque=mosque_id,
+        # printed for the notice board: the mosque's name and a QR code of its page at the top, as its month
+        print_head={"name": name, "address": m.get("address"), "caption": w["screen.qr"],
+                    "qr": qr_code.svg(urls.absolute(urls.mosque_url(mosque_id, lang)))},
     )
 
 
