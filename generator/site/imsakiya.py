@@ -11,6 +11,9 @@ maghrib of the day before, so they are marked on that row (their eve).
 
 "This Ramadan" is decided on the city's date, like the timetable's today: Ramadan of the
 current Hijri year until its last day, then next year's.
+
+A mosque's own timetable (`render_mosque`, issue 36) is the same rows asked with ``mosque=<id>``, with its
+jamaat columns (its Ramadan rule: maghrib's jamaat is the iftar jamaat) and Friday's Jumu'ah.
 """
 from __future__ import annotations
 

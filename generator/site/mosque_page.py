@@ -8,6 +8,11 @@ tomorrow" when they do), the month's table (each prayer's adhan, and its jamaat 
 has a rule), the Jumu'ah and Eid slots on their days, the announcement as text, and the links to
 subscribe (the mosque's feeds, in the page's language), to its CSV and to its wall screen.
 
+The notice board (issue 36): any month has its page (``/mosque/<id>/<lang>/<YYYY>-<MM>/``, `render` with
+``month``), linked from the months either side and linking the mosque's Ramadan timetable
+(`generator.site.imsakiya.render_mosque`); printed, the page is one A4 sheet headed by the mosque's name and a
+QR code of its page (`generator.site.qr_code`), the sources as its footer (docs/site.md "The notice board").
+
 "Today" is the mosque's own date (its zone), as on the city pages.  Rendered on request it is the
 date at the request's clock; a pre-rendered file is built for a UTC day, and nginx and the app
 serve it all that day (from ``_today/<UTC date>/``), while the mosque's date differs from it for
