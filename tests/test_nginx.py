@@ -126,6 +126,13 @@ def test_site_pages_are_served_from_static_out_and_the_rest_by_the_app(front):
     for path in ("/mosque/jaffari-toronto/", "/mosque/jaffari-toronto/ur/"):
         status, headers, body = _get(f"{base}{path}")
         assert status == 200 and body == (static / path.lstrip("/") / "index.html").read_bytes(), path
+    # the notice board (issue 36): a mosque's month and its Ramadan timetable, rendered by the app
+    for path in ("/mosque/jaffari-toronto/en/2026-03/", "/mosque/jaffari-toronto/ur/imsakiya/",
+                 "/mosque/jaffari-toronto/fa/imsakiya/1447/"):
+        status, headers, body = _get(f"{base}{path}")
+        assert status == 200 and "Last-Modified" not in headers and body.startswith(b"<!doctype html>"), path
+    status, headers, body = _get(f"{base}/mosque/jaffari-toronto/en/2026-13/")
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
     connection = http.client.HTTPConnection(urllib.parse.urlsplit(base).netloc, timeout=10)
     connection.request("GET", "/mosque/jaffari-toronto/screen/")
     response = connection.getresponse()

@@ -49,7 +49,7 @@ def pages_client(client, tmp_path, monkeypatch):
 def test_city_page_shows_this_month_and_the_next_with_the_api_times():
     html = timetable.render(TODAY, "london").decode()
     assert '<html lang="en" dir="ltr">' in html
-    tables = re.findall(r'<table class="timetable" data-year="(\d+)" data-month="(\d+)">(.*?)</table>', html, re.S)
+    tables = re.findall(r'<table class="timetable" data-year="(\d+)" data-month="(\d+)">(.*?)</table>', html, re.DOTALL)
     assert [(y, m) for y, m, _ in tables] == [("2026", "03"), ("2026", "04")]
     for year, month, body in tables:
         # London's page shows the Imam Ali Foundation's printed London table by default (issue 19)
@@ -106,7 +106,7 @@ def test_today_is_the_city_date_not_the_utc_date(city, instant, local):
     assert marked == [local]
     tables = re.findall(r'<table class="timetable[^"]*" data-year="(\d+)" data-month="(\d+)">', html)
     assert tables[0] == (local[:4], local[5:7]), "the page starts at the city's month"
-    card = re.search(r'<section class="today-card[^"]*"[^>]*data-date="([\d-]+)"(.*?)</section>', html, re.S)
+    card = re.search(r'<section class="today-card[^"]*"[^>]*data-date="([\d-]+)"(.*?)</section>', html, re.DOTALL)
     assert card[1] == local
     api_times = api("prayer-times", city=city, date=local, midnight=INSTITUTE_MIDNIGHT)["days"][0]["local"]
     assert dict(re.findall(r'<li data-time="(\w+)"><span class="name">[^<]*</span> <span class="time">([^<]*)</span>',
@@ -172,6 +172,44 @@ def test_month_pages_and_their_links():
             routes.city_month(TODAY, "beirut", "ar", "Tehran", bad)
 
 
+def test_a_mosque_month_page_names_its_month_and_links_the_months_around_it():
+    """/mosque/<id>/<lang>/<YYYY-MM>/ (issue 36): any month of the API's years, its own canonical address, its table
+    that month's /v1/prayer-times?mosque=<id> (dates), links to the months either side (this month: the mosque's
+    page) and to its Ramadan timetable; the page of this month links back by the same rule."""
+    html = routes.mosque_month(TODAY, "jaffari-toronto", "ur", "2026-07").decode()
+    assert f'<link rel="canonical" href="{urls.absolute("/mosque/jaffari-toronto/ur/2026-07/")}">' in html
+    assert re.findall(r'data-year="(\d+)" data-month="(\d+)"', html) == [("2026", "07")]
+    api = orjson.loads(call("prayer-times", 0, mosque="jaffari-toronto", year=2026, month=7))
+    assert re.findall(r'<tr data-date="([0-9-]+)"', html) == [day["date"] for day in api["days"]]
+    assert 'href="/mosque/jaffari-toronto/ur/2026-06/" rel="prev"' in html
+    assert 'href="/mosque/jaffari-toronto/ur/2026-08/" rel="next"' in html
+    assert 'href="/mosque/jaffari-toronto/ur/imsakiya/"' in html
+    main = routes.mosque(TODAY, "jaffari-toronto", "en").decode()  # March 2026 on the mosque's date
+    assert 'href="/mosque/jaffari-toronto/en/2026-02/" rel="prev"' in main
+    assert 'href="/mosque/jaffari-toronto/en/2026-04/" rel="next"' in main
+    april = routes.mosque_month(TODAY, "jaffari-toronto", "en", "2026-04").decode()
+    assert 'href="/mosque/jaffari-toronto/" rel="prev"' in april  # March is the mosque's page itself
+    assert 'rel="next"' not in routes.mosque_month(TODAY, "jaffari-toronto", "en", "2100-12").decode()
+    for bad in ("2026-13", "1899-12", "2026-1", "abcd-ef"):
+        with pytest.raises(site.PageNotFound):
+            routes.mosque_month(TODAY, "jaffari-toronto", "en", bad)
+
+
+def test_a_mosques_ramadan_timetable_without_jamaat_rules_is_the_imsakiya_of_its_place():
+    """A mosque that publishes no jamaat (jaffari-toronto) gets the imsakiya's columns only, on its own reckoning
+    and place: every row's times equal /v1/prayer-times?mosque=<id> of that date (asked here by date)."""
+    html = routes.mosque_imsakiya(TODAY, "jaffari-toronto", "en", "1447").decode()
+    assert "<td data-jamaat" not in html and "<td data-slots" not in html
+    assert f'<link rel="canonical" href="{urls.absolute("/mosque/jaffari-toronto/en/imsakiya/1447/")}">' in html
+    rows = re.findall(r'<tr data-date="([0-9-]+)"[^>]*>(.*?)</tr>', html, re.DOTALL)
+    month = orjson.loads(call("hijri", 0, hy=1447, hm=9, calendar="moonsighting"))
+    assert [d for d, _ in rows] == list(month["days"].values())
+    for day, cells in rows:
+        local = orjson.loads(call("prayer-times", 0, mosque="jaffari-toronto", date=day))["days"][0]["local"]
+        assert dict(re.findall(r'<td data-time="(\w+)">([0-9:]+)</td>', cells)) == \
+            {t: local[t] for t in ("imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight")}, day
+
+
 def _twelve_hour(hhmm: str) -> str:
     """ar and ur pages print 12-hour times without the AM/PM word (docs/site.md): by the C library's strftime."""
     return datetime.strptime(hhmm, "%H:%M").strftime("%I:%M").lstrip("0")
@@ -193,7 +231,7 @@ def test_imsakiya_equals_the_api_and_marks_the_nights_of_qadr_on_their_eves(lang
     method = timetable.city_default_method(api("methods")["methods"], city)  # London: its printed table
     month = api("hijri", hy=1448, hm=9, calendar=calendar)
     rows = re.findall(r'<tr data-date="([\d-]+)"( class="[^"]*")?[^>]*>\s*<th scope="row">([^<]*)</th>(.*?)</tr>',
-                      html, re.S)
+                      html, re.DOTALL)
     assert [iso for iso, *_ in rows] == list(month["days"].values())
     assert [int(day.translate(NATIVE_DIGITS)) for _, _, day, _ in rows] == [int(d) for d in month["days"]]
     for iso, classes, _, cells in rows:
@@ -364,7 +402,7 @@ def test_arabic_moon_page_names_dhu_al_qadah_in_the_genitive(client):
 
 def test_moon_page_maps_are_the_five_evenings_grids():
     html = routes.moon(TODAY, "1447", "10").decode()
-    figures = re.findall(r'<figure class="map[^"]*" id="evening(-?\d)" data-evening="-?\d">(.*?)</figure>', html, re.S)
+    figures = re.findall(r'<figure class="map[^"]*" id="evening(-?\d)" data-evening="-?\d">(.*?)</figure>', html, re.DOTALL)
     assert [int(e) for e, _ in figures] == [-2, -1, 0, 1, 2]
     for evening, figure in figures:
         grid = api("moon-visibility", hy=1447, hm=10, evening=evening, res=5)
@@ -473,7 +511,13 @@ def test_pages_are_served_with_headers_and_404s(pages_client):
     moon = pages_client.get("/moon/1447-9/fa/")
     assert moon.status_code == 200 and moon.headers["cache-control"] == "public, max-age=86400"
     for path in ("/city/nowhere/", "/city/london/xx/", "/city/london/en/Nope/", "/moon/1447-13/", "/moon/a-b/",
-                 "/city/..%2F..%2Fetc/"):
+                 "/city/..%2F..%2Fetc/",
+                 # the notice board's addresses (issue 36): a month, a Ramadan year, a language, a mosque that are none
+                 "/mosque/jaffari-toronto/en/2026-13/", "/mosque/jaffari-toronto/en/1899-12/",
+                 "/mosque/jaffari-toronto/en/next/", "/mosque/jaffari-toronto/xx/2026-03/",
+                 "/mosque/nowhere/en/2026-03/", "/mosque/jaffari-toronto/en/imsakiya/1316/",
+                 "/mosque/jaffari-toronto/en/imsakiya/99999/", "/mosque/jaffari-toronto/en/imsakiya/1447x/",
+                 "/mosque/nowhere/ur/imsakiya/"):
         missing = pages_client.get(path)
         assert missing.status_code == 404, path
         assert missing.headers["content-type"] == "text/html; charset=utf-8"

@@ -17,7 +17,14 @@ shows; this file compares that with the JSON API of the same server:
   city's own date (its zone, from the clock), today's card shows that day's /v1/prayer-times and
   sits on the phone's first screen, and the feeds are offered as webcal:// links;
 * the Ramadan imsakiya equals /v1/hijri's Ramadan days and /v1/prayer-times day by day, with the
-  Nights of Qadr marked on their eves (18, 20, 22 Ramadan), and prints on one A4 page.
+  Nights of Qadr marked on their eves (18, 20, 22 Ramadan), and prints on one A4 page;
+* the notice board (issue 36), for the Leicester committee of the trial of 28 November published here
+  (tests/fixtures/mosques/leicester-committee.json, its fullest month: five jamaat columns and Jumu'ah/Eid): its
+  page, in English and Urdu, and its March 2026 (Ramadan's end, Eid, the clock change), print as exactly one A4
+  portrait page (pdfinfo) with the mosque's name on it (pdftotext) and a QR code zbarimg reads as the mosque's
+  page in that language; the page links the months before and after and its Ramadan timetable; that timetable
+  (Ramadan 1447) equals, row by row, /v1/prayer-times asked with the committee's rules written out by hand (not
+  ``mosque=``), its iftar jamaat is maghrib + 10 minutes by the Ramadan rule, and it prints on one A4 page.
 
 Screenshots and PDFs are saved in test-artifacts/site/.  Skipped only when Chromium is not
 installed (`make system-packages` installs it).
@@ -29,9 +36,10 @@ import re
 import shutil
 import subprocess
 import time
+import unicodedata
 import urllib.parse
 import urllib.request
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -110,15 +118,48 @@ def _print_sweep(folder: Path) -> list[dict]:
     return specs
 
 
+COMMITTEE = ROOT / "tests" / "fixtures" / "mosques" / "leicester-committee.json"
+# The committee's profile written out as the explicit query it stands for (docs/mosques.md): the reference the
+# Ramadan timetable is compared with is asked with these parameters, not with mosque=<id>.
+COMMITTEE_QUERY = {"city": "leicester", "method": "ImamAliFoundation", "calendar": "moonsighting",
+                   "jamaat": "fajr:10,dhuhr:13:15,asr:dhuhr,maghrib:5,isha:maghrib", "jamaatRound": "fajr:5",
+                   "jumuah": "13:00,14:00", "eid": "08:30,10:00", "jamaatDst": "dhuhr:13:45",
+                   "jumuahDst": "13:30,14:30", "jamaatRamadan": "fajr:15,maghrib:10"}
+IFTAR_JAMAAT_MIN = 10  # the committee's Ramadan rule maghrib:10
+
+
 @pytest.fixture(scope="module")
-def seen(server, tmp_path_factory):
+def committee(server) -> str:
+    """The Leicester committee's profile, published on the server under test (POST /v1/mosques): its id."""
+    request = urllib.request.Request(f"{server}/v1/mosques", data=COMMITTEE.read_bytes(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 201
+        return json.loads(response.read())["id"]
+
+
+def _notice_pages(mosque_id: str) -> list[dict]:
+    """The notice board's pages: the mosque's page (en, ur), a month's page (en, ur: March 2026), its Ramadan 1447
+    timetable (en, ur); printed only (their screens are the mosque page's, measured above)."""
+    pages = [{"name": f"notice-{lang}", "path": f"/mosque/{mosque_id}/" + ("" if lang == "en" else f"{lang}/"),
+              "kind": "mosque", "lang": lang} for lang in ("en", "ur")]
+    pages += [{"name": f"notice-{lang}-2026-03", "path": f"/mosque/{mosque_id}/{lang}/2026-03/", "kind": "mosque",
+               "lang": lang} for lang in ("en", "ur")]
+    pages += [{"name": f"notice-imsakiya-{lang}", "path": f"/mosque/{mosque_id}/{lang}/imsakiya/1447/",
+               "kind": "imsakiya", "lang": lang} for lang in ("en", "ur")]
+    return [{**page, "pdf": True, "viewports": []} for page in pages]
+
+
+@pytest.fixture(scope="module")
+def seen(server, committee, tmp_path_factory):
     """What the browser saw on every page (one Chromium session for all of them)."""
     started = time.perf_counter()
     sweep = _print_sweep(tmp_path_factory.mktemp("print"))
     next_month = _next_month(date.today())
     pages = [{**page, "path": f"/city/{page['city']}/{page['lang']}/Tehran/{next_month}/"} if page["path"] == "MONTH"
              else page for page in PAGES]
-    config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "pages": pages + sweep}
+    config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS),
+              "pages": pages + _notice_pages(committee) + sweep}
     pages = {page["name"]: page for page in run_node_peer("site_check.js", "playwright-core", config)["pages"]}
     print(f"browser session: {len(pages)} pages in {time.perf_counter() - started:.1f} s")
     return pages
@@ -352,3 +393,103 @@ def test_screenshots_saved(seen):
     for page in PAGES:
         for width, _ in page["viewports"]:
             assert (ARTIFACTS / f"{page['name']}-{width}.png").stat().st_size > 10_000, page["name"]
+
+
+# --- the notice board (issue 36) -------------------------------------------------------------------------------------
+
+def _pdf_info(path: str) -> dict[str, str]:
+    out = subprocess.run(["pdfinfo", path], capture_output=True, text=True, check=True).stdout
+    return dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+
+
+def _plain_text(text: str) -> str:
+    """Text as compared across a PDF's extraction: NFKC (Arabic presentation forms to letters), no spaces or format
+    characters (pdftotext splits joined Nastaliq letters and adds bidi marks)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text) if not c.isspace() and unicodedata.category(c) != "Cf")
+
+
+NOTICE_PRINTS = ["notice-en", "notice-ur", "notice-en-2026-03", "notice-ur-2026-03"]
+
+
+@pytest.mark.skipif(not all(shutil.which(tool) for tool in ("pdfinfo", "pdftotext", "pdftoppm", "zbarimg")),
+                    reason="poppler-utils and zbar-tools are not installed (`make system-packages`)")
+@pytest.mark.parametrize("name", NOTICE_PRINTS + ["notice-imsakiya-en", "notice-imsakiya-ur"])
+def test_the_notice_board_prints_one_a4_page_with_the_name_and_a_qr_code_of_the_page(seen, committee, name, tmp_path):
+    """One A4 portrait sheet (595 × 842 pt, pdfinfo; the old page printed three: a near-empty "Today" card first,
+    the sources last), the mosque's name in the page's language on it (pdftotext), and a QR code (the page rendered
+    to PNG by pdftoppm, read by zbarimg) that is the mosque's page in that language on the public origin."""
+    from generator.site.urls import PUBLIC_ORIGIN  # the service's configured origin: a setting, not a computed value
+
+    page = seen[name]
+    assert page["status"] == 200 and page["errors"] == [], (name, page["errors"])
+    info = _pdf_info(page["pdf"])
+    assert int(info["Pages"]) == 1, (name, info["Pages"])
+    width_pt, height_pt = (float(x) for x in re.match(r"\s*([\d.]+) x ([\d.]+) pts", info["Page size"]).groups())
+    assert abs(width_pt - 595.28) < 1 and abs(height_pt - 841.89) < 1, (name, info["Page size"])  # A4 portrait
+    lang = page["lang"]
+    names = json.loads(COMMITTEE.read_text(encoding="utf-8"))["names"]
+    text = subprocess.run(["pdftotext", page["pdf"], "-"], capture_output=True, text=True, check=True).stdout
+    assert _plain_text(names[lang]) in _plain_text(text), name
+    png = tmp_path / "page"
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", page["pdf"], str(png)], check=True)
+    decoded = subprocess.run(["zbarimg", "-q", "--raw", f"{png}.png"], capture_output=True, text=True,
+                             check=False).stdout.split()  # exit 4 when it finds no code: the assertion says so
+    assert decoded == [f"{PUBLIC_ORIGIN}/mosque/{committee}/" + ("" if lang == "en" else f"{lang}/")], (name, decoded)
+
+
+def test_the_mosque_page_links_the_months_around_it_and_its_ramadan_timetable(seen, committee):
+    """From its page (this month, on the mosque's date) to the month before and after, and back from a month's page;
+    the Ramadan timetable is linked from both."""
+    today = datetime.now(ZoneInfo("Europe/London")).date()
+    before, after = (today.replace(day=1) - timedelta(days=1)), (today.replace(day=28) + timedelta(days=4))
+    links = {link["rel"]: link["href"] for link in seen["notice-en"]["links"] if link["rel"]}
+    assert links == {"prev": f"/mosque/{committee}/en/{before:%Y-%m}/", "next": f"/mosque/{committee}/en/{after:%Y-%m}/"}
+    march = {link["rel"]: link["href"] for link in seen["notice-ur-2026-03"]["links"] if link["rel"]}
+    assert march == {"prev": f"/mosque/{committee}/ur/2026-02/", "next": f"/mosque/{committee}/ur/2026-04/"}
+    for name, lang in (("notice-en", "en"), ("notice-ur-2026-03", "ur")):
+        assert [link["href"] for link in seen[name]["links"] if link["imsakiya"]] == \
+            [f"/mosque/{committee}/{lang}/imsakiya/"], name
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_a_month_page_of_the_mosque_equals_the_api(seen, server, lang):
+    """March 2026 of the committee (Ramadan's last days, Eid, the clock change): every adhan and jamaat cell equals
+    /v1/prayer-times of the committee's rules written out by hand."""
+    (table,) = seen[f"notice-{lang}-2026-03"]["tables"]
+    assert (table["year"], table["month"]) == ("2026", "03")
+    api = _get_json(f"{server}/v1/prayer-times", **COMMITTEE_QUERY, year=2026, month=3)
+    assert [row["date"] for row in table["rows"]] == [day["date"] for day in api["days"]]
+    for row, day in zip(table["rows"], api["days"]):
+        printed = (lambda hhmm: hhmm) if lang == "en" else _twelve_hour
+        # the marks (*, †, ‡, –, and ° on asr and isha prayed with dhuhr and maghrib) stay beside the time; the time
+        # itself is the API's
+        assert {k: re.sub(r"[^0-9:]", "", v.translate(NATIVE_DIGITS)) for k, v in row["times"].items()} == \
+            {k: printed(day["local"][k]) for k in row["times"]}, row["date"]
+        assert {k: re.sub(r"[^0-9:]", "", v.translate(NATIVE_DIGITS)) for k, v in row["jamaat"].items()} == \
+            {k: printed(day["jamaatLocal"][k]) if day["jamaatLocal"].get(k) else "" for k in row["jamaat"]}, row["date"]
+        assert set(row["jamaat"]) == {"fajr", "dhuhr", "asr", "maghrib", "isha"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_the_mosque_ramadan_timetable_equals_the_api_with_its_jamaat(seen, server, committee, lang):
+    """Ramadan 1447 under the committee's reckoning (/v1/hijri), each day's imsak, fajr, sunrise, dhuhr, maghrib
+    (iftar), midnight, the jamaat of the five prayers and Friday's Jumu'ah equal /v1/prayer-times of the committee's
+    rules written out by hand; the iftar jamaat is the maghrib adhan + 10 minutes on every day (the Ramadan rule,
+    counted here); the old service had no such page (its city imsakiya has no jamaat)."""
+    shown = seen[f"notice-imsakiya-{lang}"]["imsakiya"]
+    assert shown["mosque"] == committee and shown["calendar"] == "moonsighting"
+    month = _get_json(f"{server}/v1/hijri", hy=1447, hm=9, calendar="moonsighting")
+    assert [row["date"] for row in shown["rows"]] == list(month["days"].values())
+    assert [int(row["day"].translate(NATIVE_DIGITS)) for row in shown["rows"]] == [int(d) for d in month["days"]]
+    printed = (lambda hhmm: hhmm) if lang == "en" else _twelve_hour
+    for row in shown["rows"]:
+        day = _get_json(f"{server}/v1/prayer-times", **COMMITTEE_QUERY, date=row["date"])["days"][0]
+        assert {k: v.translate(NATIVE_DIGITS) for k, v in row["times"].items()} == \
+            {k: printed(day["local"][k]) for k in ("imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight")}
+        assert {k: v.translate(NATIVE_DIGITS) for k, v in row["jamaat"].items()} == \
+            {k: printed(day["jamaatLocal"][k]) for k in ("fajr", "dhuhr", "asr", "maghrib", "isha")}, row["date"]
+        maghrib = datetime.strptime(day["local"]["maghrib"], "%H:%M")
+        assert day["jamaatLocal"]["maghrib"] == f"{maghrib + timedelta(minutes=IFTAR_JAMAAT_MIN):%H:%M}", row["date"]
+        friday = date.fromisoformat(row["date"]).weekday() == 4
+        assert bool(row["slots"][0]) == friday and all(
+            printed(t) in row["slots"][0].translate(NATIVE_DIGITS) for t in day["jamaatLocal"].get("jumuah") or [])

@@ -80,7 +80,8 @@ def check_outside_choice(mosque: mosques.Mosque, year: int) -> None:
     if mosque.jamaat.get(jamaat.OUTSIDE):
         return
     with mosques.checking(mosque):
-        params = _parse(prayer_times.ENDPOINT, mosque.id, time.time(), year)
+        params = _parse(prayer_times.ENDPOINT, mosque.id, datetime(year, 1, 1, tzinfo=timezone.utc).timestamp(),
+                        year=year)
     rules = JP.rules_of(params)
     if rules is None or not rules.declares:
         return

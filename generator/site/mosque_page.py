@@ -8,6 +8,11 @@ tomorrow" when they do), the month's table (each prayer's adhan, and its jamaat 
 has a rule), the Jumu'ah and Eid slots on their days, the announcement as text, and the links to
 subscribe (the mosque's feeds, in the page's language), to its CSV and to its wall screen.
 
+The notice board (issue 36): any month has its page (``/mosque/<id>/<lang>/<YYYY>-<MM>/``, `render` with
+``month``), linked from the months either side and linking the mosque's Ramadan timetable
+(`generator.site.imsakiya.render_mosque`); printed, the page is one A4 sheet headed by the mosque's name and a
+QR code of its page (`generator.site.qr_code`), the sources as its footer (docs/site.md "The notice board").
+
 "Today" is the mosque's own date (its zone), as on the city pages.  Rendered on request it is the
 date at the request's clock; a pre-rendered file is built for a UTC day, and nginx and the app
 serve it all that day (from ``_today/<UTC date>/``), while the mosque's date differs from it for
@@ -28,7 +33,7 @@ from generator.prayer import mosques
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import mosque_list
-from generator.site import head, responses, shamsi, timetable, urls
+from generator.site import head, qr_code, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -76,18 +81,23 @@ def zone_text(today: date, mosque: dict, lang: str) -> str:
     return words.isolate(tz, lang) if named is None else words.zone(tz, named["names"][lang], lang)
 
 
-def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None) -> bytes:
-    """Return the HTML of a mosque's page (`PageNotFound` for an unknown mosque or language)."""
+def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None,
+           month: str | None = None) -> bytes:
+    """Return the HTML of a mosque's page: its own date's month, or ``month`` ("YYYY-MM": the month's page,
+    ``/mosque/<id>/<lang>/<YYYY>-<MM>/``); `PageNotFound` for an unknown mosque, language or month."""
     if lang not in words.LANGUAGES:
         raise PageNotFound(f"no language {lang[:10]!r}")
+    month_page = month is not None
+    shown_ym = timetable.month_of(month) if month_page else None
     m = profile(today, mosque)
     tz, calendar = m["place"]["tz"], m["reckoning"]
     local_today = timetable.city_date({"tz": tz}, responses.now_s(today) if now_s is None else now_s)
+    shown_ym = shown_ym or (local_today.year, local_today.month)
     w, p = words.WORDS[lang], words.PAGE_WORDS[lang]
     title_name = name(m, lang)
     if lang in words.RTL:  # a name in either script keeps its own direction inside right-to-left text
         title_name = feed_words.FSI + title_name + feed_words.PDI
-    month = month_rows(today, local_today, m, lang)
+    month = month_rows(today, local_today, m, lang, shown_ym)
     ruled = [prayer for prayer in PRAYERS if any(prayer in row["jamaat"] for row in month["days"])]
     has_slots = any(row["slots"] for row in month["days"])
     today_row = next((row for row in month["days"] if row["today"]), None)
@@ -99,8 +109,14 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     title = w["mosque.title" if has_jamaat else "mosque.title_no_jamaat"].format(mosque=title_name)
     description = w["description.mosque" if has_jamaat else "description.mosque_no_jamaat"].format(
         mosque=title_name, place=place_name(today, m, lang))
-    query = {"mosque": mosque, "year": local_today.year, "month": local_today.month}
-    page_head = head.page_head(lang, title, description, lambda other: urls.mosque_url(mosque, other))
+    query = {"mosque": mosque, "year": shown_ym[0], "month": shown_ym[1]}
+    own_month = shown_ym == (local_today.year, local_today.month)
+    if month_page:  # the month's own page (its address names it, even for this month)
+        title = f"{title}{words.SEPARATOR[lang]}{month['caption']}"
+        page_head = head.page_head(lang, title, description,
+                                   lambda other: urls.mosque_month_url(mosque, other, *shown_ym))
+    else:
+        page_head = head.page_head(lang, title, description, lambda other: urls.mosque_url(mosque, other))
     if not m.get("listed", True):  # a hosted profile no maintainer has listed: not for search results
         page_head["head"]["robots"] = "noindex"
     return render_localised_page(
@@ -126,7 +142,34 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
         screen={"href": urls.screen_url(mosque, lang), "text": w["mosque.screen_link"]},
         sources=[source_item(source, lang) for source in m["sources"]],
+        months_nav=months_nav(today, local_today, m, lang, shown_ym, own_month and not month_page),
+        # the notice board (issue 36): the printed month carries a QR code of the mosque's page in its language
+        qr=qr_code.svg(urls.absolute(urls.mosque_url(mosque, lang))),
+        qr_caption=w["screen.qr"],
     )
+
+
+def months_nav(today: date, local_today: date, m: dict, lang: str, shown: tuple[int, int],
+               on_main: bool) -> dict:
+    """The links beside the month: the months before and after it (any of the API's years: a month's page, or the
+    mosque's page for its own month), the mosque's page from a month's page, and its Ramadan timetable."""
+    w, p = words.WORDS[lang], words.PAGE_WORDS[lang]
+    mosque = m["id"]
+
+    def link(months: int) -> str | None:
+        year, month = timetable.month_offset(*shown, months)
+        if not timetable.FIRST_YEAR <= year <= timetable.LAST_YEAR:
+            return None
+        if (year, month) == (local_today.year, local_today.month):
+            return urls.mosque_url(mosque, lang)
+        return urls.mosque_month_url(mosque, lang, year, month)
+
+    ramadan = timetable.ramadan_year(today, local_today, m["reckoning"])
+    return {"previous": link(-1), "next": link(1), "previous_text": w["previous_month"], "next_text": w["next_month"],
+            "main": None if on_main else urls.mosque_url(mosque, lang),
+            "ramadan": None if ramadan is None else {
+                "href": urls.mosque_imsakiya_url(mosque, lang),
+                "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))}}
 
 
 _ARABIC_SCRIPT = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
@@ -144,13 +187,14 @@ def source_item(source: dict, lang: str) -> dict:
             "marker": words.WORDS[lang]["mosque.source_in_english"] if english and lang != "en" else None}
 
 
-def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
-    """Return the mosque's month of ``local_today``: per day the adhan, jamaat and Jumu'ah/Eid slots."""
+def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[int, int] | None = None) -> dict:
+    """Return the mosque's month ``shown`` (default: that of ``local_today``): per day the adhan, jamaat and
+    Jumu'ah/Eid slots."""
+    year, month = shown or (local_today.year, local_today.month)
     # "Changes tomorrow" for a change a congregation needs to know (docs/decisions.md "Jamaat", jamaatNotice).
-    query = {"mosque": m["id"], "year": local_today.year, "month": local_today.month, "jamaatNotice": NOTICE_MIN}
+    query = {"mosque": m["id"], "year": year, "month": month, "jamaatNotice": NOTICE_MIN}
     answer = responses.api_json("prayer-times", query, today)
-    hijri_map = responses.api_json("hijri", {"year": local_today.year, "month": local_today.month,
-                                              "calendar": m["reckoning"]}, today)
+    hijri_map = responses.api_json("hijri", {"year": year, "month": month, "calendar": m["reckoning"]}, today)
     sep = words.SEPARATOR[lang]
     rows = []
     for i, day in enumerate(answer["days"]):
@@ -182,10 +226,10 @@ def month_rows(today: date, local_today: date, m: dict, lang: str) -> dict:
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
         })
-    return {"days": rows, "qibla": answer["meta"]["qibla"], "year": local_today.year,
-            "month": f"{local_today.month:02d}",
+    return {"days": rows, "qibla": answer["meta"]["qibla"], "year": year,
+            "month": f"{month:02d}",
             "caption": words.WORDS[lang]["month_caption"].format(
-                month=words.GREGORIAN_MONTHS[lang][local_today.month - 1], year=words.digits(local_today.year, lang)),
+                month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang)),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
             "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,

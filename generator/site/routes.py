@@ -69,6 +69,16 @@ def moon_hijri_days(hy: str, hm: str, lang: str | None = None) -> tuple[str, int
     return hijri.DEFAULT_CALENDAR, start, start
 
 
+def mosque_month(today: date, mosque: str, lang: str, month: str, now_s: float | None = None) -> bytes:
+    return mosque_page.render(today, mosque, lang, now_s=now_s, month=month)
+
+
+def mosque_imsakiya(today: date, mosque: str, lang: str, hy: str | None = None, now_s: float | None = None) -> bytes:
+    if hy is not None and not _NUMBER.fullmatch(hy):
+        raise PageNotFound(f"no Ramadan of year {hy[:10]!r}")
+    return imsakiya.render_mosque(today, mosque, lang, None if hy is None else int(hy), now_s=now_s)
+
+
 def moon(today: date, hy: str, hm: str, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
     if not (_NUMBER.fullmatch(hy) and _NUMBER.fullmatch(hm)):
         raise PageNotFound(f"no crescent page for {hy[:10]}-{hm[:10]}")
@@ -103,6 +113,10 @@ PAGES: list[Page] = [
     Page(builder.PATH + "{lang}/", builder_page, today_dependent=False),
     Page("/mosque/{mosque}/", mosque, clock_dependent=True),  # the mosque's date, as a city's
     Page("/mosque/{mosque}/{lang}/", mosque, clock_dependent=True),
+    # the notice board (issue 36): the mosque's Ramadan timetable ("imsakiya" is no month) and any month of its page
+    Page("/mosque/{mosque}/{lang}/imsakiya/", mosque_imsakiya, clock_dependent=True),
+    Page("/mosque/{mosque}/{lang}/imsakiya/{hy}/", mosque_imsakiya, clock_dependent=True),
+    Page("/mosque/{mosque}/{lang}/{month}/", mosque_month, clock_dependent=True),
     Page("/moon/{hy}-{hm}/", moon, today_dependent=False, hijri_days=moon_hijri_days),
     Page("/moon/{hy}-{hm}/{lang}/", moon, today_dependent=False, hijri_days=moon_hijri_days),
     # follows today: its month pages move with the month, its crescent pages with the year

@@ -48,7 +48,7 @@ from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import head, mosque_page, responses, shamsi, urls
+from generator.site import head, mosque_page, qr_code, responses, shamsi, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
 from generator.output import static_paths
@@ -493,7 +493,7 @@ def table_text(query: PageQuery, seed: dict) -> dict:
             "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")), "moved": " ".join(notes)}
 
 
-QR_BORDER_MODULES = 4  # the quiet zone ISO/IEC 18004 asks for
+QR_BORDER_MODULES = qr_code.QR_BORDER_MODULES  # the quiet zone ISO/IEC 18004 asks for
 
 
 def qr_target(query: PageQuery, today: date) -> str:
@@ -514,15 +514,8 @@ def qr_target(query: PageQuery, today: date) -> str:
 
 
 def qr_svg(text: str) -> Markup:
-    """An inline SVG of a QR code of ``text`` (segno; error correction M at least, dark modules on light, with its
-    quiet zone): attributes only, no style, so the page's CSP needs nothing more."""
-    import segno  # only a screen with qr= draws one
-
-    code = segno.make(text, error="m", micro=False)
-    out = io.BytesIO()
-    code.save(out, kind="svg", xmldecl=False, svgns=True, nl=False, border=QR_BORDER_MODULES, dark="#000",
-              light="#fff", scale=1, svgclass="qr-code", lineclass=None, omitsize=True)
-    return Markup(out.getvalue().decode("ascii"))
+    """An inline SVG of a QR code of ``text`` (`generator.site.qr_code`: shared with the printed month)."""
+    return qr_code.svg(text)
 
 
 def render(query: PageQuery, today: date) -> bytes:

@@ -88,6 +88,14 @@ def months_from(today: date, count: int = MONTHS_SHOWN) -> list[tuple[int, int]]
     return [ym for ym in (month_offset(today.year, today.month, k) for k in range(count)) if ym[0] <= LAST_YEAR]
 
 
+def month_of(text: str) -> tuple[int, int]:
+    """Return (year, month) of a month page's "YYYY-MM" (`PageNotFound` outside the API's years)."""
+    found = _MONTH_PART.fullmatch(text)
+    if not found or not (FIRST_YEAR <= int(found[1]) <= LAST_YEAR and 1 <= int(found[2]) <= 12):
+        raise PageNotFound(f"no month {text[:10]!r}")
+    return int(found[1]), int(found[2])
+
+
 def month_offset(year: int, month: int, months: int) -> tuple[int, int]:
     """Return the (year, month) ``months`` months after year/month (negative: before)."""
     y, m = divmod(year * 12 + month - 1 + months, 12)
@@ -146,12 +154,9 @@ def render(today: date, city_id: str, lang: str = words.DEFAULT_LANGUAGE, method
 
 def render_month(today: date, city_id: str, lang: str, method: str, month: str, now_s: float | None = None) -> bytes:
     """Return the HTML of one month of a city's timetable ("YYYY-MM"), any month of the API's years."""
-    found = _MONTH_PART.fullmatch(month)
-    if not found or not (FIRST_YEAR <= int(found[1]) <= LAST_YEAR and 1 <= int(found[2]) <= 12):
-        raise PageNotFound(f"no month {month[:10]!r}")
+    ym = month_of(month)
     shared = page_context(today, city_id, lang, method)
     local_today = city_date(shared["city"], responses.now_s(today) if now_s is None else now_s)
-    ym = (int(found[1]), int(found[2]))
     return _render(today, local_today, shared, lang, [ym], month_page=ym)
 
 

@@ -12,7 +12,9 @@
 * ``/mosque/new/`` the mosque builder in English, ``/mosque/new/<lang>/`` in another language (issue 27; "new" is
   never a mosque's id: `generator.prayer.mosques.RESERVED_IDS`), linked from every page's header;
 * ``/mosque/<id>/`` a mosque's page in English (`generator.prayer.mosques.PAGE_PATH`), ``/mosque/<id>/<lang>/`` in
-  another language; ``/mosque/<id>/screen/`` redirects to its wall screen, ``/screen/?mosque=<id>&lang=<lang>``
+  another language; ``/mosque/<id>/<lang>/<YYYY>-<MM>/`` one month of it (any month of the API's years: the
+  notice board's printed month); ``/mosque/<id>/<lang>/imsakiya/`` its own Ramadan timetable (jamaat included),
+  ``…/imsakiya/<hy>/`` that of Ramadan of Hijri year ``hy``; ``/mosque/<id>/screen/`` redirects to its wall screen, ``/screen/?mosque=<id>&lang=<lang>``
   (a query page: rendered on request, in the scope of the screen's service worker).
 
 Every address is a directory ending in ``/`` (its static file is ``…/index.html``), has no
@@ -107,6 +109,17 @@ def mosque_url(mosque_id: str, lang: str = DEFAULT_LANGUAGE) -> str:
     """Return the canonical address of a mosque's page in ``lang`` (ids are ``[a-z0-9-]``: nothing to escape)."""
     path = mosques.PAGE_PATH.format(id=mosque_id)
     return path if lang == DEFAULT_LANGUAGE else f"{path}{lang}/"
+
+
+def mosque_month_url(mosque_id: str, lang: str, year: int, month: int) -> str:
+    """Return the address of one month of a mosque's page (always with its language, as a city's month)."""
+    return f"{mosques.PAGE_PATH.format(id=mosque_id)}{lang}/{year:04d}-{month:02d}/"
+
+
+def mosque_imsakiya_url(mosque_id: str, lang: str, hy: int | None = None) -> str:
+    """Return the address of a mosque's Ramadan timetable: the current or coming Ramadan, else Hijri year ``hy``."""
+    path = f"{mosques.PAGE_PATH.format(id=mosque_id)}{lang}/imsakiya/"
+    return path if hy is None else f"{path}{hy}/"
 
 
 def screen_url(mosque_id: str, lang: str) -> str:

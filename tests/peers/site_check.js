@@ -5,7 +5,7 @@
 //         "pages": [{"name", "path" (or "file": a saved page),
 //                    "kind": "index"|"home"|"city"|"month"|"mosque"|"imsakiya"|"moon"|"svg"|"print",
 //                    "pdf": bool, "viewports": [[width, height], ...]}]}
-// stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search"|"imsakiya", "pdf",
+// stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search"|"imsakiya", "links", "pdf",
 //                     "layout": [{"width", "height", "scrollWidth", "card", "today", "webcal", ...}]}]}
 // At each viewport the page is measured (horizontal overflow, today's card on the first screen)
 // and photographed: <name>-<width>.png (the first screen on a phone, the whole page on a desktop).
@@ -29,6 +29,8 @@ async function readTables(page) {
       date: row.dataset.date,
       times: Object.fromEntries(Array.from(row.querySelectorAll("td[data-time]"))
         .map((cell) => [cell.dataset.time, cell.textContent.trim()])),
+      jamaat: Object.fromEntries(Array.from(row.querySelectorAll("td[data-jamaat]"))
+        .map((cell) => [cell.dataset.jamaat, cell.textContent.trim()])),
       hijri: Object.fromEntries(Array.from(row.querySelectorAll("td[data-calendar]"))
         .map((cell) => [cell.dataset.calendar, cell.textContent.trim()])),
       events: Array.from(row.querySelectorAll(".event")).map((e) => e.textContent.trim()),
@@ -85,12 +87,16 @@ async function readImsakiya(page) {
   return page.$eval("table.imsakiya", (table) => ({
     calendar: table.dataset.calendar,
     method: table.dataset.method,
+    mosque: table.dataset.mosque || null,
     rows: Array.from(table.querySelectorAll("tbody tr")).map((row) => ({
       date: row.dataset.date,
       day: row.querySelector("th").textContent.trim(),
       qadr: row.classList.contains("qadr"),
       times: Object.fromEntries(Array.from(row.querySelectorAll("td[data-time]"))
         .map((cell) => [cell.dataset.time, cell.textContent.trim()])),
+      jamaat: Object.fromEntries(Array.from(row.querySelectorAll("td[data-jamaat]"))
+        .map((cell) => [cell.dataset.jamaat, cell.textContent.trim()])),
+      slots: Array.from(row.querySelectorAll("td[data-slots]")).map((cell) => cell.textContent.trim()),
     })),
   }));
 }
@@ -149,6 +155,10 @@ async function main() {
       if (spec.kind === "imsakiya") result.imsakiya = await readImsakiya(page);
       if (spec.kind === "moon" || spec.kind === "svg") result.maps = await readMaps(page);
       if (spec.kind === "index" || spec.kind === "home") result.search = await citySearch(page);
+      if (spec.kind === "mosque") {  // the links beside the month (issue 36: previous, next, the Ramadan timetable)
+        result.links = await page.$$eval("nav.months-nav a", (links) => links.map((a) => ({
+          rel: a.getAttribute("rel"), href: a.getAttribute("href"), imsakiya: a.classList.contains("imsakiya-link") })));
+      }
       result.layout = [];
       for (const [width, height] of spec.viewports || []) {
         await page.setViewportSize({ width, height });
