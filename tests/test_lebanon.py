@@ -224,3 +224,31 @@ def test_announce_refuses_a_lebanon_day_before_the_conjunction(hijri_sandbox, ca
     assert announce.main(["lebanon", "1447", "11", "2026-04-17", "--source", "https://a.example/x",
                           "--dry-run"]) == 2
     assert capsys.readouterr().err.startswith("refused: date:")
+
+
+# --- Lebanon's two calendars on the pages ---------------------------------------------------
+
+
+def test_a_lebanese_page_shows_both_calendars_and_names_both_bodies():
+    """data/place_defaults.csv: Lebanon keeps `moonsighting` (the Council's days found are Najaf's) and is
+    offered `lebanon`.  Beirut's February 2026 page: the office's column beside the two every page shows,
+    labelled «الهجري (مكتب فضل الله)», Ramadan 1447 beginning there on 2026-02-18 (lebanon24, the office's
+    statement of 2026-02-17: «غداً أوّل أيام شهر رمضان»); the note names the office and the Council.
+    Karachi's page is unchanged (its own reckoning first, nothing offered)."""
+    import re
+
+    from generator.site import routes
+    from generator.words import page_words as words
+
+    assert next(r for r in _rows() if (r["hy"], r["hm"]) == ("1447", "9"))["gregorian_start"] == "2026-02-18"
+    html = routes.city_month(date(2026, 11, 28), "beirut", "ar", "Tehran", "2026-02").decode()
+    heads = re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', html)
+    assert heads[-1] == "الهجري (مكتب فضل الله)" and len(heads) == 3, heads
+    day_one = re.search(r'<tr data-date="2026-02-18".*?</tr>', html, re.S).group(0)
+    cell = re.search(r'<td data-calendar="lebanon"( class="start")?>([^<]*)</td>', day_one)
+    assert cell.group(1) and cell.group(2).startswith("١ ")
+    assert words.WORDS["ar"]["calendar_note_region.lebanon"] in html
+    assert "المجلس الإسلامي الشيعي الأعلى" in words.WORDS["ar"]["calendar_note_region.lebanon"]
+    karachi = routes.city_month(date(2026, 11, 28), "karachi", "ur", "Tehran", "2026-02").decode()
+    assert len(re.findall(r'<th scope="col" class="hijri">', karachi)) == 3
+    assert 'data-calendar="lebanon"' not in karachi
