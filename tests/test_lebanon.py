@@ -252,3 +252,16 @@ def test_a_lebanese_page_shows_both_calendars_and_names_both_bodies():
     karachi = routes.city_month(date(2026, 11, 28), "karachi", "ur", "Tehran", "2026-02").decode()
     assert len(re.findall(r'<th scope="col" class="hijri">', karachi)) == 3
     assert 'data-calendar="lebanon"' not in karachi
+
+
+def test_a_mosque_profile_may_keep_the_lebanon_reckoning(tmp_path):
+    """docs/mosques.md: `reckoning` is any `calendar` value, so a Beirut mosque following the office may keep it."""
+    import json
+    from pathlib import Path
+
+    from generator.prayer import mosques
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json").read_text("utf-8"))
+    path = tmp_path / "example-mosque.json"
+    path.write_text(json.dumps({**data, "reckoning": CALENDAR}), encoding="utf-8")
+    assert mosques.read(path).reckoning == CALENDAR
