@@ -1,4 +1,4 @@
-"""The month starts of South Asia's Shia: announced tables and the visibility rule fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon): announced tables and the rule fitted to each.
 
 Three reckonings, ``pakistan`` and ``india`` (issue 26) and ``lebanon`` (issue 37: the office of
 Sayyid Muhammad Husayn Fadlallah, by calculation), are built like ``moonsighting``:
@@ -56,7 +56,7 @@ CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= 
     # 1437, Ramadan 1447; docs/hijri.md), so Lebanon's family tries it last.
     "Odeh >= C, no Danjon limit": ("v_any", crescent.ODEH_V_AT_LEAST[2]),
 }
-SOUTH_ASIA_CRITERIA = tuple(name for name in CRITERIA if name != "Odeh >= C, no Danjon limit")
+SOUTH_ASIA_CRITERIA = tuple(name for name in CRITERIA if name != "Odeh >= C, no Danjon limit")  # issue 26's family
 
 
 class Region(NamedTuple):

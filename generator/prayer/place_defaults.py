@@ -3,10 +3,10 @@
 data/place_defaults.csv has one row per country (ISO 3166-1 code) and, where a city keeps
 something else, per catalogue city id: ``method`` (a preset id of data/methods.json; a preset
 bound to printed tables serves them where it has one), ``calendar`` (a reckoning id), and the
-source of each choice (docs/decisions.md, "Each place's own defaults"; a community keeping two calendars
-names both, ``moonsighting|lebanon``: the first is the default, the others are shown beside it), and ``midnight``: the night the
-place's authority halves for its midnight, carried with the method (empty: the named method's authority's,
-`Method.own_midnight`; ``midnight_source`` says which).  A place with no row keeps the SPEC's method and
+source of each choice (docs/decisions.md, "Each place's own defaults"; a community keeping two
+calendars names both, ``moonsighting|lebanon``: the first is the default, the others are shown beside
+it), and ``midnight``: the night the place's authority halves for its midnight, carried with the
+method (empty: the named method's authority's, `Method.own_midnight`; ``midnight_source`` says which).  A place with no row keeps the SPEC's method and
 reckoning (`DEFAULT_METHOD`, `hijri.DEFAULT_CALENDAR`) and the method's authority's midnight.
 
 These are the defaults of the human-facing surfaces reached by a city (its pages, imsakiya,
