@@ -6,8 +6,9 @@ bound to printed tables serves them where it has one), ``calendar`` (a reckoning
 source of each choice (docs/decisions.md, "Each place's own defaults"; a community keeping two
 calendars names both, ``moonsighting|lebanon``: the first is the default, the others are shown beside
 it), and ``midnight``: the night the place's authority halves for its midnight, carried with the
-method (empty: the named method's authority's, `Method.own_midnight`; ``midnight_source`` says which).  A place with no row keeps the SPEC's method and
-reckoning (`DEFAULT_METHOD`, `hijri.DEFAULT_CALENDAR`) and the method's authority's midnight.
+method (empty: the named method's authority's, `Method.own_midnight`; ``midnight_source`` says which).
+A place with no row keeps the SPEC's method and reckoning (`DEFAULT_METHOD`, `hijri.DEFAULT_CALENDAR`)
+and the method's authority's midnight.
 
 These are the defaults of the human-facing surfaces reached by a city (its pages, imsakiya,
 screen, widget, the builder); the API's own defaults stay the SPEC's: a surface that names an authority asks
