@@ -11,7 +11,7 @@
 3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
    (`generator.calendars.hijri_calibration`): held-out agreement (leave-one-out and a year split),
    printed next to the Iran-table figure, every candidate's score and every mismatch.
-4. The `pakistan` and `india` rules fitted on their announced months (issue 26): the rule
+4. The `pakistan`, `india` (issue 26) and `lebanon` (issue 37) rules fitted on their announced months: the rule
    chosen, leave-one-year-out agreement, every held-out miss, every candidate's score, and
    the other reckonings on the same months for comparison.
 
@@ -126,7 +126,7 @@ def agreement_report() -> None:
 
 
 def regional_report(calendar: str) -> None:
-    """Print a South Asian reckoning's fitted rule and its leave-one-year-out agreement."""
+    """Print a regional reckoning's fitted rule (pakistan, india, lebanon) and its leave-one-year-out agreement."""
     fit = hijri_calibration.regional_fit(calendar)
     held, n = fit.held_out, len(fit.announced)
     print()

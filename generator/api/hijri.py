@@ -24,9 +24,10 @@ Every answer about a `table` month (the day object, each ``months`` item, the re
 map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsighting`),
 ``iran-calendar-center`` (Iran's official calendar, `iran`), or the ``decided_by`` of the
 month's row under `pakistan` (``ruet-e-hilal``, the Central Ruet-e-Hilal Committee, or
-``shia-ulema``, Pakistan's Shia ulema where they kept another day) and `india`
-(``lucknow-shia``, the Shia moon-sighting committee of Lucknow); `computed` and `tabular`
-months have none.
+``shia-ulema``, Pakistan's Shia ulema where they kept another day), `india`
+(``lucknow-shia``, the Shia moon-sighting committee of Lucknow) and `lebanon`
+(``fadlallah-office``, the office of Sayyid Muhammad Husayn Fadlallah, Beirut); `computed`
+and `tabular` months have none.
 """
 from __future__ import annotations
 
@@ -215,6 +216,6 @@ def plan(window: Window):
                     for m in range(1, 13))
 
 
-ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan or india reckoning", PARAMETERS,
+ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan, india or lebanon reckoning", PARAMETERS,
                     canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True,
                     hijri_days=hijri_days)

@@ -150,7 +150,8 @@ HIJRI_DAY = obj(
      # only on `table` answers: sistani, iran-calendar-center, or a South Asian row's decided_by
      "authority": {"type": "string", "pattern": r"^[a-z][a-z0-9-]{1,40}$",
                    "description": "Who announced or published the month: sistani (moonsighting), iran-calendar-center "
-                                  "(iran), ruet-e-hilal or shia-ulema (pakistan), lucknow-shia (india)"}},
+                                  "(iran), ruet-e-hilal or shia-ulema (pakistan), lucknow-shia (india), "
+                                  "fadlallah-office (lebanon)"}},
 )
 HIJRI_YMD = obj(["year", "month", "day"], {"year": {"type": "integer"}, "month": _integer(1, 12),
                                             "day": _integer(1, 30)}, additionalProperties=False)

@@ -1,17 +1,20 @@
-"""The month starts of South Asia's Shia: announced tables and the visibility rule fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon): announced tables and the rule fitted to each.
 
-Two reckonings, ``pakistan`` and ``india`` (issue 26), are built like ``moonsighting``:
+Three reckonings, ``pakistan`` and ``india`` (issue 26) and ``lebanon`` (issue 37: the office of
+Sayyid Muhammad Husayn Fadlallah, by calculation), are built like ``moonsighting``:
 the months a community's Shia announced (``data/month_starts/<calendar>.csv``, cited in
 data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
 it is the candidate rule, from a small family fixed before scoring, that reproduces the most
 announced months of that reckoning, so a row added to the file needs no code change.
 
 * Candidates: a criterion (Yallop zone A, ≥ B, ≥ C, ≥ D; Odeh zone A, ≥ B, ≥ C, with the
-  6.4° Danjon limit) at a set of the places where the region's sightings are made (the
-  zonal committees' cities for Pakistan, Lucknow and the cities whose witnesses it hears
-  for India), each place at its own best time; the crescent counts as seen when any place
-  of the set meets the criterion.  Evenings are tried from the conjunction's date at the
-  region's clock (PKT UTC+5, IST UTC+5:30), as the other reckonings do.
+  6.4° Danjon limit; for Lebanon also Odeh ≥ C without that limit) at a set of the places
+  where the region's sightings are made (the zonal committees' cities for Pakistan, Lucknow
+  and the cities whose witnesses it hears for India; for Lebanon, Beirut, then the lands
+  westward that share part of Lebanon's night, as the office's statements name them), each
+  place at its own best time; the crescent counts as seen when any place of the set meets
+  the criterion.  Evenings are tried from the conjunction's date at the region's clock
+  (PKT UTC+5, IST UTC+5:30, EET UTC+2), as the other reckonings do.
 * Order (ties go to the first): smaller place sets first, then Yallop before Odeh, stricter
   before looser: the least permissive rule that fits the announcements.
 * Held-out agreement: leave one Hijri year out (choose on the other years' rows, score
@@ -40,12 +43,29 @@ SHIA_FOLLOWED = ("yes", "no", "unknown")
 AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
 
 
+CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= threshold (and ARCL ≥ Danjon)
+    "Yallop A": ("q", crescent.YALLOP_Q_ABOVE[0]),
+    "Yallop >= B": ("q", crescent.YALLOP_Q_ABOVE[1]),
+    "Yallop >= C": ("q", crescent.YALLOP_Q_ABOVE[2]),
+    "Yallop >= D": ("q", crescent.YALLOP_Q_ABOVE[3]),
+    "Odeh A": ("v", crescent.ODEH_V_AT_LEAST[0]),
+    "Odeh >= B": ("v", crescent.ODEH_V_AT_LEAST[1]),
+    "Odeh >= C": ("v", crescent.ODEH_V_AT_LEAST[2]),
+    # Odeh's zone C (visible by optical aid) without his 6.4° Danjon floor: the Fadlallah office
+    # names evenings "visible by telescope" whose crescent is below that floor everywhere (Eid
+    # 1437, Ramadan 1447; docs/hijri.md), so Lebanon's family tries it last.
+    "Odeh >= C, no Danjon limit": ("v_any", crescent.ODEH_V_AT_LEAST[2]),
+}
+SOUTH_ASIA_CRITERIA = tuple(name for name in CRITERIA if name != "Odeh >= C, no Danjon limit")  # issue 26's family
+
+
 class Region(NamedTuple):
     """Where a reckoning's crescent is looked for: its clock and its candidate places."""
 
     utc_offset_days: float  # the date of the conjunction on the region's clock starts the evenings
     places: tuple[str, ...]  # catalogue city ids (data/cities.csv gives their coordinates)
     place_sets: tuple[tuple[str, ...], ...]  # the candidate sets, smaller first
+    criteria: tuple[str, ...] = SOUTH_ASIA_CRITERIA  # names in `CRITERIA`, in tie-break order
 
 
 # The cities of Pakistan's zonal Ruet-e-Hilal committees (the central committee meets in one of
@@ -65,18 +85,30 @@ REGIONS = {
         place_sets=(("lucknow",), ("delhi",), ("mumbai",), ("lucknow", "delhi"),
                     ("lucknow", "delhi", "mumbai", "hyderabad-in", "kolkata")),
     ),
+    # Lebanon (issue 37): the office of Sayyid Muhammad Husayn Fadlallah begins the month the day
+    # after the evening on which the crescent can be seen, by eye or by telescope, anywhere on
+    # Earth sharing part of the night with Lebanon.  Evenings start from the conjunction's date in
+    # Beirut (EET, UTC+2); the places widen westward, as the office's statements do (Beirut;
+    # Arabia and East and South Africa; North and West Africa; South America; North America), each
+    # place at its own best time.
+    "lebanon": Region(
+        utc_offset_days=2.0 / 24.0,
+        places=("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
+                "caracas", "sao-paulo", "buenos-aires", "new-york", "houston", "los-angeles"),
+        place_sets=(("beirut",),
+                    ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town"),
+                    ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos"),
+                    ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
+                     "caracas", "sao-paulo", "buenos-aires"),
+                    ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
+                     "caracas", "sao-paulo", "buenos-aires", "new-york", "houston"),
+                    ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
+                     "caracas", "sao-paulo", "buenos-aires", "new-york", "houston", "los-angeles")),
+        criteria=tuple(CRITERIA),
+    ),
 }
 CALENDARS = tuple(REGIONS)
 NATIONAL_BODY = {"pakistan": "ruet-e-hilal"}  # overridden, month by month, by the Shia's own announcement
-CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= threshold (and ARCL ≥ Danjon)
-    "Yallop A": ("q", crescent.YALLOP_Q_ABOVE[0]),
-    "Yallop >= B": ("q", crescent.YALLOP_Q_ABOVE[1]),
-    "Yallop >= C": ("q", crescent.YALLOP_Q_ABOVE[2]),
-    "Yallop >= D": ("q", crescent.YALLOP_Q_ABOVE[3]),
-    "Odeh A": ("v", crescent.ODEH_V_AT_LEAST[0]),
-    "Odeh >= B": ("v", crescent.ODEH_V_AT_LEAST[1]),
-    "Odeh >= C": ("v", crescent.ODEH_V_AT_LEAST[2]),
-}
 
 
 class Row(NamedTuple):
@@ -92,7 +124,8 @@ def path_of(calendar: str) -> Path:
 
 def candidates(calendar: str) -> list[tuple[tuple[str, ...], str]]:
     """Return the candidate rules of a region as (place set, criterion), in tie-break order."""
-    return [(places, criterion) for places in REGIONS[calendar].place_sets for criterion in CRITERIA]
+    region = REGIONS[calendar]
+    return [(places, criterion) for places in region.place_sets for criterion in region.criteria]
 
 
 def candidate_name(candidate: tuple[tuple[str, ...], str]) -> str:
@@ -110,7 +143,7 @@ def coordinates(calendar: str) -> tuple[np.ndarray, np.ndarray]:
 
 def rules_key() -> str:
     """Return what the candidates' starts depend on (for the month table's stamp)."""
-    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets)
+    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets, r.criteria)
                  for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
 
 
@@ -181,17 +214,20 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
     lat, lng = coordinates(calendar)
     q = np.full((len(conj), evenings_tried, len(names)), -np.inf)
     v = np.full_like(q, -np.inf)
+    v_any = np.full_like(q, -np.inf)  # Odeh's V without the Danjon floor
     for offset in range(evenings_tried):
         todo = np.flatnonzero(known)
         e = crescent.evening(lat[None, :], lng[None, :], (first[todo] + offset)[:, None], conj[todo][:, None])
         ok = e.status == crescent.OK
         q[todo, offset] = np.where(ok, e.q, -np.inf)
         v[todo, offset] = np.where(ok & (e.arcl_topo_deg >= crescent.ODEH_DANJON_ARCL_DEG), e.v, -np.inf)
+        v_any[todo, offset] = np.where(ok, e.v, -np.inf)
     out = []
     for places, criterion in candidates(calendar):
         columns = [names.index(p) for p in places]
         quantity, threshold = CRITERIA[criterion]
-        seen = (q[:, :, columns] > threshold) if quantity == "q" else (v[:, :, columns] >= threshold)
+        value = {"q": q, "v": v, "v_any": v_any}[quantity][:, :, columns]
+        seen = (value > threshold) if quantity == "q" else (value >= threshold)
         seen = seen.any(axis=2)
         evening = np.where(seen.any(axis=1), seen.argmax(axis=1), evenings_tried)
         out.append(np.where(known, first + evening + 1, np.iinfo(np.int32).min))

@@ -3,10 +3,12 @@
 data/place_defaults.csv has one row per country (ISO 3166-1 code) and, where a city keeps
 something else, per catalogue city id: ``method`` (a preset id of data/methods.json; a preset
 bound to printed tables serves them where it has one), ``calendar`` (a reckoning id), and the
-source of each choice (docs/decisions.md, "Each place's own defaults"), and ``midnight``: the night the
-place's authority halves for its midnight, carried with the method (empty: the named method's authority's,
-`Method.own_midnight`; ``midnight_source`` says which).  A place with no row keeps the SPEC's method and
-reckoning (`DEFAULT_METHOD`, `hijri.DEFAULT_CALENDAR`) and the method's authority's midnight.
+source of each choice (docs/decisions.md, "Each place's own defaults"; a community keeping two
+calendars names both, ``moonsighting|lebanon``: the first is the default, the others are shown beside
+it), and ``midnight``: the night the place's authority halves for its midnight, carried with the
+method (empty: the named method's authority's, `Method.own_midnight`; ``midnight_source`` says which).
+A place with no row keeps the SPEC's method and reckoning (`DEFAULT_METHOD`, `hijri.DEFAULT_CALENDAR`)
+and the method's authority's midnight.
 
 These are the defaults of the human-facing surfaces reached by a city (its pages, imsakiya,
 screen, widget, the builder); the API's own defaults stay the SPEC's: a surface that names an authority asks
@@ -31,7 +33,9 @@ PATH = Path(__file__).resolve().parents[2] / "data" / "place_defaults.csv"
 COLUMNS = ("place", "method", "calendar", "method_source", "calendar_source", "midnight", "midnight_source")
 _COUNTRY = re.compile(r"[A-Z]{2}", re.ASCII)
 _CITY = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
-_RECKONING = re.compile(r"[a-z]+", re.ASCII)
+# One reckoning id, or several joined by "|" where a community keeps more than one calendar (Lebanon's Shia:
+# the Higher Islamic Shia Council's and the Fadlallah office's): the first is the default, the others are offered.
+_RECKONING = re.compile(r"[a-z]+(?:\|[a-z]+)*", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class Defaults:
     listed_calendar: str  # the reckoning the row names (may be one generator.calendars.hijri does not serve yet)
     midnight: Midnight = METHODS[DEFAULT_METHOD].own_midnight  # the night the place's authority halves
     midnight_listed: bool = False  # the row names the midnight (else it is the method's authority's)
+    offered: tuple[str, ...] = ()  # the other served reckonings the place's community keeps (shown beside)
 
 
 SPEC_DEFAULTS = Defaults(DEFAULT_METHOD, hijri.DEFAULT_CALENDAR, None, hijri.DEFAULT_CALENDAR)
@@ -81,17 +86,19 @@ def for_place(city_id: str | None, country: str | None, path: Path = PATH) -> De
     if row is None:
         defaults = SPEC_DEFAULTS
     else:
-        calendar = row["calendar"] if row["calendar"] in hijri.CALENDARS else hijri.DEFAULT_CALENDAR
+        listed, *others = row["calendar"].split("|")
+        calendar = listed if listed in hijri.CALENDARS else hijri.DEFAULT_CALENDAR
+        offered = tuple(c for c in others if c in hijri.CALENDARS and c != calendar)
         midnight = Midnight(row["midnight"]) if row["midnight"] else METHODS[row["method"]].own_midnight
-        defaults = Defaults(row["method"], calendar, row["place"], row["calendar"], midnight, bool(row["midnight"]))
+        defaults = Defaults(row["method"], calendar, row["place"], listed, midnight, bool(row["midnight"]), offered)
     printed = [t.authority for t in timetables.TABLES if city_id is not None and t.city == city_id]
     if own is None and printed:  # a city with its own printed table shows it (issue 19)
         method = min(printed, key=list(METHODS).index)
         if method == defaults.method:
             return Defaults(method, defaults.calendar, defaults.listed, defaults.listed_calendar, defaults.midnight,
-                            defaults.midnight_listed)
+                            defaults.midnight_listed, defaults.offered)
         return Defaults(method, defaults.calendar, defaults.listed, defaults.listed_calendar,
-                        METHODS[method].own_midnight)
+                        METHODS[method].own_midnight, offered=defaults.offered)
     return defaults
 
 

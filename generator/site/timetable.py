@@ -52,19 +52,27 @@ def city_calendar(city: dict) -> str:
     return place_defaults.for_place(city.get("id"), city.get("country")).calendar
 
 
-def page_calendars(calendar: str) -> tuple[str, ...]:
+def city_offered(city: dict) -> tuple[str, ...]:
+    """Return the other reckonings a city's community keeps (data/place_defaults.csv: Lebanon's Fadlallah office)."""
+    return place_defaults.for_place(city.get("id"), city.get("country")).offered
+
+
+def page_calendars(calendar: str, offered: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Return the Hijri columns of a page whose events follow ``calendar``: the two every page shows,
-    after the page's own reckoning when it is another (a Karachi reader's ``pakistan``)."""
-    return SHOWN_CALENDARS if calendar in SHOWN_CALENDARS else (calendar, *SHOWN_CALENDARS)
+    after the page's own reckoning when it is another (a Karachi reader's ``pakistan``), then the other
+    reckonings its community keeps (a Beirut reader's ``lebanon``, issue 37)."""
+    shown = SHOWN_CALENDARS if calendar in SHOWN_CALENDARS else (calendar, *SHOWN_CALENDARS)
+    return (*shown, *(c for c in offered if c not in shown))
 
 
-def calendar_note(calendar: str, lang: str, city_id: str) -> str:
+def calendar_note(calendar: str, lang: str, city_id: str, offered: tuple[str, ...] = ()) -> str:
     """Return the note on the page's reckonings, with the sentence on its own when it is a regional one: where the
     reckoning is the city's by its country's row only, the variant saying the city's ulema may announce otherwise,
-    if the glossary has one (``….elsewhere``: India, whose committee is Lucknow's; issue 33, review UR-2)."""
+    if the glossary has one (``….elsewhere``: India, whose committee is Lucknow's; issue 33, review UR-2); then the
+    sentence on each other reckoning the community keeps (``offered``: Lebanon's two calendars, issue 37)."""
     note = words.WORDS[lang]["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
-    regional = region_note(calendar, lang, city_id)
-    return f"{note} {regional}" if regional else note
+    sentences = [region_note(c, lang, city_id) for c in (calendar, *offered)]
+    return " ".join([note, *(s for s in sentences if s)])
 
 
 def region_note(calendar: str, lang: str, city_id: str) -> str | None:
@@ -165,6 +173,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
     city, method, methods = shared["city"], shared["method"], shared["methods"]
     city_id = city["id"]
     calendar = city_calendar(city)
+    offered = city_offered(city)
     w = words.WORDS[lang]
     p = words.PAGE_WORDS[lang]
     name = city["names"][lang]
@@ -203,9 +212,9 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
                                 qibla=words.number(meta["qibla"], lang)),
         times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
-        calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in page_calendars(calendar)],
+        calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in page_calendars(calendar, offered)],
         shamsi_column=lang == "fa",
-        calendar_note=calendar_note(calendar, lang, city_id),
+        calendar_note=calendar_note(calendar, lang, city_id, offered),
         months=months,
         today_row=today_row if month_page is None else None,
         instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
@@ -272,7 +281,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
     query = prayer_query(city["id"], method, year=year, month=month)
     prayer = responses.api_json("prayer-times", query, today)
-    shown = page_calendars(calendar)
+    shown = page_calendars(calendar, city_offered(city))
     maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in shown}
     events_by_day = events_on_days(today, maps[calendar], calendar, lang)
     sep = words.SEPARATOR[lang]
