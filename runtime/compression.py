@@ -150,6 +150,8 @@ class Compression:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = message
+                if "route" in inner:  # the route template Starlette found, for the layers outside (runtime/observe.py)
+                    scope["route"] = inner["route"]
                 return
             if message["type"] != "http.response.body" or started is None:
                 return await send(message)

@@ -127,7 +127,7 @@ def open_store(store: mosque_store.Store | None = None) -> mosque_store.Store | 
     _touched.clear()
     _listed = None
     mosques.set_hosted(find, listed)
-    log.warning("hosted mosque profiles: %s (opened in the background; each call waited for at most %g s)",
+    log.info("hosted mosque profiles: %s (opened in the background; each call waited for at most %g s)",
                 _store.describe(), _access.wait_s)
     return _store
 

@@ -363,7 +363,11 @@ def test_openapi_states_each_option_with_its_range(client):
         assert schema["asr"]["enum"] == ["standard", "hanafi"]
         assert schema["highLatitudeRule"]["enum"] == ["twilightAngle", "middleOfNight", "seventhOfNight", "none"]
     day = document["paths"]["/prayer-times"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    entry = day["oneOf"][0]["properties"]["days"]["items"]
+
+    def resolve(schema: dict) -> dict:  # a named component schema (issue 35: generators name the types)
+        return document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+
+    entry = resolve(resolve(resolve(day["oneOf"][0])["properties"]["days"])["items"])
     assert entry["properties"]["isha"]["type"] == ["string", "null"] and "unreached" in entry["properties"]
 
 

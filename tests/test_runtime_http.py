@@ -222,7 +222,9 @@ def test_cached_answers_stay_fast_while_30_feeds_render(client, monkeypatch):
         return real(params)
 
     monkeypatch.setattr(runtime_app.renders, "budget_s", 600.0)  # the budget's 503 is tested below
-    monkeypatch.setattr(runtime_app, "limiter", type(runtime_app.limiter)(0))
+    from runtime.ratelimit import RateLimiter
+
+    monkeypatch.setattr(runtime_app, "limiter", RateLimiter(0))
     runtime_app.cache.clear()
     assert client.get("/v1/methods").status_code == 200  # cached from here on
     results: list[int] = []

@@ -130,26 +130,28 @@ PATHS = {
         "responses": _responses({"200": schemas.json_response(SAVED, "Restored: the new version")},
                                 "400", "401", "403", "404", "409", "412", "428", "429", "507")}},
     "/mosques/{id}/links": {
-        "get": {"summary": "The names of a hosted profile's edit links, and which one this secret is",
+        "get": {"operationId": "listMosqueEditLinks", "summary": "The names of a hosted profile's edit links, and which one this secret is",
                 "parameters": [_ID], "security": _SECURED,
                 "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "you", "links"], {
                     "id": {"type": "string"}, "you": {"type": "string"},
                     "links": {"type": "array", "items": schemas.obj(["name", "created"], {
                         "name": {"type": "string"}, "created": {"type": "string"}})}}))},
                     "401", "403", "404", "429")},
-        "post": {"summary": "A new named edit link (a second committee member's): its secret, shown once",
+        "post": {"operationId": "addMosqueEditLink", "summary": "A new named edit link (a second committee member's): its secret, shown once",
                  "parameters": [_ID], "security": _SECURED,
                  "requestBody": {"required": True, "content": {"application/json": {"schema": schemas.obj(
                      ["name"], {"name": {"type": "string"}}, additionalProperties=False)}}},
                  "responses": _responses({"201": schemas.json_response(_NEW_SECRET, "The new link")},
                                          "400", "401", "403", "404", "409", "413", "415", "429")}},
     "/mosques/{id}/links/{name}": {"delete": {
+        "operationId": "revokeMosqueEditLink",
         "summary": "Revoke an edit link (never the last one: 409)", "parameters": [_ID, _LINK_NAME],
         "security": _SECURED,
         "responses": _responses({"200": schemas.json_response(schemas.obj(["id", "revoked"], {
             "id": {"type": "string"}, "revoked": {"type": "string"}}), "Revoked")},
             "401", "403", "404", "409", "429")}},
     "/mosques/{id}/rotate": {"post": {
+        "operationId": "rotateMosqueEditSecret",
         "summary": "A new secret for the edit link presented; the old secret opens nothing",
         "parameters": [_ID], "security": _SECURED,
         "responses": _responses({"200": schemas.json_response(_NEW_SECRET, "The link's new secret")},
