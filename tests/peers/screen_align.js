@@ -60,6 +60,7 @@ function readTable() {
         // each language's own name in a bilingual row (.second), with its own box
         parts: Array.from(cell.querySelectorAll(".first, .second")).filter(visible)
           .map((part) => ({ lang: part.closest("[lang]").lang, text: part.textContent.trim(), box: textBox(part),
+                            ink: inkBox(part),
                             fontSize: parseFloat(getComputedStyle(part).fontSize) })),
         fontSize: parseFloat(getComputedStyle(cell).fontSize),
       })),
@@ -78,6 +79,9 @@ function readTable() {
     table: box(document.querySelector(".times table").getBoundingClientRect()),
     columns, rows,
     side: side ? contentBox(side) : null,
+    sideLang: side ? side.closest("[lang]").lang : null,
+    bottom: Math.max(...Array.from(document.querySelectorAll(".screen *")).filter(visible)
+      .map((e) => e.getBoundingClientRect().bottom)),
     countdown: visible(countdown) ? { box: box(countdown.getBoundingClientRect()), label: part(".countdown .label"),
                                       value: part(".countdown .value") } : null,
     gregorian: part(".gregorian"),
