@@ -38,11 +38,11 @@ def example(monkeypatch):
 
 
 def _config(page: str) -> dict:
-    return json.loads(html_lib.unescape(re.search(r'id="page-config">(.*?)</script>', page, re.S).group(1)))
+    return json.loads(html_lib.unescape(re.search(r'id="page-config">(.*?)</script>', page, re.DOTALL).group(1)))
 
 
 def _row_names(page: str, time: str) -> str:
-    row = re.search(rf'<tr data-time="{time}"[^>]*><th scope="row">(.*?)</th>', page, re.S).group(1)
+    row = re.search(rf'<tr data-time="{time}"[^>]*><th scope="row">(.*?)</th>', page, re.DOTALL).group(1)
     return row
 
 

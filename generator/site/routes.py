@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
-from urllib.parse import quote, urlencode
 from datetime import date
+from urllib.parse import quote, urlencode
 
 from generator.errors import QueryError
 from generator.prayer import mosques

@@ -283,7 +283,6 @@ def config(query: PageQuery, today: date) -> dict:
     """Return what the page's script reads: addresses, the zone, the words of the language."""
     lang = query.lang
     prayer = dict(query.prayer)
-    w = words.WORDS[lang]
     tz = prayer.get("tz") or responses.catalogue_city(prayer["city"], today)["tz"]
     out = {
         "kind": query.kind,
