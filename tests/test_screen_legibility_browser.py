@@ -51,6 +51,39 @@ def measured(server):
     return {page["name"]: page for page in out["pages"]}
 
 
+# Portrait: a fajr held for the week (it changes on Fridays) makes Thursday a day with "Jamaat times change
+# tomorrow"; the Friday has three Jumu'ah slots and the moved line.  Tuesday is the plain day.
+PORTRAIT_RULES = {**RULES, "jamaatWeekly": "fajr:fri"}
+PORTRAIT_DAYS = {"plain": datetime(2026, 3, 31, 9, 0, tzinfo=timezone.utc),
+                 "notice": datetime(2026, 4, 2, 9, 0, tzinfo=timezone.utc),
+                 "friday": datetime(2026, 4, 3, 9, 0, tzinfo=timezone.utc)}
+
+
+@pytest.fixture(scope="module")
+def portrait(server):
+    pages = [{"name": f"{lang}-{day}", "url": "/screen/?" + urllib.parse.urlencode(
+                  {"city": "london", **PORTRAIT_RULES, "lang": lang}),  # the trial's English and Urdu committee
+              "start": int(at.timestamp() * 1000), "viewports": [[1080, 1920]]}
+             for lang in ("en", "ur") for day, at in PORTRAIT_DAYS.items()]
+    out = run_node_peer("screen_align.js", "playwright-core",
+                        {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "pages": pages})
+    return {page["name"]: page for page in out["pages"]}
+
+
+@pytest.mark.parametrize("lang", ("en", "ur"))
+def test_a_portrait_tv_keeps_its_table_s_size_on_a_full_day(portrait, lang):
+    """The trial (D3): on a 1080×1920 TV the whole table shrank to 57 % on a day with a notice or the Eid row.  The
+    times' font on the day with "changes tomorrow" and on a Friday with three slots equals the plain day's."""
+    def size(day):
+        read = portrait[f"{lang}-{day}"]["reads"][0]
+        return min(cell["fontSize"] for row in read["rows"] if row["id"] in PRAYERS for cell in row["cells"][1:]), read
+
+    plain, _ = size("plain")
+    for day in ("notice", "friday"):
+        shown, read = size(day)
+        assert shown == plain, (lang, day, shown, plain, read["fit"])
+
+
 @pytest.mark.parametrize("lang", tuple(CITY))
 @pytest.mark.parametrize("day", tuple(DAYS))
 def test_the_times_are_at_least_8_percent_of_the_screen_height_where_met_and_never_below_the_floor(measured, lang, day):

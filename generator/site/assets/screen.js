@@ -201,6 +201,14 @@ function overflows(part) {
   return part.scrollHeight > part.clientHeight + 1 || part.scrollWidth > part.clientWidth + 1;
 }
 
+function overflowsAcross(part) {
+  return part.scrollWidth > part.clientWidth + 1;
+}
+
+function setLevel(part, level) {
+  each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
+}
+
 function fitLayout() {
   // The largest size at which the side (clock, dates, countdown, notices) and the table each fit their box,
   // found again whenever what they show or the screen's size changes.  A phone scrolls instead.
@@ -223,15 +231,21 @@ function fitLayout() {
   });
   each(lines, function (p, i) { show(p, shownBefore[i]); });
   band.style.minHeight = tallest ? tallest + "px" : "";
-  // Side by side (landscape) each part steps down on its own; stacked (portrait) the side's height is the
-  // table's loss, so both step down together until the table fits.
-  var groups = window.innerHeight > window.innerWidth ? [[side, table]] : [[side], [table]];
-  each(groups, function (parts) {
+  // Side by side (landscape) each part steps down on its own until it fits its box. Stacked (portrait) the
+  // side's height is the table's loss: the side steps down first, and the table only if the side's last step is
+  // not enough (issue 36: a notice's line shrank the whole table, read from the back, to 57 %). There the side is
+  // as tall as its lines, so only its width counts (a glyph a pixel past its box once stepped everything down).
+  var portrait = window.innerHeight > window.innerWidth;
+  function tooBig(part) {
+    if (portrait) return overflowsAcross(side) || overflows(table);
+    return overflows(part);
+  }
+  setLevel(side, 0);
+  setLevel(table, 0);
+  each([side, table], function (part) {
     for (var level = 0; level < FIT_LEVELS.length; level++) {
-      each(parts, function (part) {
-        each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
-      });
-      if (window.innerWidth < 600 || !parts.some(overflows)) break;
+      setLevel(part, level);
+      if (window.innerWidth < 600 || !tooBig(part)) break;
     }
   });
 }
