@@ -396,15 +396,17 @@ def page_handler(page: site.Page):
 
 
 def redirect_handler(target):
-    """Answer a short address with a redirect to the path ``target(path parameters)`` gives (None: 404);
-    the target is built from checked ids only, never from the request's Host or raw path."""
+    """Answer a short address with a redirect to the path ``target(query items, **path parameters)`` gives (None:
+    404); the target is built from checked ids and re-encoded query values only, never from the request's Host or
+    raw path."""
     async def respond(request: Request) -> Response:
         params = dict(request.path_params)
         try:
             await hosted.refresh(params.get("mosque"))  # a hosted profile read off the loop, bounded (issue 34)
         except Busy as busy:
             return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
-        location = target(**params) if all(_PAGE_PART.fullmatch(v) for v in params.values()) else None
+        valid = all(_PAGE_PART.fullmatch(v) for v in params.values())
+        location = target(request.query_params.multi_items(), **params) if valid else None
         if location is None:
             return html_error(request, 404)
         cache_control = hosted.CACHE_CONTROL if hosted.variant(params.get("mosque")) else CACHE_PAGE

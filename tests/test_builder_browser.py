@@ -177,13 +177,24 @@ def test_the_outputs_open_the_same_screen_widget_and_feeds(seen, server, lang):
     example's query (and the screen's language, name and announcement); each answers 200 with its kind."""
     run = run_of(seen, lang)
     first = lang  # the screen shows the page's language first (the admin's language, ticked first)
+    # issue 36: a mosque of two languages (ar, fa and ur with English here) shows the other beside it
+    second = {} if lang == "en" else {"lang2": "en"}
     for src in (run["frames"]["landscape"], run["frames"]["portrait"], run["outputs"]["o-screen"]):
         parts = urllib.parse.urlsplit(src)
         query = dict(urllib.parse.parse_qsl(parts.query))
         assert parts.path == "/screen/" and query == {**EXAMPLE_QUERY, "lang": first, "name": NAMES[lang],
-                                                      "note": ANNOUNCEMENT}, src
+                                                      "note": ANNOUNCEMENT, **second}, src
         status, body, headers = get(server + parts.path + "?" + parts.query)
-        assert status == 200 and b'class="screen"' in body
+        assert status == 200 and (b'class="screen bilingual"' if second else b'class="screen"') in body
+    # each language's own screen (the other beside it) and widget
+    assert [item["lang"] for item in run["outputs"]["languages"]] == ([] if lang == "en" else [lang, "en"])
+    for item in run["outputs"]["languages"]:
+        query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(item["screen"]).query))
+        other = "en" if item["lang"] == lang else lang
+        assert query["lang"] == item["lang"] and query["lang2"] == other, item
+        status, body, _ = get(server + item["screen"])
+        assert status == 200 and b'class="screen bilingual"' in body and f'<html lang="{item["lang"]}"'.encode() in body
+        assert f'data-lang="{item["lang"]}"' in item["widget"] and item["widget"].startswith(f'<script src="{server}/widget.js"')
     widget = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(run["frames"]["widget"]).query))
     assert widget == {**EXAMPLE_QUERY, "lang": first, "name": NAMES[lang]}
     snippet = run["outputs"]["o-widget"]

@@ -22,7 +22,7 @@ with the file and the field named):
 ``reckoning``    ``moonsighting``, ``iran``, ``pakistan`` or ``india``: the Hijri reckoning of its Eid days, Ramadan and
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
-                 one its screen shows by default.
+                 one its screen shows by default, the next beside it (issue 36: the screen's ``lang2``).
 ``announcement`` optional {lang: text}: one line of at most 120 characters per language (a line of the wall screen), shown
                  as text (never markup) on its page and screen.
 ``screen``       optional options of its wall screen (issue 28), each the screen's own parameter of that
@@ -67,7 +67,7 @@ MAX_SOURCE_CHARS = 1000  # what a source says about the profile
 RECKONINGS = hijri.CALENDARS  # the `calendar` values
 # The site's addresses of a mosque (generator/site/urls.py builds on them; /v1/mosques links them):
 PAGE_PATH = "/mosque/{id}/"  # its page in English; another language: PAGE_PATH + "<lang>/"
-SCREEN_PATH = "/mosque/{id}/screen/"  # its wall screen in its first language
+SCREEN_PATH = "/mosque/{id}/screen/"  # its wall screen in its first language (the next beside it; ?lang= another)
 PROFILE_PATH = "/v1/mosques/{id}"  # the profile itself (a hosted one's ETag is its version: runtime/hosted.py)
 PLACE_KEYS = (("city",), ("lat", "lng", "tz"))
 TIMES_KEYS = ("method", "fajrAngle", "ishaAngle", "ishaInterval", "maghribAngle", "maghribInterval", "asr",

@@ -12,7 +12,7 @@ The runtime and build.py only see this interface:
 * `default_years(today)`: the years a full build covers (this year ±1), those the sitemap lists;
 * `not_found_page(path)`: the HTML of the 404 page;
 * `redirects()`: addresses answered by a redirect (``/mosque/<id>/screen/`` to its screen's query page):
-  route -> function of the path parameters giving the target path, or None (404).
+  route -> function of the query's items and the path parameters giving the target path, or None (404).
 
 A page that does not exist (an unknown city id, a Hijri month out of range) raises
 `PageNotFound`; the runtime answers 404.

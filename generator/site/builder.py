@@ -121,6 +121,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
         "prayers": list(PRAYERS),
         "partners": PARTNERS,
         "languages": list(words.LANGUAGES),
+        "languageNames": words.LANGUAGE_NAMES,
         "words": {"prayers": prayer_names, "times": {t: words.TIME_NAMES[lang][t] for t in FEED_TIMES},
                   "jamaat": w["screen.jamaat"], "jamaatOf": b["preview_jamaat"], "jumuah": w["screen.jumuah"],
                   "eid": w["screen.eid"], "sep": words.SEPARATOR[lang], "comma": words.LIST_COMMA[lang],
@@ -132,6 +133,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
                   "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],
                   "network": b["network"], "editing": b["editing"], "qrOf": b["qr_of"],
+                  "screenShort": b["screen_short"], "widgetShort": b["widget_short"],
                   "movedNote": w["mosque.moved_note"], "movedEndNote": w["mosque.moved_end_note"],
                   # issue 33: the warnings on declared times (the view behind each), the preview's marks
                   "warnContested": b["warn_contested"], "warnOutside": b["warn_outside"], "moreDays": b["more_days"],

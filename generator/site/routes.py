@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from datetime import date
+from urllib.parse import quote, urlencode
 
 from generator.calendars import hijri
 from generator.errors import QueryError
@@ -138,7 +139,23 @@ QUERY_PAGES: list[QueryPage] = [
                media_type="image/svg+xml", cost_params=lambda text: {}, reads_host=True)]  # one kind of render
 BY_ROUTE = {page.route: page for page in PAGES}
 # A mosque's screen is the screen's query page (in the scope of its service worker): its short address redirects.
-REDIRECTS = {mosques.SCREEN_PATH.replace("{id}", "{mosque}"): mosque_page.screen_location}
+
+
+def mosque_screen(query: list[tuple[str, str]], mosque: str) -> str | None:
+    """Where ``/mosque/<id>/screen/`` leads: the mosque's screen (`mosque_page.screen_location`), or, when the address
+    gives the screen's own options (``?lang=ur``, ``lang2``, ``notice``…: issue 36, the trial's Urdu address led to
+    English), the same screen with them, re-encoded (the screen checks them: a bad value is its 400, naming it)."""
+    location = mosque_page.screen_location(mosque)
+    own = {p.name for p in screen.SCREEN_PARAMETERS} | {screen.NOTE_NAME}
+    given = [(name, value) for name, value in query if name in own]
+    if location is None or not given:
+        return location
+    lang = next((value for name, value in given if name == "lang"), mosques.find(mosque).languages[0])
+    items = [(screen.MOSQUE_NAME, mosques.find(mosque).id), ("lang", lang), *((n, v) for n, v in given if n != "lang")]
+    return "/screen/?" + urlencode(items, quote_via=quote, safe="")
+
+
+REDIRECTS = {mosques.SCREEN_PATH.replace("{id}", "{mosque}"): mosque_screen}
 
 
 def default_years(today: date) -> tuple[int, int]:

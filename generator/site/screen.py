@@ -9,7 +9,8 @@ rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus 
   and of Ramadan's rules, given to /v1/prayer-times),
   ``name`` (a mosque's name for the heading, at most 60 characters);
 * the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
-  lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup);
+  lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup); ``lang2`` (issue 36: a second language,
+  the names beside the first's and the sentences by turns; default a mosque's other language, `default_second`);
 * the widget: ``theme`` (``light``, ``dark``, or ``auto``: the reader's `prefers-color-scheme`).
 
 ``date``, ``year`` and ``month`` are refused: a screen follows the place's own today.  A bad
@@ -27,6 +28,7 @@ and the widget", says how the scripts use them.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import hashlib
 import io
@@ -90,8 +92,14 @@ QR = P.choice("qr", QR_TARGETS, "A QR code in a corner: page (the mosque's page 
 PAGE_CALENDAR = CALENDAR.but(default=None)  # absent: the city's own reckoning
 NAME = P.custom("name", {"type": "string", "maxLength": 60}, lambda q, n: read_name(q.raw(n)),
                 "A mosque's name for the heading.")
+NO_SECOND = "none"
+# The screen's second language (issue 36; docs/decisions.md, "Two languages on one screen"): the prayers' names and
+# the headings in both, the sentences (dates, countdown, notices) and the announcements taking turns.
+LANG2 = P.choice("lang2", (*words.LANGUAGES, NO_SECOND), "The screen's second language (the names in both, the "
+                 "sentences and announcements taking turns; none: one language); absent: a mosque's other language "
+                 "(the first of its profile's languages other than lang), else none.")
 PAGE_PARAMETERS = (LANG, CLOCK, PAGE_CALENDAR, NAME)
-SCREEN_PARAMETERS = (*PAGE_PARAMETERS, NOTICE, IN_PRAYER, QR)
+SCREEN_PARAMETERS = (*PAGE_PARAMETERS, LANG2, NOTICE, IN_PRAYER, QR)
 WIDGET_PARAMETERS = (*PAGE_PARAMETERS, THEME)
 API_HAS_NOTICE = NOTICE_API in {p.name for p in PRAYER_TIMES.parameters}
 
@@ -112,6 +120,7 @@ class PageQuery:
     notice: int = DEFAULT_NOTICE_MIN  # the screen's "changes tomorrow" threshold (minutes)
     in_prayer: int | None = None  # minutes of the "prayer in progress" view after each jamaat (None: off)
     qr: str | None = None  # a QR code in a corner: "page" or "feed" (None: none)
+    lang2: str | None = None  # the screen's second language (None: one language)
 
 
 def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuery:
@@ -179,10 +188,24 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
     if page.get("qr") == "page" and mosque_id is None and "city" not in prayer:
         raise QueryError("qr", "page needs a city or a mosque (coordinates have no page); use qr=feed")
     lang = page["lang"]
+    lang2 = page.get("lang2") or default_second(mosque_id, lang)
+    if lang2 == lang:
+        raise QueryError("lang2", f"must differ from lang ({lang}); none for one language", "lang2_same",
+                         {"lang": lang})
     return PageQuery(kind=kind, prayer=tuple(prayer.items()), lang=lang,
                      clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
                      notes=tuple(notes), theme=page.get("theme") or "auto", mosque=mosque_id, notice=notice,
-                     in_prayer=page.get("inPrayer"), qr=page.get("qr"))
+                     in_prayer=page.get("inPrayer"), qr=page.get("qr"),
+                     lang2=None if kind != "screen" or lang2 in (None, NO_SECOND) else lang2)
+
+
+def default_second(mosque_id: str | None, lang: str) -> str | None:
+    """A mosque's screen shows its other language too: the first of its profile's languages other than ``lang``,
+    when the profile names two or more (a query's screen has none)."""
+    if mosque_id is None:
+        return None
+    languages = mosques.find(mosque_id).languages
+    return next((other for other in languages if other != lang), None) if len(languages) > 1 else None
 
 
 def _prayer_params(items: list[tuple[str, str]], now_s: float) -> dict:
@@ -241,11 +264,26 @@ def shown_notes(query: PageQuery) -> tuple[str, ...]:
     return (announcement,) if announcement else ()
 
 
+def second_language(query: PageQuery, today: date) -> dict | None:
+    """What a bilingual screen writes in its second language (None: one language): the prayers' names and headings
+    beside the first language's, the heading's name when it differs, the mosque's own announcement in it (the
+    query's own lines are in the first language), and the words the template shows."""
+    lang2 = query.lang2
+    if lang2 is None:
+        return None
+    names = {**feed_words.PRAYER_NAMES[lang2], **{t: words.TIME_NAMES[lang2][t] for t in MINOR}}
+    place = place_name(dataclasses.replace(query, lang=lang2), today)
+    notes = ()
+    if not query.notes and query.mosque is not None:
+        notes = tuple(text for lang, text in mosques.find(query.mosque).announcement.items() if lang == lang2)
+    return {"lang": lang2, "dir": words.direction(lang2), "w": words.WORDS[lang2], "names": names,
+            "place": None if place == place_name(query, today) else place, "notes": notes}
+
+
 def config(query: PageQuery, today: date) -> dict:
     """Return what the page's script reads: addresses, the zone, the words of the language."""
     lang = query.lang
     prayer = dict(query.prayer)
-    w = words.WORDS[lang]
     tz = prayer.get("tz") or responses.catalogue_city(prayer["city"], today)["tz"]
     out = {
         "kind": query.kind,
@@ -258,31 +296,43 @@ def config(query: PageQuery, today: date) -> dict:
         # the catalogue's nights (/v1/events' `night`): a day-status lists its Hijri date's night among the day's
         # events, which the screen names only until that day's fajr (docs/decisions.md, "Naming a night")
         "nights": [e["id"] for e in responses.api_json("events", {}, today)["events"] if e.get("night")],
-        "words": {
-            "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
-            "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
-            "months": words.GREGORIAN_MONTHS[lang],
-            # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
-            "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
-            "weekdays": hijri_names.WEEKDAYS[lang],  # Monday first, as Python's weekday()
-            "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
-            **list_words(lang),
-            **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
-            "next_in": w["next_in"],
-            "calendar": words.CALENDAR_LABELS[lang][query.calendar],
-        },
+        "words": script_words(lang, query.calendar),
+    }
+    if query.lang2 is not None:  # the other turn of a bilingual screen's sentences (screen.js speak)
+        out["second"] = {"lang": query.lang2, "dir": words.direction(query.lang2),
+                         "words": script_words(query.lang2, query.calendar)}
+    if "fa" in (lang, query.lang2):
+        out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
+    out["zone"] = zone_offsets(tz, today.year - ZONE_YEARS, today.year + ZONE_YEARS)
+    if query.in_prayer:
+        out["inPrayer"] = query.in_prayer
+    return out
+
+
+def script_words(lang: str, calendar: str) -> dict:
+    """The words of ``lang`` the page's script writes with (data/glossary.csv)."""
+    w = words.WORDS[lang]
+    out = {
+        "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
+        "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
+        "months": words.GREGORIAN_MONTHS[lang],
+        # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
+        "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
+        "weekdays": hijri_names.WEEKDAYS[lang],  # Monday first, as Python's weekday()
+        "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
+        **list_words(lang),
+        **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
+        "next_in": w["next_in"],
+        "calendar": words.CALENDAR_LABELS[lang][calendar],
+        "sep": words.SEPARATOR[lang],
     }
     if lang == "ur":  # Urdu names the part of the day of the prayer, not of the clock hour (feed_words.period_of)
-        out["words"]["eventPeriods"] = {
+        out["eventPeriods"] = {
             "events": dict(feed_words.UR_EVENT_PERIODS), "words": dict(feed_words.CLOCK_WORDS[lang]),
             "eveningUntil": feed_words.UR_EVENING_UNTIL_HOUR, "lateAfternoonFrom": feed_words.UR_LATE_AFTERNOON_FROM_HOUR,
         }
     if lang == "fa":
-        out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
-        out["words"]["shamsiMonths"] = list(shamsi.MONTHS_FA)
-    out["zone"] = zone_offsets(tz, today.year - ZONE_YEARS, today.year + ZONE_YEARS)
-    if query.in_prayer:
-        out["inPrayer"] = query.in_prayer
+        out["shamsiMonths"] = list(shamsi.MONTHS_FA)
     return out
 
 
@@ -415,6 +465,9 @@ def page_path(query: PageQuery, lang: str) -> str:
         items.append(("theme", query.theme))
     if query.kind == "screen":
         items = [item for item in items if item[0] != NOTICE_API]  # the screen's notice stands for it
+        second = query.lang if query.lang2 == lang else query.lang2  # in the other language, the same pair
+        if (second or NO_SECOND) != (default_second(query.mosque, lang) or NO_SECOND):
+            items.append(("lang2", second or NO_SECOND))
         profile = mosques.find(query.mosque).screen if query.mosque is not None else {}  # implied by mosque=
         for name, value, default in (("notice", query.notice, profile.get("notice", DEFAULT_NOTICE_MIN)),
                                      ("inPrayer", query.in_prayer, profile.get("inPrayer")),
@@ -536,7 +589,8 @@ def render(query: PageQuery, today: date) -> bytes:
     rows = [{"id": t, "name": names[t], "minor": t in MINOR, "hidden": t in RAMADAN_ONLY and not text["ramadan"],
              **text["cells"][t]} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
     context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
-                   today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)))
+                   today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)),
+                   second=second_language(query, today))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         if query.mosque is not None:

@@ -71,6 +71,11 @@ function readPage() {
   outputs["o-month"] = document.getElementById("o-month").getAttribute("href");
   outputs["o-screen-qr"] = document.getElementById("o-screen-qr").getAttribute("src");
   outputs["o-feed-qr"] = document.getElementById("o-feed-qr").getAttribute("src");
+  // issue 36: each language's screen and widget (a mosque of two or more languages)
+  outputs.languages = document.getElementById("o-languages").hidden ? [] : Array.from(
+    document.querySelectorAll("#o-language-list li"),
+    (li) => ({ lang: li.dataset.lang, screen: li.querySelector("a.screen-in").getAttribute("href"),
+               widget: li.querySelector("input.widget-in").value }));
   return {
     method: document.getElementById("f-method").value,
     reckoning: document.getElementById("f-reckoning").value,

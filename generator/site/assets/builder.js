@@ -420,13 +420,17 @@
     box.dataset.contested = Object.keys(contested).join(" ");
     form.dataset.warned = "0";
   }
-  function screenQuery(kind) {
+  function screenQuery(kind, lang) {
+    // The screen's or widget's query of the form as it is, in lang (default the first language); a screen of a
+    // mosque with two or more languages shows the next one beside it (lang2, issue 36), as its profile's would.
     const rules = jamaat();
-    const first = languages()[0];
+    const first = lang || languages()[0];
     const own = Object.assign({}, place(), times(), rules, { calendar: $("f-reckoning").value, lang: first });
     const names = byLanguage("f-name-");
     if (inLanguage(names, first)) own.name = inLanguage(names, first);
     if (kind === "screen") {
+      const second = languages().find((l) => l !== first);
+      if (second) own.lang2 = second;
       const note = inLanguage(byLanguage("f-note-"), first);
       if (note) own.note = note;
       Object.assign(own, screenOptions());
@@ -514,6 +518,38 @@
     image.src = config.qrPath + "?text=" + encodeURIComponent(address);
     image.hidden = false;
   }
+  function widgetCode(id, lang) {
+    const widget = id ? { mosque: id, lang: lang } : screenQuery("widget", lang);
+    return '<script src="' + location.origin + '/widget.js" '
+      + Object.keys(widget).map((k) => dataName(k) + '="' + attribute(widget[k]) + '"').join(" ") + " async></" + "script>";
+  }
+  function eachLanguage(id) {
+    // A mosque of two or more languages: each language's screen (the next language beside it) and widget.
+    const langs = languages();
+    $("o-languages").hidden = langs.length < 2;
+    $("o-language-list").replaceChildren(...(langs.length < 2 ? [] : langs.map((lang) => {
+      const item = document.createElement("li");
+      item.dataset.lang = lang;
+      const name = document.createElement("span");
+      name.lang = lang;
+      name.textContent = config.languageNames[lang] + W.sep;
+      const link = document.createElement("a");
+      link.className = "screen-in";
+      link.href = id ? "/mosque/" + id + "/screen/?lang=" + lang : "/screen/?" + query(screenQuery("screen", lang));
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = W.screenShort;
+      const code = document.createElement("input");
+      code.className = "widget-in";
+      code.type = "text";
+      code.readOnly = true;
+      code.dir = "ltr";
+      code.value = widgetCode(id, lang);
+      code.setAttribute("aria-label", W.widgetShort + " " + config.languageNames[lang]);
+      item.append(name, link, " ", code);
+      return item;
+    })));
+  }
   function outputs() {
     const id = state.edit && state.edit.id;
     const own = id ? { mosque: id } : prayerQuery();
@@ -522,9 +558,8 @@
     $("o-screen-open").href = screen;
     $("o-screen-open").textContent = location.origin + screen;
     qr("o-screen-qr", location.origin + screen);
-    const widget = id ? { mosque: id, lang: languages()[0] } : screenQuery("widget");
-    $("o-widget").value = '<script src="' + location.origin + '/widget.js" '
-      + Object.keys(widget).map((k) => dataName(k) + '="' + attribute(widget[k]) + '"').join(" ") + " async></" + "script>";
+    $("o-widget").value = widgetCode(id, languages()[0]);
+    eachLanguage(id);
     const feed = "/v1/prayer-times.ics?" + query(feedQuery(own));
     $("o-webcal").value = "webcal://" + location.host + feed;
     $("o-https").value = location.origin + feed;

@@ -5,6 +5,7 @@ var DAYS_AHEAD = 31; // answers kept for the coming month: a screen runs offline
 var REFRESH_MS = 3600000; // re-read today's answers every hour (an announced month start, new rules)
 var STALE_MS = DAY_MS; // "no connection" once the newest answer is older than a day
 var ROTATE_MS = 8000; // the band shows one notice at a time, each for 8 s
+var TURN_MS = 2 * ROTATE_MS; // a bilingual screen's sentences take turns: each language for two notices' time
 var CACHE = "screen-v1"; // the service worker's cache (screen_sw.js)
 
 function $(selector) {
@@ -53,6 +54,9 @@ function renderDay(st) {
   var day = st.day;
   var status = renderDates(st.today, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
+  setText($(".reckoning"), W.sep + W.calendar);
+  var turn = spoken;
+  speak(0); // the table's times in the first language's digits, whatever the turn
   each(table.querySelectorAll("tr[data-time]"), function (row) { renderTimes(row, day, row.getAttribute("data-time")); });
   show(table.querySelector('tr[data-time="imsak"]'), st.ramadan);
   toggleClass(table, "no-jamaat", !data.jamaat);
@@ -62,6 +66,7 @@ function renderDay(st) {
     show(row, text !== "");
     setText(row.querySelector("td"), text);
   });
+  speak(turn);
   var nights = namedNights(st);
   setText($(".night"), nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "");
   show($(".night"), nights.length > 0);
@@ -81,6 +86,7 @@ function renderDay(st) {
       band.insertBefore(p, band.querySelector("p.note"));
     }
     setText(p, lines[i]);
+    speakingOn(p);
   }
 }
 
@@ -100,6 +106,19 @@ function renderChanges(st) {
   var notes = dayNotes(st.day); // moved, kept or skipped jamaat times (screen_core.js)
   setText($(".moved"), notes.join(" "));
   show($(".moved"), notes.length > 0);
+}
+
+function turnOf(nowMs) {
+  return config.second ? Math.floor(nowMs / TURN_MS) % 2 : 0;
+}
+
+function speakingOn(element) {
+  // A bilingual screen's part in the language of the turn (its font, its direction); a screen of one language
+  // leaves the page's own.
+  if (!config.second) return;
+  var lang = SPOKEN[spoken].lang, dir = spoken ? config.second.dir : document.documentElement.dir;
+  if (element.getAttribute("lang") !== lang) element.setAttribute("lang", lang);
+  if (element.getAttribute("dir") !== dir) element.setAttribute("dir", dir);
 }
 
 function renderClock(st) {
@@ -124,6 +143,8 @@ function renderCountdown(st) {
   var next = st.next;
   show(box, next !== null);
   show($(".waiting"), st.day === null);
+  setText($(".waiting"), W.waiting);
+  setText($(".silence"), W.silence);
   if (next) {
     box.setAttribute("data-kind", next.kind);
     box.setAttribute("data-at", String(next.at));
@@ -147,9 +168,14 @@ function renderCountdown(st) {
 }
 
 function renderBand(st) {
-  var items = Array.prototype.slice.call(band.querySelectorAll("p.made, p.note"));
-  var shown = items.length ? Math.floor(st.nowMs / ROTATE_MS) % items.length : -1;
-  each(items, function (p, i) { show(p, i === shown); });
+  // One line at a time: the day's events, then the announcements of the turn's language (a bilingual screen's; the
+  // other language's when the turn's has none).
+  var all = Array.prototype.slice.call(band.querySelectorAll("p.made, p.note"));
+  var notes = all.filter(function (p) { return p.className === "note"; });
+  var own = notes.filter(function (p) { return (p.getAttribute("data-turn") || "0") === String(spoken); });
+  var items = all.filter(function (p) { return p.className !== "note"; }).concat(own.length ? own : notes);
+  var shown = items.length ? items[Math.floor(st.nowMs / ROTATE_MS) % items.length] : null;
+  each(all, function (p) { show(p, p === shown); });
   show(band, items.length > 0);
   var stale = data.freshAt > 0 && st.nowMs - data.freshAt > STALE_MS;
   setText($(".stale"), stale ? W.stale.replace("{date}", gregorianText(placeClock(data.freshAt).iso)) : "");
@@ -161,6 +187,14 @@ var fitted = "";
 
 function overflows(part) {
   return part.scrollHeight > part.clientHeight + 1 || part.scrollWidth > part.clientWidth + 1;
+}
+
+function overflowsAcross(part) {
+  return part.scrollWidth > part.clientWidth + 1;
+}
+
+function setLevel(part, level) {
+  each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
 }
 
 function fitLayout() {
@@ -185,26 +219,35 @@ function fitLayout() {
   });
   each(lines, function (p, i) { show(p, shownBefore[i]); });
   band.style.minHeight = tallest ? tallest + "px" : "";
-  // Side by side (landscape) each part steps down on its own; stacked (portrait) the side's height is the
-  // table's loss, so both step down together until the table fits.
-  var groups = window.innerHeight > window.innerWidth ? [[side, table]] : [[side], [table]];
-  each(groups, function (parts) {
+  // Side by side (landscape) each part steps down on its own until it fits its box. Stacked (portrait) the
+  // side's height is the table's loss: the side steps down first, and the table only if the side's last step is
+  // not enough (issue 36: a notice's line shrank the whole table, read from the back, to 57 %). There the side is
+  // as tall as its lines, so only its width counts (a glyph a pixel past its box once stepped everything down).
+  var portrait = window.innerHeight > window.innerWidth;
+  function tooBig(part) {
+    if (portrait) return overflowsAcross(side) || overflows(table);
+    return overflows(part);
+  }
+  setLevel(side, 0);
+  setLevel(table, 0);
+  each([side, table], function (part) {
     for (var level = 0; level < FIT_LEVELS.length; level++) {
-      each(parts, function (part) {
-        each(FIT_LEVELS, function (name) { if (name) toggleClass(part, name, name === FIT_LEVELS[level]); });
-      });
-      if (window.innerWidth < 600 || !parts.some(overflows)) break;
+      setLevel(part, level);
+      if (window.innerWidth < 600 || !tooBig(part)) break;
     }
   });
 }
 
 function render() {
   var st = dayState(Date.now());
+  speak(turnOf(st.nowMs));
+  speakingOn($(".now"));
   renderDay(st);
   renderChanges(st);
-  renderClock(st);
   renderCountdown(st);
   renderBand(st);
+  speak(0);
+  renderClock(st); // the clock in the first language, whatever the turn
   fitLayout();
   return st;
 }

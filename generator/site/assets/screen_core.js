@@ -10,7 +10,18 @@
 // XMLHttpRequest (Chromium 33 and older have both).  tests/peers/es_check.js parses this at ES5.
 var config = JSON.parse(document.getElementById("page-config").textContent);
 var W = config.words;
-var DIGITS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" }[config.lang];
+var DIGIT_SETS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" };
+var DIGITS = DIGIT_SETS[config.lang];
+// A bilingual screen (config.second, issue 36) writes its sentences in either language by turns: speak(1) makes
+// the words and digits the second language's, speak(0) the first's again.
+var SPOKEN = [{ lang: config.lang, words: config.words }].concat(config.second ? [config.second] : []);
+var spoken = 0;
+
+function speak(turn) {
+  spoken = turn;
+  W = SPOKEN[turn].words;
+  DIGITS = DIGIT_SETS[SPOKEN[turn].lang];
+}
 var PRAYERS = ["fajr", "dhuhr", "asr", "maghrib", "isha"];
 var SLOTS = ["jumuah", "eid"]; // the API's lists of jamaat slots (Fridays, the reckoning's Eid days)
 var CONGREGATION = { jamaat: true, jumuah: true, eid: true }; // moments a congregation prays at
@@ -102,7 +113,7 @@ function hijriText(status) {
 function shamsiText(iso) {
   // The Solar Hijri date on Persian pages: the server gives each month's first day (Iran's calendar,
   // generator/site/shamsi.py); the day of the month is the count of days since then.
-  if (!config.shamsiMonths) return null;
+  if (!config.shamsiMonths || !W.shamsiMonths) return null; // a Persian page, or a screen's Persian turn
   var month = null;
   for (var i = 0; i < config.shamsiMonths.length && config.shamsiMonths[i][0] <= iso; i++) month = config.shamsiMonths[i];
   if (!month) return null;
