@@ -316,19 +316,23 @@ async def respond_api(request: Request, endpoint: Endpoint, items: list[tuple[st
             canonical: Canonical = await _parse_off_the_loop(lambda: endpoint.parse(Query(items), now_s))
         else:
             canonical = endpoint.parse(Query(items), now_s)
+        # A hosted mosque's answer (issue 27): keyed by its version, never a pre-rendered file, a short Cache-Control.
+        variant = hosted.listing_variant() if endpoint.name == "mosques" else hosted.query_variant(items)
+        if variant or canonical.today_dependent:
+            cache_control = hosted.CACHE_CONTROL if variant else CACHE_TODAY
+        elif tables_pending:  # a forecast's lifetime reads the Hijri table: never waited for on the event loop
+            cache_control = await _parse_off_the_loop(lambda: dated_cache_control(endpoint, canonical.params, now_s))
+        else:
+            cache_control = dated_cache_control(endpoint, canonical.params, now_s)
     except QueryError as error:
         return error_response(400, str(error), body=error.as_json())
     except Busy as busy:
         return error_response(503, str(busy), {"Retry-After": str(busy.retry_after_s)})
-    # A hosted mosque's answer (issue 27): keyed by its version, never a pre-rendered file, a short Cache-Control.
-    variant = hosted.listing_variant() if endpoint.name == "mosques" else hosted.query_variant(items)
     return await answer(request, (endpoint.name, tuple(canonical.params.items()), *((variant,) if variant else ())),
                         None if variant else
                         static_paths.relative_path(endpoint.name, canonical.params, canonical.today_dependent),
                         lambda: endpoint.render(canonical.params), f"{endpoint.media_type}; charset=utf-8",
-                        hosted.CACHE_CONTROL if variant else CACHE_TODAY if canonical.today_dependent
-                        else dated_cache_control(endpoint, canonical.params, now_s),
-                        (endpoint.name, canonical.params), quick=endpoint.quick)
+                        cache_control, (endpoint.name, canonical.params), quick=endpoint.quick)
 
 
 def handler(endpoint: Endpoint):
@@ -381,11 +385,18 @@ def page_handler(page: site.Page):
                int(now_s // CLOCK_STEP_S) if page.clock_dependent else None, variant)
         relative = None if variant else static_paths.page_path(site.file_path(page.route, params),
                                                                today.isoformat() if page.today_dependent else None)
+        if variant or page.today_dependent:
+            cache_control = hosted.CACHE_CONTROL if variant else CACHE_TODAY
+        elif tables_pending:  # a forecast's lifetime reads the Hijri table: never waited for on the event loop
+            try:
+                cache_control = await _parse_off_the_loop(lambda: page_cache_control(page, params, now_s))
+            except Busy as busy:
+                return html_error(request, 503, {"Retry-After": str(busy.retry_after_s)})
+        else:
+            cache_control = page_cache_control(page, params, now_s)
         try:
             return await answer(request, key, relative, lambda: page.render(today=today, **params, **clock),
-                                media_type, hosted.CACHE_CONTROL if variant else
-                                CACHE_TODAY if page.today_dependent else page_cache_control(page, params, now_s),
-                                (page.route, params), html=True,
+                                media_type, cache_control, (page.route, params), html=True,
                                 headers=dict(page.headers))
         except site.PageNotFound:
             return html_error(request, 404)
