@@ -209,6 +209,7 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
             source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
         calendar_note=None,
         midnight_note=None,
+        imsak_note=feed_words.IMSAK_NOTE[lang],
         sources=[mosque_page.source_item(source, lang) for source in m["sources"]],
         sources_heading=w["mosque.sources"],
         api=[responses.api_url("prayer-times", q) for q in queries]
