@@ -30,8 +30,16 @@ NAMES4 = {"type": "object", "required": list(LANGUAGES), "properties": {lang: {"
 NULLABLE_NUMBER = {"type": ["number", "null"]}
 TIMES = ["imsak", "fajr", "sunrise", "dhuhr", "asr", "sunset", "maghrib", "isha", "midnight"]
 
-ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}},
-         "additionalProperties": False}
+# Every error has the SPEC's `error`; a 400 of a parameter also its machine-readable form (issue 33): a stable
+# `code` (glossary error.<code> says it in en, ar, fa, ur), the `parameter` it names and the `args` its sentence names.
+ERROR = {"type": "object", "required": ["error"], "properties": {
+    "error": {"type": "string"},
+    "code": {"type": "string", "description": "Stable id of the error (number_range, unknown_city_close, …; "
+                                              "invalid when it has no words of its own)"},
+    "parameter": {"type": "string", "description": "The query parameter `error` names"},
+    "args": {"type": "object", "additionalProperties": True,
+             "description": "The values the sentence names (bounds, choices, the value given)"}},
+    "additionalProperties": False}
 
 
 def json_response(schema: dict, description: str = "OK") -> dict:
