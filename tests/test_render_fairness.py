@@ -27,9 +27,9 @@ pytestmark = pytest.mark.xdist_group("runtime_http")
 FEEDS = 100
 
 
-def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float, int]]]:
+def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float, int, int]]]:
     """Fire FEEDS feeds from one client; return their statuses and (status, seconds, feeds answered 200 by
-    then) of the other's qiblas."""
+    then, feeds answered 200 when it was asked) of the other's qiblas."""
     storm: list[int] = []
     threads = [threading.Thread(target=lambda i=i: storm.append(
         get(base, f"/v1/prayer-times.ics?city=tromso&days=90&offsets=fajr:{i % 60},isha:{i // 60}",
@@ -39,9 +39,9 @@ def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float, int]]
     time.sleep(0.3)  # the storm has arrived
     probes: list[tuple[int, float, int]] = []
     for i in range(60):
-        started = time.perf_counter()
+        started, done_before = time.perf_counter(), storm.count(200)
         status = get(base, f"/v1/qibla?lat={-30 + i * 0.77:.2f}&lng=44.4", source="127.0.0.3")[0]
-        probes.append((status, time.perf_counter() - started, storm.count(200)))
+        probes.append((status, time.perf_counter() - started, storm.count(200), done_before))
         if not any(thread.is_alive() for thread in threads) and i >= 10:
             break
         time.sleep(0.02)
@@ -54,17 +54,19 @@ def _storm_and_probe(base: str) -> tuple[list[int], list[tuple[int, float, int]]
 def test_a_storm_of_feeds_from_one_client_does_not_starve_another(tmp_path, rate_limit_per_minute):
     with serving(tmp_path, rate_limit_per_minute=rate_limit_per_minute) as base:
         storm, probes = _storm_and_probe(base)
-    seconds = [s for _, s, _ in probes]
+    seconds = [s for _, s, _, _ in probes]
     print(f"limit {rate_limit_per_minute}: storm {sorted(set(storm))} "
           f"({storm.count(200)} x 200, {storm.count(429)} x 429, {storm.count(503)} x 503); "
-          f"other client: n={len(probes)}, max {max(seconds) * 1000:.0f} ms, statuses {sorted({s for s, _, _ in probes})}")
+          f"other client: n={len(probes)}, max {max(seconds) * 1000:.0f} ms, statuses {sorted({s for s, _, _, _ in probes})}")
     assert len(storm) == FEEDS and set(storm) <= {200, 429, 503}
-    assert all(status == 200 for status, _, _ in probes), probes
+    assert all(status == 200 for status, _, _, _ in probes), probes
     # it waits for a free thread (one feed, ~120 ms of CPU), never behind the storm's queue: 0.3-0.5 s
     # measured on this 2-core VM when idle, up to 1.4 s under a load average of 7 (before: 8.8-10 s).
     # Issue 34: the verdict is the order, not those seconds: the first qibla is answered before the
-    # storm's admitted feeds are (threads are handed to clients in turn: it waits for one running feed)
-    if storm.count(200) >= 2 * 2 + 1:  # more admitted feeds than two turns of the pool's two threads
+    # storm's admitted feeds are (threads are handed to clients in turn: it waits for one running feed).  Judged
+    # only when the first qibla was asked with more than two turns of the pool's two threads still to run: on a
+    # fast machine the admitted feeds may all be done before it is asked, and then there is no order to judge.
+    if storm.count(200) - probes[0][3] >= 2 * 2 + 1:
         assert probes[0][2] < storm.count(200), probes
     if rate_limit_per_minute:
         # each feed costs ~12 units and the expected cost is charged before it runs: 100 units a minute

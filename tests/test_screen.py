@@ -316,7 +316,17 @@ def test_ramadan_rules_are_dated_by_the_screens_reckoning(client):
     assert [d["jamaatLocal"] for d in days] == [d["jamaatLocal"] for d in sighted]
 
 
-def test_only_a_hosted_profile_s_pages_follow_its_edits(client):
+@pytest.fixture
+def fresh_creations(monkeypatch):
+    """The session's test client is one client: the profiles other tests created spend its hourly creations
+    (runtime/hosted.py, 10 an hour); these tests publish with a bucket of their own."""
+    from runtime import hosted
+
+    monkeypatch.setattr(hosted, "creations", hosted.HourlyBucket(1000))
+    monkeypatch.setattr(hosted, "edits", hosted.HourlyBucket(1000))
+
+
+def test_only_a_hosted_profile_s_pages_follow_its_edits(client, fresh_creations):
     """Issue 27: a screen or widget of a hosted profile carries the profile's address and the version it was rendered
     with (screen_core.js asks it every 20 s, docs/site.md "Following an edit"); a city's, coordinates' or a file
     profile's page carries nothing to follow (it changes only with a deployment). Reference: the ETag of
@@ -347,7 +357,7 @@ def test_only_a_hosted_profile_s_pages_follow_its_edits(client):
     assert client.get(address, headers={"If-None-Match": '"2"'}).status_code == 404
 
 
-def test_a_mosque_screen_registers_its_worker_for_the_short_address_too(client):
+def test_a_mosque_screen_registers_its_worker_for_the_short_address_too(client, fresh_creations):
     """A mosque's screen carries what makes its short address start without network (screen_sw.js): the worker's
     registration for /mosque/<id>/screen/ with, in the worker's address, where that address leads.  Reference: the
     app's own 302 of the short address (its Location), for a file profile and a hosted one before and after an edit
