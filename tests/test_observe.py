@@ -21,6 +21,19 @@ from runtime import observe
 LOOPBACK = ("127.0.0.1", 50000)
 
 
+@pytest.fixture(autouse=True)
+def _profile_store_back():
+    """An app started here (a TestClient's lifespan) closes the hosted profiles' store when it stops; the session's
+    client shares that module state, so a store open before the test is opened again after it (tests of later
+    modules in this worker publish profiles)."""
+    from runtime import hosted
+
+    was_open = hosted._store is not None
+    yield
+    if was_open and hosted._store is None:
+        hosted.open_store()
+
+
 def _samples(text: str) -> dict[tuple, float]:
     """(sample name, sorted labels) -> value, from the exposition text."""
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value

@@ -317,13 +317,24 @@ def test_ramadan_rules_are_dated_by_the_screens_reckoning(client):
 
 
 @pytest.fixture
-def fresh_creations(monkeypatch):
-    """The session's test client is one client: the profiles other tests created spend its hourly creations
-    (runtime/hosted.py, 10 an hour); these tests publish with a bucket of their own."""
-    from runtime import hosted
+def fresh_creations(monkeypatch, tmp_path):
+    """These tests publish through the session's test client, which shares the hosted profiles' module state with
+    every test of this worker: its hourly creations may be spent and its store swapped or closed by another
+    module's fixture.  So they publish with buckets of their own into a store of their own; the previous store
+    is put back afterwards."""
+    from runtime import hosted, mosque_store
 
     monkeypatch.setattr(hosted, "creations", hosted.HourlyBucket(1000))
     monkeypatch.setattr(hosted, "edits", hosted.HourlyBucket(1000))
+    previous = hosted._store
+    store = mosque_store.open_store("", tmp_path / "mosques.sqlite3")
+    hosted.open_store(store)
+    yield
+    if previous is not None:
+        hosted.open_store(previous)
+    else:
+        hosted.close_store()
+    store.close()
 
 
 def test_only_a_hosted_profile_s_pages_follow_its_edits(client, fresh_creations):
