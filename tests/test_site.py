@@ -571,3 +571,28 @@ def test_words_cover_every_language_and_digits_follow_the_decisions():
     assert words.number(-0.13, "en") == "-0.13"
     assert words.number(-0.13, "fa") == "\u2066-۰٫۱۳\u2069"  # isolated so the sign stays in front
     assert words.number(2, "ar", signed=True) == "\u2066+٢\u2069"
+
+
+def test_a_mosque_page_says_which_midnight_it_prints(client):
+    """Gallery review of 28 November (ar F1): the Toronto page printed 23:29, the middle of maghrib and fajr, beside
+    city pages that state sunset to fajr, and said nothing of it.  Reference: the profile file itself
+    (data/mosques/jaffari-toronto.json: method custom, no midnight), so the API's default night, maghrib to fajr
+    (docs/decisions.md "Rounding"), unsourced; the printed midnight of 30 November is that night's middle, from the
+    same API answer's maghrib and the next day's fajr (instants), within the minute's rounding."""
+    import json
+    from datetime import datetime, timedelta
+    from pathlib import Path
+
+    profile = json.loads((Path(__file__).resolve().parents[1] / "data/mosques/jaffari-toronto.json").read_text())
+    assert "midnight" not in profile["times"] and profile["times"]["method"] == "custom"
+    page = client.get("/mosque/jaffari-toronto/").text
+    assert "Midnight: half-way from maghrib to the next fajr, the API&#39;s default" in page
+    assert "نصف ما بين المغرب والفجر" in client.get("/mosque/jaffari-toronto/ar/").text
+    days = {d["date"]: d for d in client.get("/v1/prayer-times?mosque=jaffari-toronto&year=2026&month=11").json()["days"]}
+    december = client.get("/v1/prayer-times?mosque=jaffari-toronto&date=2026-12-01").json()["days"][0]
+
+    def at(text: str) -> datetime:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    middle = at(days["2026-11-30"]["maghrib"]) + (at(december["fajr"]) - at(days["2026-11-30"]["maghrib"])) / 2
+    assert abs(at(days["2026-11-30"]["midnight"]) - middle) <= timedelta(seconds=60)

@@ -30,6 +30,7 @@ import orjson
 from markupsafe import Markup
 
 from generator.prayer import mosques
+from generator.prayer.methods import DEFAULT_METHOD, METHODS, Midnight
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import mosque_list
@@ -127,6 +128,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         announcement_lang=lang if lang in m["announcement"] else next(
             (x for x in m["languages"] if x in m["announcement"]), lang),
         times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
+        midnight_note=midnight_note(mosque, lang),
         reckoning_label=words.CALENDAR_LABELS[lang][calendar],
         reckoning=w["mosque.reckoning"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
         columns=[{"id": t, "name": words.TIME_NAMES[lang][t], "jamaat": t in ruled,
@@ -297,3 +299,17 @@ def listed_mosques(today: date) -> list[str]:
     """The ids of the mosques served (their pages are pre-rendered and listed in the sitemap)."""
     return [m["id"] for m in responses.api_json("mosques", {}, today)["mosques"]]
 
+
+def midnight_note(mosque_id: str, lang: str) -> str:
+    """Which night the page's midnight halves, and whose it is: the mosque's own setting (``midnight`` in its
+    times), else its method's authority's, else the API's default, said as such (issue 33; the Arabic reader of the
+    gallery of 28 November took the Toronto page's maghrib-to-fajr midnight for the sunset-to-fajr one the city
+    pages state, 7–8 minutes apart: the page now says which it prints)."""
+    w = words.WORDS[lang]
+    params = mosques.find(mosque_id).parameters
+    if "midnight" in params:
+        return w["midnight_note_mosque"].format(rule=w[f"midnight_rule.{Midnight(params['midnight']).value}"])
+    preset = METHODS.get(str(params.get("method", DEFAULT_METHOD)))
+    rule = preset.midnight if preset is not None else Midnight.MAGHRIB_TO_FAJR
+    sourced = preset is not None and preset.authority_midnight == rule
+    return w["midnight_note" if sourced else "midnight_note_unsourced"].format(rule=w[f"midnight_rule.{rule.value}"])
