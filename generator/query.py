@@ -19,6 +19,9 @@ LONG_VALUE_CHARS = {"jamaatTable": 32_000}
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?", re.ASCII)
 _INTEGER = re.compile(r"[+-]?\d{1,9}", re.ASCII)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+# What a number may carry around it: ASCII white space only (str.strip() also takes the control characters
+# U+001C..U+001F, which float() and int() refuse: "0\x1f" passed the check and was a 500, found by the fuzz test).
+_SPACES = " \t\n\r\f\v"
 
 
 class Query:
@@ -72,10 +75,11 @@ class Query:
         value = self.raw(name)
         if value is None:
             return default
-        if not _NUMBER.fullmatch(value.strip()):
+        text = value.strip(_SPACES)
+        if not _NUMBER.fullmatch(text):
             raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}", "number_range",
                                  {"low": low, "high": high})
-        number = float(value)
+        number = float(text)
         if not (math.isfinite(number) and low <= number <= high):
             raise QueryError(name, f"must be a number from {_fmt(low)} to {_fmt(high)}", "number_range",
                                  {"low": low, "high": high})
@@ -85,10 +89,11 @@ class Query:
         value = self.raw(name)
         if value is None:
             return default
-        if not _INTEGER.fullmatch(value.strip()) or not low <= int(value) <= high:
+        text = value.strip(_SPACES)
+        if not _INTEGER.fullmatch(text) or not low <= int(text) <= high:
             raise QueryError(name, f"must be a whole number from {low} to {high}", "whole_number_range",
                              {"low": low, "high": high})
-        return int(value)
+        return int(text)
 
     def date(self, name: str, low_year: int = 1900, high_year: int = 2100) -> date | None:
         value = self.raw(name)
