@@ -1,6 +1,7 @@
 """Run the app (uvicorn) and nginx on free loopback ports: for tests and benchmarks only."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -52,6 +53,18 @@ def start_app(static_root: Path, port: int, *, workers: int = 1, rate_limit_per_
     command = [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
                "--workers", str(workers), "--log-level", "warning", *UVICORN_FLAGS]
     return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+@contextlib.contextmanager
+def app_on_loopback(static_root: Path, **options):
+    """`start_app` on a free port (``options`` as it takes them), waited for, stopped at the end: yields its base URL."""
+    port = free_port()
+    app = start_app(static_root, port, **options)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(app)
 
 
 def nginx_binary() -> str | None:

@@ -89,14 +89,9 @@ def server(tmp_path_factory):
     """The app under uvicorn on a free loopback port (empty static root: every answer rendered)."""
     from deploy import local_stack
 
-    port = local_stack.free_port()
-    app = local_stack.start_app(tmp_path_factory.mktemp("static"), port,
-                                extra_env={"MOSQUE_DB_PATH": str(tmp_path_factory.mktemp("db") / "m.sqlite3")})
-    try:
-        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        local_stack.stop(app)
+    with local_stack.app_on_loopback(tmp_path_factory.mktemp("static"),
+                                     extra_env={"MOSQUE_DB_PATH": str(tmp_path_factory.mktemp("db") / "m.sqlite3")}) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

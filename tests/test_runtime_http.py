@@ -43,14 +43,9 @@ def get(base: str, path: str, headers: dict | None = None, *, method: str = "GET
 
 @contextlib.contextmanager
 def serving(static_root: Path, *, rate_limit_per_minute: int, **env):
-    port = local_stack.free_port()
-    app = local_stack.start_app(static_root, port, rate_limit_per_minute=rate_limit_per_minute, trusted_proxies="",
-                                extra_env={key: str(value) for key, value in env.items()})
-    try:
-        local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods", seconds=60)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        local_stack.stop(app)
+    with local_stack.app_on_loopback(static_root, rate_limit_per_minute=rate_limit_per_minute, trusted_proxies="",
+                                     extra_env={key: str(value) for key, value in env.items()}) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
