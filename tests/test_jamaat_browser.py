@@ -40,7 +40,7 @@ SECONDS = {"asr": "dhuhr", "isha": "maghrib"}  # the pairs the query combines: t
 THURSDAY, FRIDAY = date(2026, 12, 3), date(2026, 12, 4)
 SUMMER = {"city": "leicester", "jamaat": "maghrib:5,isha:20:00"}
 SUMMER_DAY = date(2026, 6, 25)
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-jamaat_browser")
 
 
 @pytest.fixture(scope="module")

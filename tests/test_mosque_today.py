@@ -22,7 +22,7 @@ import pytest
 from conftest import call, run_node_peer
 from generator import site
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-mosque_today")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 MOSQUE, ZONE = "jaffari-toronto", ZoneInfo("America/Toronto")

@@ -39,7 +39,7 @@ RULES = {"jamaat": "fajr:15,dhuhr:13:30,asr:dhuhr,maghrib:10,isha:maghrib", "jum
 FRIDAY_NOON_UTC = int(datetime(2026, 4, 3, 10, 0, tzinfo=timezone.utc).timestamp() * 1000)  # 3 April 2026: a Friday
 ALIGN_PX = 2.0  # text centred, started or ended alike: their gaps agree within this
 EDGE_PX = 4.0  # the countdown's figures end at its label's edge within this (a glyph's side bearing)
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-screen_align_browser")
 
 
 @pytest.fixture(scope="module")

@@ -76,7 +76,7 @@ NOTES = {
     "ur": "آج رات نمازِ عشاء کے بعد مرکزی ہال میں امام علی کی زندگی پر خطاب ہوگا اور پھر سب کے لیے کھانا؛ خاندانوں کو خوش آمدید",
 }
 HOSTILE_NOTE = '<script>alert(1)</script> & "quotes"'
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-screen_browser")
 
 
 def _get(url: str, **params) -> dict:

@@ -42,7 +42,7 @@ BIRMINGHAM = {"names": {"en": "Birmingham Hussainiya"}, "place": {"city": "birmi
 EDITED = {**BIRMINGHAM, "names": {"en": "Birmingham Hussainiya Centre"},
           "jamaat": {**BIRMINGHAM["jamaat"], "jamaat": "fajr:20,dhuhr:13:45,asr:dhuhr,maghrib:5,isha:maghrib"},
           "announcement": {"en": "Majlis moved to Friday after maghrib"}}
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-screen_follow")
 
 
 @pytest.fixture(scope="module")

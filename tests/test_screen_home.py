@@ -53,7 +53,7 @@ HOSTILE = [
     "/screen/?mosque=" + MOSQUE + "&lang=en",  # a kept screen, of another mosque than the scope's
     "%E0%A4%A",  # not even a URL
 ]
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-screen_home")
 
 
 @pytest.fixture(scope="module")

@@ -89,7 +89,7 @@ PAGES = [
 ]
 for _page in PAGES:
     _page.setdefault("viewports", VIEWPORTS)
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-site_browser")
 
 
 def _get_json(url: str, **params) -> dict:
