@@ -1,8 +1,11 @@
-"""The month starts of regional Shia communities (South Asia, Lebanon): announced tables and the rule fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon, North America): announced tables and the rule
+fitted to each.
 
-Three reckonings, ``pakistan`` and ``india`` (issue 26) and ``lebanon`` (issue 37: the office of
-Sayyid Muhammad Husayn Fadlallah, by calculation), are built like ``moonsighting``:
-the months a community's Shia announced (``data/month_starts/<calendar>.csv``, cited in
+Five reckonings, ``pakistan`` and ``india`` (issue 26), ``lebanon`` (issue 37: the office of
+Sayyid Muhammad Husayn Fadlallah, by calculation) and ``cssna-east``/``cssna-west`` (issue 37:
+the Council of Shia Muslim Scholars of North America by region), are built like ``moonsighting``:
+the months a community's Shia announced (``data/month_starts/<calendar>.csv``; both North American
+reckonings read ``cssna.csv``, each its region's rows; cited in
 data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
 it is the candidate rule, from a small family fixed before scoring, that reproduces the most
 announced months of that reckoning, so a row added to the file needs no code change.
