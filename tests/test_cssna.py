@@ -196,6 +196,14 @@ def test_pages_screen_widget_and_builder_take_both_regions(client):
     assert client.get("/city/toronto/ar/imsakiya/cssna-north/").status_code == 404
 
 
+def test_the_aladhan_door_takes_both_regions(client):
+    """calendarMethod names the service's reckonings (docs/compat.md): 19 June 2023 is 1 Dhu al-Hijja 1444 for
+    the south and west, 30 Dhu al-Qa'da for the east and north (imam-us.org, module docstring)."""
+    for calendar, expected in (("cssna-west", "01-12-1444"), ("cssna-east", "30-11-1444")):
+        body = client.get("/compat/aladhan/v1/gToH", params={"date": "19-06-2023", "calendarMethod": calendar}).json()
+        assert body["data"]["hijri"]["date"] == expected and body["data"]["hijri"]["method"] == calendar
+
+
 def test_eid_jamaat_follows_each_regions_eid(client):
     """Eid al-Adha 1444 (module docstring): 28 June 2023 in Houston under the south and west's reckoning,
     29 June in Toronto under the east and north's."""
