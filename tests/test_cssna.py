@@ -268,3 +268,31 @@ def test_announce_writes_a_regions_row_that_its_reckoning_then_reads(tmp_path):
     assert hijri_regions.announced("cssna-west", path)[(1447, 11)].start == _day("2026-04-18")
     assert (1447, 11) not in hijri_regions.announced("cssna-east", path)
     assert len(hijri_regions.read_rows("cssna-east", path)) == len(_rows()) + 1
+
+
+def test_a_split_communitys_page_names_each_body_with_what_follows_its_days(client):
+    """Issue 37: where a community keeps more than one calendar, the city page offers the choice with each
+    body named (the glossary's feed titles: the Sistani office, the Council by region; Beirut: the Sistani
+    office and the Fadlallah office), each with its imsakiya, events feed and wall screen under its own
+    reckoning; every link answers, and the events feed carries the chosen reckoning (its title names the
+    body).  Karachi's community keeps one calendar: no choice is printed."""
+    from generator.words import feed_words
+
+    for city, lang, bodies in (("toronto", "en", ("moonsighting", "cssna-east", "cssna-west")),
+                               ("beirut", "ar", ("moonsighting", "lebanon"))):
+        html = client.get(f"/city/{city}/{lang}/").text
+        block = re.search(r'<ul class="reckoning-choice">(.*?)</ul>', html, re.S).group(1)
+        items = re.findall(r"<li>(.*?)</li>", block, re.S)
+        assert len(items) == len(bodies)
+        for item, calendar in zip(items, bodies):
+            assert f"<bdi>{escape(feed_words.RECKONING_TITLE[calendar][lang], quote=False)}</bdi>" in item
+            links = [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', item)]
+            assert f"/v1/events.ics?calendar={calendar}&lang={lang}" in links
+            assert f"/screen/?city={city}&calendar={calendar}&lang={lang}" in links
+            for href in links:
+                answer = client.get(href)
+                assert answer.status_code == 200, href
+                if href.startswith("/v1/events.ics"):
+                    unfolded = answer.text.replace("\r\n ", "").replace("\\,", ",")  # RFC 5545 folding, escaping
+                    assert feed_words.RECKONING_TITLE[calendar][lang] in unfolded, calendar
+    assert 'class="reckoning-choice"' not in client.get("/city/karachi/ur/").text
