@@ -8,7 +8,8 @@ quote, dates; data/SOURCES-HIJRI.md, data/month_starts/notes.md).  The expected 
 file here, never from our own output.  The Council split these months by region (its own statements):
 Shawwal 1438 (imams.us: "Sunday, June 25, 2017, for all the areas under the horizon visibility curve from
 Orlando, FL, through New Orleans, LA, Phoenix, AZ, to Los Angeles, CA ... Monday, June 26, 2017, for the
-rest of North America") and Dhu al-Hijja 1444 (imam-us.org: "Monday, June 19th, 2023, for all the cities
+rest of North America"), Dhu al-Hijja 1443 (imam-us.org's update: "... to Seattle (WA), Thursday, June 30th,
+2022 ... For the rest of North America, Friday, July 1st") and Dhu al-Hijja 1444 (imam-us.org: "Monday, June 19th, 2023, for all the cities
 extending from Miami, Florida ... to Seattle, Washington. Tuesday, June 20th, 2023, for the remaining
 Eastern and Northern regions").
 
@@ -34,7 +35,8 @@ BODY = "cssna"
 REGIONS = {"cssna-east": "east", "cssna-west": "west"}
 COLUMNS = ["hy", "hm", "gregorian_start", "decided_by", "shia_followed", "source", "quote", "reported", "read",
            "region"]
-SPLIT = {(1438, 10): ("2017-06-25", "2017-06-26"), (1444, 12): ("2023-06-19", "2023-06-20")}  # (west, east)
+SPLIT = {(1438, 10): ("2017-06-25", "2017-06-26"), (1443, 12): ("2022-06-30", "2022-07-01"),
+         (1444, 12): ("2023-06-19", "2023-06-20")}  # (west, east)
 
 
 def _rows(calendar: str | None = None) -> list[dict]:
