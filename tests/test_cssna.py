@@ -102,14 +102,18 @@ def test_eid_al_adha_1444_is_a_day_apart_in_the_two_regions(client):
 
 
 def test_the_councils_days_are_not_always_najafs(client):
-    """Issue 37: the Council's days differ from Najaf's reckoning in about a quarter of the months found;
-    the moonsighting reckoning's starts of the same months, asked of the API, differ in at least one in
-    six of each region's rows (docs/hijri.md states the counts)."""
+    """Issue 37: the Council's days differ from Najaf's reckoning in some of the months found.  Asked of the API,
+    the moonsighting reckoning's start of each announced month is the Council's day or the day after it (the
+    Council never begins a month after Najaf in the rows), and in at least four months of each region it is the
+    day after (docs/hijri.md lists them: east 1432/1, 1437/8, 1439/2, 1444/7)."""
     for calendar in REGIONS:
-        rows = _rows(calendar)
-        differ = sum(client.get("/v1/hijri", params={"calendar": "moonsighting", "hy": r["hy"], "hm": r["hm"]}
-                                ).json()["start"] != r["gregorian_start"] for r in rows)
-        assert differ * 6 >= len(rows), (calendar, differ)
+        later = 0
+        for r in _rows(calendar):
+            najaf = client.get("/v1/hijri", params={"calendar": "moonsighting", "hy": r["hy"], "hm": r["hm"]}).json()
+            gap = _day(najaf["start"]) - _day(r["gregorian_start"])
+            assert gap in (0, 1), (calendar, r["hy"], r["hm"], gap)
+            later += gap
+        assert later >= 4, (calendar, later)
 
 
 # --- the fitted rules -----------------------------------------------------------------------
