@@ -9,8 +9,8 @@ file here, never from our own output.  The Council split these months by region 
 Shawwal 1438 (imams.us: "Sunday, June 25, 2017, for all the areas under the horizon visibility curve from
 Orlando, FL, through New Orleans, LA, Phoenix, AZ, to Los Angeles, CA ... Monday, June 26, 2017, for the
 rest of North America"), Dhu al-Hijja 1443 (imam-us.org's update: "... to Seattle (WA), Thursday, June 30th,
-2022 ... For the rest of North America, Friday, July 1st") and Dhu al-Hijja 1444 (imam-us.org: "Monday, June 19th, 2023, for all the cities
-extending from Miami, Florida ... to Seattle, Washington. Tuesday, June 20th, 2023, for the remaining
+2022 ... For the rest of North America, Friday, July 1st") and Dhu al-Hijja 1444 (imam-us.org: "Monday,
+June 19th, 2023, for all the cities extending from Miami, Florida ... to Seattle, Washington. Tuesday, June 20th, 2023, for the remaining
 Eastern and Northern regions").
 
 The held-out agreement of each fitted rule is a figure of `make bench` (bench/hijri.py) and docs/hijri.md;
