@@ -8,12 +8,15 @@ Usage::
                                  [--decided-by ruet-e-hilal|shia-ulema] [--quote "…"] [--dry-run] …
     python announce.py india 1448 10 2027-03-10 --source URL [--decided-by lucknow-shia] [--quote "…"] …
     python announce.py lebanon 1448 10 2027-03-10 --source URL [--decided-by fadlallah-office] [--quote "…"] …
+    python announce.py cssna-west 1448 10 2027-03-10 --source URL [--quote "…"] …   (and cssna-east)
 
 ``moonsighting`` (authority ``sistani``, data/announced_month_starts.csv), ``pakistan``,
 ``india`` and ``lebanon`` (data/month_starts/<calendar>.csv, issues 26 and 37: ``--decided-by``
 names the body, by default the Central Ruet-e-Hilal Committee, the Shia committee of Lucknow
 and the office of Sayyid Muhammad Husayn Fadlallah; the row is the day the community keeps)
-take announcements; ``iran`` months come from Iran's
+take announcements, and so do ``cssna-east`` and ``cssna-west`` (issue 37: the Council of Shia
+Muslim Scholars of North America, data/month_starts/cssna.csv; the row is written for the named
+region, so a day announced for the whole continent is recorded once for each); ``iran`` months come from Iran's
 official table (data/iran_hijri_month_starts.csv), which is a table update, not an
 announcement.  The row is checked before anything is written:
 
@@ -60,7 +63,8 @@ from generator.places import days
 
 AUTHORITY = {"moonsighting": ("sistani", "Sistani office (Najaf; Iraq and neighbouring areas)")}
 # The South Asian reckonings (issue 26): the body that decides by default (--decided-by names another).
-REGIONAL_AUTHORITY = {"pakistan": "ruet-e-hilal", "india": "lucknow-shia", "lebanon": "fadlallah-office"}
+REGIONAL_AUTHORITY = {"pakistan": "ruet-e-hilal", "india": "lucknow-shia", "lebanon": "fadlallah-office",
+                      "cssna-east": "cssna", "cssna-west": "cssna"}
 ANNOUNCING = (*AUTHORITY, *REGIONAL_AUTHORITY)
 KINDS = ("announcement", "forecast")
 COLUMNS = ("hy", "hm", "gregorian_start", "authority_id", "kind", "authority", "source", "reported")
@@ -69,9 +73,11 @@ MAX_REPORT_DAYS_BEFORE = 30
 MAX_QUOTE_CHARS = 200
 LATEST_IRAQ_SUNSET_UTC_DAYS = (19.5 - 3.0) / 24.0  # 19:30 local (UTC+3): later than any sunset in Iraq
 # Later than any sunset where the reckoning's crescent is looked for (19:45 PKT, UTC+5; 19:30 IST, UTC+5:30;
-# for lebanon the westernmost place of its rule, Los Angeles, 20:15 PDT, UTC-7: a day-1 evening in Beirut's date).
+# for lebanon the westernmost place of its rule, Los Angeles, 20:15 PDT, UTC-7: a day-1 evening in Beirut's date;
+# for cssna-west Los Angeles likewise, for cssna-east Toronto, 21:05 EDT, UTC-4).
 LATEST_SUNSET_UTC_DAYS = {"moonsighting": LATEST_IRAQ_SUNSET_UTC_DAYS, "pakistan": (19.75 - 5.0) / 24.0,
-                          "india": (19.5 - 5.5) / 24.0, "lebanon": (20.25 + 7.0) / 24.0}
+                          "india": (19.5 - 5.5) / 24.0, "lebanon": (20.25 + 7.0) / 24.0,
+                          "cssna-east": (21.25 + 4.0) / 24.0, "cssna-west": (20.25 + 7.0) / 24.0}
 MAX_URL_CHARS = 500
 AFFECTED_ENDPOINTS = ("hijri", "events", "day-status", "eclipses", "moon-visibility", "events.ics", "fasting.ics",
                       "pages")
@@ -177,9 +183,11 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
         raise Refused(f"date: {error}") from None
     if regional:
         read_on = read_on or datetime.now(timezone.utc).date()
-        return {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "decided_by": decided_by,
-                "shia_followed": "yes", "source": source, "quote": quote, "reported": reported,
-                "read": read_on.isoformat()}
+        row = {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "decided_by": decided_by,
+               "shia_followed": "yes", "source": source, "quote": quote, "reported": reported,
+               "read": read_on.isoformat()}
+        region = hijri_regions.REGIONS[calendar].region
+        return {**row, "region": region} if region else row
     authority_id, authority = AUTHORITY[calendar]
     return {"hy": str(hy), "hm": str(hm), "gregorian_start": _iso(start), "authority_id": authority_id,
             "kind": kind, "authority": authority, "source": source, "reported": reported}
@@ -217,7 +225,7 @@ def write_row(row: dict, calendar: str = "moonsighting", path: Path | None = Non
     """Insert ``row`` (a row of ``calendar``) into its announcements file in (hy, hm, authority) order, atomically."""
     regional = calendar in REGIONAL_AUTHORITY
     path = path or data_path(calendar)
-    columns, who = (hijri_regions.COLUMNS, "decided_by") if regional else (COLUMNS, "authority_id")
+    columns, who = (hijri_regions.columns_of(calendar), "decided_by") if regional else (COLUMNS, "authority_id")
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     rows.append(row)
@@ -285,11 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", required=True, help="http(s) URL of the page reporting the announcement")
     parser.add_argument("--reported", help="date of the statement, YYYY-MM-DD")
     parser.add_argument("--kind", default="announcement", choices=KINDS)
-    parser.add_argument("--decided-by", help="pakistan, india, lebanon: the body that announced the day the Shia "
-                                             "keep (default ruet-e-hilal, lucknow-shia, fadlallah-office; "
-                                             "e.g. shia-ulema)")
-    parser.add_argument("--quote", default="", help="pakistan, india, lebanon: the report's words that state "
-                                                    "the date")
+    parser.add_argument("--decided-by", help="pakistan, india, lebanon, cssna-east, cssna-west: the body that "
+                                             "announced the day the Shia keep (default ruet-e-hilal, lucknow-shia, "
+                                             "fadlallah-office, cssna; e.g. shia-ulema)")
+    parser.add_argument("--quote", default="", help="pakistan, india, lebanon, cssna-east, cssna-west: the "
+                                                    "report's words that state the date")
     parser.add_argument("--dry-run", action="store_true", help="check and print what would change; write nothing")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))

@@ -11,9 +11,9 @@
 3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
    (`generator.calendars.hijri_calibration`): held-out agreement (leave-one-out and a year split),
    printed next to the Iran-table figure, every candidate's score and every mismatch.
-4. The `pakistan`, `india` (issue 26) and `lebanon` (issue 37) rules fitted on their announced months: the rule
-   chosen, leave-one-year-out agreement, every held-out miss, every candidate's score, and
-   the other reckonings on the same months for comparison.
+4. The `pakistan`, `india` (issue 26), `lebanon`, `cssna-east` and `cssna-west` (issue 37) rules
+   fitted on their announced months: the rule chosen, leave-one-year-out agreement, every held-out
+   miss, every candidate's score, and the other reckonings on the same months for comparison.
 
 Run: ``python -m bench.hijri`` (or ``make bench``).
 """
@@ -126,11 +126,13 @@ def agreement_report() -> None:
 
 
 def regional_report(calendar: str) -> None:
-    """Print a regional reckoning's fitted rule (pakistan, india, lebanon) and its leave-one-year-out agreement."""
+    """Print a regional reckoning's fitted rule (pakistan, india, lebanon, cssna-east, cssna-west) and its
+    leave-one-year-out agreement."""
     fit = hijri_calibration.regional_fit(calendar)
     held, n = fit.held_out, len(fit.announced)
     print()
-    print(f"{calendar} computed rule fitted on its announced months (data/month_starts/{calendar}.csv, "
+    print(f"{calendar} computed rule fitted on its announced months (data/month_starts/"
+          f"{hijri_regions.path_of(calendar).name}, "
           f"generator/calendars/hijri_regions.py)")
     if not n:
         print("  no announced month: the strictest candidate is used")

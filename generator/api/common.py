@@ -7,7 +7,9 @@ from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 CALENDAR = P.choice("calendar", hijri.CALENDARS,
                     "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia), "
-                    "india (India's Shia, Lucknow) or lebanon (the Fadlallah office, Beirut, by calculation).",
+                    "india (India's Shia, Lucknow), lebanon (the Fadlallah office, Beirut, by calculation), "
+                    "cssna-east or cssna-west (the Council of Shia Muslim Scholars of North America, for the "
+                    "continent's east and north or its south and west).",
                     default=hijri.DEFAULT_CALENDAR)
 MAX_OFFSET_DAYS = 2  # a community a day or two from its reckoning (/v1/hijri's offset has the same bounds)
 OFFSET = P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS,

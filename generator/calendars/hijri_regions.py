@@ -1,8 +1,11 @@
-"""The month starts of regional Shia communities (South Asia, Lebanon): announced tables and the rule fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon, North America): announced tables and the rule
+fitted to each.
 
-Three reckonings, ``pakistan`` and ``india`` (issue 26) and ``lebanon`` (issue 37: the office of
-Sayyid Muhammad Husayn Fadlallah, by calculation), are built like ``moonsighting``:
-the months a community's Shia announced (``data/month_starts/<calendar>.csv``, cited in
+Five reckonings, ``pakistan`` and ``india`` (issue 26), ``lebanon`` (issue 37: the office of
+Sayyid Muhammad Husayn Fadlallah, by calculation) and ``cssna-east``/``cssna-west`` (issue 37:
+the Council of Shia Muslim Scholars of North America by region), are built like ``moonsighting``:
+the months a community's Shia announced (``data/month_starts/<calendar>.csv``; both North American
+reckonings read ``cssna.csv``, each its region's rows; cited in
 data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
 it is the candidate rule, from a small family fixed before scoring, that reproduces the most
 announced months of that reckoning, so a row added to the file needs no code change.
@@ -66,11 +69,18 @@ class Region(NamedTuple):
     places: tuple[str, ...]  # catalogue city ids (data/cities.csv gives their coordinates)
     place_sets: tuple[tuple[str, ...], ...]  # the candidate sets, smaller first
     criteria: tuple[str, ...] = SOUTH_ASIA_CRITERIA  # names in `CRITERIA`, in tie-break order
+    # A body that announces by region writes one file with a ``region`` column (``all`` or a
+    # region's name): the reckoning reads ``file`` and keeps the rows of ``all`` and ``region``.
+    file: str | None = None  # data/month_starts/<file>.csv; None: the reckoning's own name
+    region: str | None = None
 
 
 # The cities of Pakistan's zonal Ruet-e-Hilal committees (the central committee meets in one of
 # them and hears the others); for India, Lucknow, where the Shia committee sits, then the cities
 # of the north it hears witnesses from and the larger Shia centres.
+# Candidate places of the North American reckonings, east to west (data/cities.csv ids).
+NORTH_AMERICA = ("toronto", "new-york", "detroit", "chicago", "washington", "atlanta", "houston", "dallas",
+                 "los-angeles")
 REGIONS = {
     "pakistan": Region(
         utc_offset_days=5.0 / 24.0,
@@ -106,6 +116,30 @@ REGIONS = {
                      "caracas", "sao-paulo", "buenos-aires", "new-york", "houston", "los-angeles")),
         criteria=tuple(CRITERIA),
     ),
+    # North America (issue 37): the Moon-Sighting Committee of the Council of Shia Muslim Scholars
+    # of North America announces by naked-eye sighting in North America and, following Sayyid
+    # Sistani's multiplicity of horizons, sometimes by region: the south and west (where a
+    # crescent is first seen: San Diego, Phoenix, Houston, Miami) a day before the east and
+    # north.  Two reckonings read its one file, each its region's rows (``all`` and its own).
+    # Evenings start from the conjunction's date on the region's clock (EST UTC-5, PST UTC-8);
+    # the places widen from the region's own cities towards the whole continent.
+    "cssna-east": Region(
+        utc_offset_days=-5.0 / 24.0,
+        places=NORTH_AMERICA,
+        place_sets=(("toronto",), ("toronto", "new-york", "detroit"),
+                    ("toronto", "new-york", "detroit", "chicago", "washington"),
+                    ("toronto", "new-york", "detroit", "chicago", "washington", "atlanta", "houston"),
+                    NORTH_AMERICA),
+        file="cssna", region="east",
+    ),
+    "cssna-west": Region(
+        utc_offset_days=-8.0 / 24.0,
+        places=NORTH_AMERICA,
+        place_sets=(("los-angeles",), ("los-angeles", "houston"),
+                    ("los-angeles", "houston", "atlanta", "dallas"),
+                    NORTH_AMERICA),
+        file="cssna", region="west",
+    ),
 }
 CALENDARS = tuple(REGIONS)
 NATIONAL_BODY = {"pakistan": "ruet-e-hilal"}  # overridden, month by month, by the Shia's own announcement
@@ -119,7 +153,12 @@ class Row(NamedTuple):
 
 
 def path_of(calendar: str) -> Path:
-    return MONTH_STARTS_DIR / f"{calendar}.csv"
+    return MONTH_STARTS_DIR / f"{REGIONS[calendar].file or calendar}.csv"
+
+
+def columns_of(calendar: str) -> tuple[str, ...]:
+    """Return a reckoning's file header: `COLUMNS`, then ``region`` for a body announcing by region."""
+    return COLUMNS + ("region",) if REGIONS[calendar].region else COLUMNS
 
 
 def candidates(calendar: str) -> list[tuple[tuple[str, ...], str]]:
@@ -155,8 +194,9 @@ def read_rows(calendar: str, path: Path | None = None) -> list[dict[str, str]]:
     path = path or path_of(calendar)
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise ValueError(f"{path.name}: the header must be {','.join(COLUMNS)}")
+        columns = columns_of(calendar)
+        if tuple(reader.fieldnames or ()) != columns:
+            raise ValueError(f"{path.name}: the header must be {','.join(columns)}")
         rows = list(reader)
     for line, r in enumerate(rows, start=2):
         where = f"{path.name} line {line}"
@@ -169,19 +209,29 @@ def read_rows(calendar: str, path: Path | None = None) -> list[dict[str, str]]:
             raise ValueError(f"{where}: shia_followed must be one of {', '.join(SHIA_FOLLOWED)}")
         if not r["source"].startswith(("http://", "https://")):
             raise ValueError(f"{where}: source must be an http(s) address")
+        if "region" in r and r["region"] not in regions_of(calendar):
+            raise ValueError(f"{where}: region must be one of {', '.join(regions_of(calendar))}")
     return rows
+
+
+def regions_of(calendar: str) -> tuple[str, ...]:
+    """Return the region values a reckoning's file may hold: ``all`` and every region reading the file."""
+    file = REGIONS[calendar].file or calendar
+    return ("all", *(r.region for r in REGIONS.values() if (r.file or "") == file and r.region))
 
 
 def announced(calendar: str, path: Path | None = None) -> dict[tuple[int, int], Row]:
     """Return {(hy, hm): Row} of the day 1 each month's Shia kept, by the file's rows.
 
-    Rows the Shia did not follow are skipped; the Shia's own body overrides the national
+    Rows the Shia did not follow are skipped, and so are another region's rows of a body
+    announcing by region (`Region.region`); the Shia's own body overrides the national
     committee; two different days of the same standing for one month are a ValueError.
     """
     national = NATIONAL_BODY.get(calendar)
+    region = REGIONS[calendar].region
     found: dict[tuple[int, int], Row] = {}
     for r in read_rows(calendar, path):
-        if r["shia_followed"] == "no":
+        if r["shia_followed"] == "no" or (region and r["region"] not in ("all", region)):
             continue
         row = Row(int(r["hy"]), int(r["hm"]), days.unix_day(r["gregorian_start"]), r["decided_by"])
         key = (row.hy, row.hm)

@@ -35,7 +35,9 @@ _COUNTRY = re.compile(r"[A-Z]{2}", re.ASCII)
 _CITY = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
 # One reckoning id, or several joined by "|" where a community keeps more than one calendar (Lebanon's Shia:
 # the Higher Islamic Shia Council's and the Fadlallah office's): the first is the default, the others are offered.
-_RECKONING = re.compile(r"[a-z]+(?:\|[a-z]+)*", re.ASCII)
+# An id may have a hyphenated region (cssna-east, cssna-west: one body announcing by region, issue 37).
+_ID = r"[a-z]+(?:-[a-z]+)*"
+_RECKONING = re.compile(rf"{_ID}(?:\|{_ID})*", re.ASCII)
 
 
 @dataclass(frozen=True)

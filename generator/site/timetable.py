@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timezone
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 import orjson
@@ -63,6 +64,27 @@ def page_calendars(calendar: str, offered: tuple[str, ...] = ()) -> tuple[str, .
     reckonings its community keeps (a Beirut reader's ``lebanon``, issue 37)."""
     shown = SHOWN_CALENDARS if calendar in SHOWN_CALENDARS else (calendar, *SHOWN_CALENDARS)
     return (*shown, *(c for c in offered if c not in shown))
+
+
+def reckoning_choice(today: date, local_today: date, city_id: str, lang: str, calendar: str, offered: tuple[str, ...],
+                     method: str, default_method: str) -> list[dict]:
+    """Return, where a community keeps more than one calendar (``offered``: Lebanon's two, North America's Council
+    by region, issue 37), each body by name with what follows its days: its Ramadan imsakiya, the events feed and
+    the wall screen under its reckoning; empty for a community with one calendar."""
+    if not offered:
+        return []
+    out = []
+    for c in (calendar, *offered):
+        year = ramadan_year(today, local_today, c)
+        out.append({
+            "body": feed_words.RECKONING_TITLE[c][lang],
+            "imsakiya": {"href": urls.imsakiya_url(city_id, lang, c, calendar, method, default_method),
+                         "text": words.WORDS[lang]["imsakiya_link"].format(year=words.digits(year, lang))}
+            if year else None,
+            "events": responses.api_url("events.ics", {"calendar": c, "lang": lang}),
+            "screen": f"/screen/?{urlencode({'city': city_id, 'calendar': c, 'lang': lang})}",
+        })
+    return out
 
 
 def calendar_note(calendar: str, lang: str, city_id: str, offered: tuple[str, ...] = ()) -> str:
@@ -229,6 +251,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
         crescent=crescent,
+        choice=reckoning_choice(today, local_today, city_id, lang, calendar, offered, method, default_method),
         main_href=urls.city_url(city_id, lang, method, shared["default_method"]) if month_page is not None else None,
         printed_note=printed_note(months, methods, lang),
         midnight_note=midnight_note(method, city_id, lang),
