@@ -7,7 +7,8 @@ from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 CALENDAR = P.choice("calendar", hijri.CALENDARS,
                     "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia), "
-                    "india (India's Shia, Lucknow) or lebanon (the Fadlallah office, Beirut, by calculation).",
+                    "india (India's Shia, Lucknow), lebanon (the Fadlallah office, Beirut, by calculation) or "
+                    "azerbaijan (the Caucasian Muslims' Board, Baku).",
                     default=hijri.DEFAULT_CALENDAR)
 MAX_OFFSET_DAYS = 2  # a community a day or two from its reckoning (/v1/hijri's offset has the same bounds)
 OFFSET = P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS,

@@ -25,9 +25,9 @@ map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsi
 ``iran-calendar-center`` (Iran's official calendar, `iran`), or the ``decided_by`` of the
 month's row under `pakistan` (``ruet-e-hilal``, the Central Ruet-e-Hilal Committee, or
 ``shia-ulema``, Pakistan's Shia ulema where they kept another day), `india`
-(``lucknow-shia``, the Shia moon-sighting committee of Lucknow) and `lebanon`
-(``fadlallah-office``, the office of Sayyid Muhammad Husayn Fadlallah, Beirut); `computed`
-and `tabular` months have none.
+(``lucknow-shia``, the Shia moon-sighting committee of Lucknow), `lebanon`
+(``fadlallah-office``, the office of Sayyid Muhammad Husayn Fadlallah, Beirut) and `azerbaijan`
+(``qmi``, the Caucasian Muslims' Board, Baku); `computed` and `tabular` months have none.
 """
 from __future__ import annotations
 
@@ -216,6 +216,6 @@ def plan(window: Window):
                     for m in range(1, 13))
 
 
-ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan, india or lebanon reckoning", PARAMETERS,
+ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan, india, lebanon or azerbaijan reckoning", PARAMETERS,
                     canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True,
                     hijri_days=hijri_days)

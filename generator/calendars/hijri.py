@@ -454,7 +454,8 @@ def _chosen(calendar: str, fixed: dict[tuple[int, int], int], starts_of) -> int:
 
     ``starts_of(hy, hm, calendar)`` gives the candidates' starts of those months, (candidates, months).
     """
-    keys = [k for k in fixed if FIRST_YEAR <= k[0] <= LAST_YEAR]
+    first = max(FIRST_YEAR, hijri_regions.REGIONS[calendar].fit_from_year)
+    keys = [k for k in fixed if first <= k[0] <= LAST_YEAR]
     if not keys:
         return 0
     hy, hm = np.array(keys).T

@@ -43,7 +43,7 @@ SHIA_FOLLOWED = ("yes", "no", "unknown")
 AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
 
 
-CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= threshold (and ARCL ≥ Danjon)
+CRITERIA = {  # name -> (quantity, threshold): seen when q or lag > threshold, or V >= threshold (and ARCL ≥ Danjon)
     "Yallop A": ("q", crescent.YALLOP_Q_ABOVE[0]),
     "Yallop >= B": ("q", crescent.YALLOP_Q_ABOVE[1]),
     "Yallop >= C": ("q", crescent.YALLOP_Q_ABOVE[2]),
@@ -55,8 +55,14 @@ CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= 
     # names evenings "visible by telescope" whose crescent is below that floor everywhere (Eid
     # 1437, Ramadan 1447; docs/hijri.md), so Lebanon's family tries it last.
     "Odeh >= C, no Danjon limit": ("v_any", crescent.ODEH_V_AT_LEAST[2]),
+    # No visibility at all: the conjunction falls before sunset and the Moon sets after the Sun
+    # (lag > 0 minutes).  The Caucasian Muslims' Board states this evening test for Ramadan 1443
+    # (Baku, 1 April 2022: "the Moon set 14 minutes after the Sun", a 0.2 % crescent; docs/hijri.md),
+    # so Azerbaijan's family tries it last.
+    "Moon sets after the Sun": ("lag", 0.0),
 }
-SOUTH_ASIA_CRITERIA = tuple(name for name in CRITERIA if name != "Odeh >= C, no Danjon limit")  # issue 26's family
+VISIBILITY_CRITERIA = tuple(name for name in CRITERIA if name != "Moon sets after the Sun")
+SOUTH_ASIA_CRITERIA = tuple(name for name in VISIBILITY_CRITERIA if name != "Odeh >= C, no Danjon limit")
 
 
 class Region(NamedTuple):
@@ -66,6 +72,9 @@ class Region(NamedTuple):
     places: tuple[str, ...]  # catalogue city ids (data/cities.csv gives their coordinates)
     place_sets: tuple[tuple[str, ...], ...]  # the candidate sets, smaller first
     criteria: tuple[str, ...] = SOUTH_ASIA_CRITERIA  # names in `CRITERIA`, in tie-break order
+    # Rows of earlier Hijri years are served as announced but do not choose the rule: the body
+    # stated a change of practice that year (Azerbaijan, 1443; docs/hijri.md).  0: every row chooses.
+    fit_from_year: int = 0
 
 
 # The cities of Pakistan's zonal Ruet-e-Hilal committees (the central committee meets in one of
@@ -104,7 +113,21 @@ REGIONS = {
                      "caracas", "sao-paulo", "buenos-aires", "new-york", "houston"),
                     ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
                      "caracas", "sao-paulo", "buenos-aires", "new-york", "houston", "los-angeles")),
+        criteria=VISIBILITY_CRITERIA,
+    ),
+    # Azerbaijan (issue 37): the Caucasian Muslims' Board (Qafqaz Müsəlmanları İdarəsi, Baku) sets
+    # each month by the calculation of the Shamakhi Astrophysical Observatory "for Azerbaijan's
+    # horizon" (Azərbaycan üfüqündə); evenings start from the conjunction's date in Baku (UTC+4).
+    # The places are the country's own: Baku, then its four corners (Ganja, Lankaran, Nakhchivan).
+    "azerbaijan": Region(
+        utc_offset_days=4.0 / 24.0,
+        places=("baku", "ganja", "lankaran", "nakhchivan"),
+        place_sets=(("baku",), ("baku", "ganja", "lankaran", "nakhchivan")),
         criteria=tuple(CRITERIA),
+        # Ramadan 1443 (April 2022): the Board answered that the month began after the evening the
+        # Moon set 14 minutes after the Sun over Azerbaijan (a 0.2 % crescent "seen by telescope");
+        # its months before 1443 fit a crescent-visibility rule instead (docs/hijri.md's table).
+        fit_from_year=1443,
     ),
 }
 CALENDARS = tuple(REGIONS)
@@ -143,8 +166,8 @@ def coordinates(calendar: str) -> tuple[np.ndarray, np.ndarray]:
 
 def rules_key() -> str:
     """Return what the candidates' starts depend on (for the month table's stamp)."""
-    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets, r.criteria)
-                 for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
+    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets, r.criteria,
+                  r.fit_from_year) for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
 
 
 # --- the data files -----------------------------------------------------------------------
@@ -215,6 +238,7 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
     q = np.full((len(conj), evenings_tried, len(names)), -np.inf)
     v = np.full_like(q, -np.inf)
     v_any = np.full_like(q, -np.inf)  # Odeh's V without the Danjon floor
+    lag = np.full_like(q, -np.inf)  # moonset − sunset, minutes, where the conjunction precedes sunset
     for offset in range(evenings_tried):
         todo = np.flatnonzero(known)
         e = crescent.evening(lat[None, :], lng[None, :], (first[todo] + offset)[:, None], conj[todo][:, None])
@@ -222,12 +246,13 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
         q[todo, offset] = np.where(ok, e.q, -np.inf)
         v[todo, offset] = np.where(ok & (e.arcl_topo_deg >= crescent.ODEH_DANJON_ARCL_DEG), e.v, -np.inf)
         v_any[todo, offset] = np.where(ok, e.v, -np.inf)
+        lag[todo, offset] = np.where(ok, e.lag_min, -np.inf)
     out = []
     for places, criterion in candidates(calendar):
         columns = [names.index(p) for p in places]
         quantity, threshold = CRITERIA[criterion]
-        value = {"q": q, "v": v, "v_any": v_any}[quantity][:, :, columns]
-        seen = (value > threshold) if quantity == "q" else (value >= threshold)
+        value = {"q": q, "v": v, "v_any": v_any, "lag": lag}[quantity][:, :, columns]
+        seen = (value > threshold) if quantity in ("q", "lag") else (value >= threshold)
         seen = seen.any(axis=2)
         evening = np.where(seen.any(axis=1), seen.argmax(axis=1), evenings_tried)
         out.append(np.where(known, first + evening + 1, np.iinfo(np.int32).min))

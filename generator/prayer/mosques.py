@@ -19,7 +19,7 @@ with the file and the field named):
                  ``jamaatEarliest``, ``jamaatLatest``, ``jamaatTable``, ``jamaatOutside`` (their query syntax;
                  `generator.prayer.jamaat`).  Absent: the mosque publishes no jamaat times, and none is
                  invented.
-``reckoning``    ``moonsighting``, ``iran``, ``pakistan`` or ``india``: the Hijri reckoning of its Eid days, Ramadan and
+``reckoning``    ``moonsighting``, ``iran``, ``pakistan``, ``india``, ``lebanon`` or ``azerbaijan``: the Hijri reckoning of its Eid days, Ramadan and
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
                  one its screen shows by default, the next beside it (issue 36: the screen's ``lang2``).
