@@ -217,3 +217,51 @@ def test_announce_refuses_an_azerbaijan_day_before_the_conjunction(hijri_sandbox
     assert announce.main(["azerbaijan", "1447", "11", "2026-04-17", "--source", "https://a.example/x",
                           "--dry-run"]) == 2
     assert capsys.readouterr().err.startswith("refused: date:")
+
+
+# --- the Board's times (issue 37) ------------------------------------------------------------
+
+BOARD_CELLS = hijri_regions.DATA_DIR.parent / "tests" / "fixtures" / "timetables" / "azerbaijan_board_baku.csv"
+BOARD_TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha")
+
+
+def _minutes(text: str) -> int:
+    hours, minutes = text.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def test_every_board_cell_is_the_served_answer_within_a_minute(client):
+    """The Board's Baku times found (tests/fixtures/timetables/azerbaijan_board_baku.csv: az.irna.ir's reprint of
+    April 2025, 1-18; the Board's Ramadan calendar as shimal.news, day.az, teleqraf.az and metbuat.az print
+    it, 2023-2026), every cell against /v1/prayer-times?method=CaucasianMuslimsBoard&city=baku, the Board's
+    asr with asr=hanafi (it prints the Hanafi shadow): within 1 minute.  Tehran, Azerbaijan's default before
+    (same cells), misses fajr by 8 minutes or more: the test fails on the old default."""
+    with BOARD_CELLS.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    checked = 0
+    tehran_fajr = []
+    for row in rows:
+        params = {"city": "baku", "date": row["date"], "asr": "hanafi"}
+        served = client.get("/v1/prayer-times", params={**params, "method": "CaucasianMuslimsBoard"}).json()
+        local = served["days"][0]["local"]
+        for name in BOARD_TIMES:
+            if row[name]:
+                assert abs(_minutes(row[name]) - _minutes(local[name])) <= 1, (row["date"], name, local[name])
+                checked += 1
+        if row["fajr"]:
+            tehran = client.get("/v1/prayer-times", params={**params, "method": "Tehran"}).json()["days"][0]["local"]
+            tehran_fajr.append(_minutes(row["fajr"]) - _minutes(tehran["fajr"]))
+    assert checked == 120 and min(tehran_fajr) >= 8
+
+
+def test_azerbaijan_opens_on_the_boards_method_and_reckoning():
+    """data/place_defaults.csv: Azerbaijan's pages open on the Board's rule and months; the row says what was
+    searched for the full table and that the Board's midnight was not found."""
+    from generator.prayer import place_defaults
+
+    for city in ("baku", "ganja", "nakhchivan"):
+        defaults = place_defaults.for_city(city)
+        assert (defaults.method, defaults.calendar) == ("CaucasianMuslimsBoard", CALENDAR), city
+    with place_defaults.PATH.open(encoding="utf-8", newline="") as handle:
+        az = next(r for r in csv.DictReader(handle) if r["place"] == "AZ")
+    assert "searched 2026-11-28" in az["method_source"] and "none found" in az["midnight_source"]
