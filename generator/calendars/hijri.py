@@ -1,4 +1,4 @@
-"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan`, `india` and `lebanon`, vectorised.
+"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan`, `india`, `lebanon`, `azerbaijan`.
 
 Public functions (days are whole days since 1970-01-01, numpy int arrays or ints; every
 function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
@@ -11,7 +11,7 @@ function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
 * ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
-  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`/`lebanon`.
+  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`/`lebanon`/`azerbaijan`.
 * ``month_authority(hy, hm, calendar)``: who announced or published a `table` month.
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
@@ -44,6 +44,9 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
 * ``lebanon`` (issue 37): the month starts the office of Sayyid Muhammad Husayn Fadlallah (Beirut)
   announces by calculation, ``data/month_starts/lebanon.csv``, then ``computed`` the same way
   (a crescent seen by eye or telescope anywhere sharing part of Lebanon's night), then ``tabular``.
+* ``azerbaijan`` (issue 37): the month starts the Caucasian Muslims' Board (Baku) announces by the
+  Shamakhi observatory's calculation, ``data/month_starts/azerbaijan.csv``, then ``computed`` the same
+  way, the rule chosen on the months from 1443 (the Moon setting after the Sun at Baku), then ``tabular``.
 * ``tabular``: the arithmetic calendar of `generator.calendars.hijri_tabular`, only for months
   whose conjunction lies outside the new-moon table (never inside 1317–1523).
 

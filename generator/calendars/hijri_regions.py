@@ -1,24 +1,28 @@
-"""The month starts of regional Shia communities (South Asia, Lebanon): announced tables and the rule fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon, Azerbaijan): announced tables and the rule fitted to each.
 
-Three reckonings, ``pakistan`` and ``india`` (issue 26) and ``lebanon`` (issue 37: the office of
-Sayyid Muhammad Husayn Fadlallah, by calculation), are built like ``moonsighting``:
+Four reckonings, ``pakistan`` and ``india`` (issue 26), ``lebanon`` and ``azerbaijan`` (issue 37: the
+office of Sayyid Muhammad Husayn Fadlallah and the Caucasian Muslims' Board, both by calculation), are
+built like ``moonsighting``:
 the months a community's Shia announced (``data/month_starts/<calendar>.csv``, cited in
 data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
 it is the candidate rule, from a small family fixed before scoring, that reproduces the most
 announced months of that reckoning, so a row added to the file needs no code change.
 
 * Candidates: a criterion (Yallop zone A, ≥ B, ≥ C, ≥ D; Odeh zone A, ≥ B, ≥ C, with the
-  6.4° Danjon limit; for Lebanon also Odeh ≥ C without that limit) at a set of the places
+  6.4° Danjon limit; for Lebanon and Azerbaijan also Odeh ≥ C without that limit; for Azerbaijan
+  also the Moon setting after the Sun, the Board's stated test) at a set of the places
   where the region's sightings are made (the zonal committees' cities for Pakistan, Lucknow
   and the cities whose witnesses it hears for India; for Lebanon, Beirut, then the lands
   westward that share part of Lebanon's night, as the office's statements name them), each
   place at its own best time; the crescent counts as seen when any place of the set meets
   the criterion.  Evenings are tried from the conjunction's date at the region's clock
-  (PKT UTC+5, IST UTC+5:30, EET UTC+2), as the other reckonings do.
+  (PKT UTC+5, IST UTC+5:30, EET UTC+2, AZT UTC+4), as the other reckonings do.
 * Order (ties go to the first): smaller place sets first, then Yallop before Odeh, stricter
   before looser: the least permissive rule that fits the announcements.
 * Held-out agreement: leave one Hijri year out (choose on the other years' rows, score
-  that year's rows), the figure `make bench` prints and docs/hijri.md states.
+  that year's rows), the figure `make bench` prints and docs/hijri.md states.  A region may
+  choose on the rows from a year its body stated a change of practice (``fit_from_year``);
+  the earlier rows are served as announced all the same.
 
 Which announced row counts: a row whose ``shia_followed`` is ``no`` is not the day the Shia
 kept (its month has a ``shia-ulema`` row instead); a row of the community's own Shia body
