@@ -15,6 +15,7 @@ Moon sets after the Sun.
 from __future__ import annotations
 
 import csv
+import re
 from datetime import date, timedelta, timezone
 
 import astronomy
@@ -189,8 +190,12 @@ def test_pages_screen_widget_and_builder_take_azerbaijan(client):
     assert client.get("/widget/?city=baku&calendar=azerbaijan").status_code == 200
     assert "قمری (جمهوری آذربایجان)" in client.get("/mosque/new/fa/").text
     from generator.prayer import place_defaults
+    from generator.words import page_words as words
 
     assert place_defaults.for_city("baku").calendar == CALENDAR
+    city = client.get("/city/baku/fa/").text  # the Board's column first, its note (glossary, fa)
+    heads = re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', city)
+    assert heads[0] == "قمری (جمهوری آذربایجان)" and words.WORDS["fa"]["calendar_note_region.azerbaijan"] in city
 
 
 # --- announce.py ----------------------------------------------------------------------------
