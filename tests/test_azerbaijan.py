@@ -196,6 +196,7 @@ def test_pages_screen_widget_and_builder_take_azerbaijan(client):
     city = client.get("/city/baku/fa/").text  # the Board's column first, its note (glossary, fa)
     heads = re.findall(r'<th scope="col" class="hijri">([^<]*)</th>', city)
     assert heads[0] == "قمری (جمهوری آذربایجان)" and words.WORDS["fa"]["calendar_note_region.azerbaijan"] in city
+    assert words.WORDS["fa"]["asr_note.CaucasianMuslimsBoard"] in city  # its asr is not the Board's printed one
 
 
 # --- announce.py ----------------------------------------------------------------------------
