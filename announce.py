@@ -8,15 +8,17 @@ Usage::
                                  [--decided-by ruet-e-hilal|shia-ulema] [--quote "…"] [--dry-run] …
     python announce.py india 1448 10 2027-03-10 --source URL [--decided-by lucknow-shia] [--quote "…"] …
     python announce.py lebanon 1448 10 2027-03-10 --source URL [--decided-by fadlallah-office] [--quote "…"] …
+    python announce.py azerbaijan 1448 10 2027-03-10 --source URL [--decided-by qmi] [--quote "…"] …
     python announce.py cssna-west 1448 10 2027-03-10 --source URL [--quote "…"] …   (and cssna-east)
 
 ``moonsighting`` (authority ``sistani``, data/announced_month_starts.csv), ``pakistan``,
-``india`` and ``lebanon`` (data/month_starts/<calendar>.csv, issues 26 and 37: ``--decided-by``
-names the body, by default the Central Ruet-e-Hilal Committee, the Shia committee of Lucknow
-and the office of Sayyid Muhammad Husayn Fadlallah; the row is the day the community keeps)
-take announcements, and so do ``cssna-east`` and ``cssna-west`` (issue 37: the Council of Shia
-Muslim Scholars of North America, data/month_starts/cssna.csv; the row is written for the named
-region, so a day announced for the whole continent is recorded once for each); ``iran`` months come from Iran's
+``india``, ``lebanon`` and ``azerbaijan`` (data/month_starts/<calendar>.csv, issues 26 and 37:
+``--decided-by`` names the body, by default the Central Ruet-e-Hilal Committee, the Shia committee
+of Lucknow, the office of Sayyid Muhammad Husayn Fadlallah and the Caucasian Muslims' Board
+(``qmi``); the row is the day the community keeps) take announcements, and so do ``cssna-east`` and
+``cssna-west`` (issue 37: the Council of Shia Muslim Scholars of North America,
+data/month_starts/cssna.csv; the row is written for the named region, so a day announced for the
+whole continent is recorded once for each); ``iran`` months come from Iran's
 official table (data/iran_hijri_month_starts.csv), which is a table update, not an
 announcement.  The row is checked before anything is written:
 
@@ -64,7 +66,7 @@ from generator.places import days
 AUTHORITY = {"moonsighting": ("sistani", "Sistani office (Najaf; Iraq and neighbouring areas)")}
 # The South Asian reckonings (issue 26): the body that decides by default (--decided-by names another).
 REGIONAL_AUTHORITY = {"pakistan": "ruet-e-hilal", "india": "lucknow-shia", "lebanon": "fadlallah-office",
-                      "cssna-east": "cssna", "cssna-west": "cssna"}
+                      "azerbaijan": "qmi", "cssna-east": "cssna", "cssna-west": "cssna"}
 ANNOUNCING = (*AUTHORITY, *REGIONAL_AUTHORITY)
 KINDS = ("announcement", "forecast")
 COLUMNS = ("hy", "hm", "gregorian_start", "authority_id", "kind", "authority", "source", "reported")
@@ -74,9 +76,11 @@ MAX_QUOTE_CHARS = 200
 LATEST_IRAQ_SUNSET_UTC_DAYS = (19.5 - 3.0) / 24.0  # 19:30 local (UTC+3): later than any sunset in Iraq
 # Later than any sunset where the reckoning's crescent is looked for (19:45 PKT, UTC+5; 19:30 IST, UTC+5:30;
 # for lebanon the westernmost place of its rule, Los Angeles, 20:15 PDT, UTC-7: a day-1 evening in Beirut's date;
-# for cssna-west Los Angeles likewise, for cssna-east Toronto, 21:05 EDT, UTC-4).
+# for cssna-west Los Angeles likewise, for cssna-east Toronto, 21:05 EDT, UTC-4;
+# for azerbaijan 21:00 AZT, UTC+4: later than Nakhchivan's midsummer sunset, the country's latest).
 LATEST_SUNSET_UTC_DAYS = {"moonsighting": LATEST_IRAQ_SUNSET_UTC_DAYS, "pakistan": (19.75 - 5.0) / 24.0,
                           "india": (19.5 - 5.5) / 24.0, "lebanon": (20.25 + 7.0) / 24.0,
+                          "azerbaijan": (21.0 - 4.0) / 24.0,
                           "cssna-east": (21.25 + 4.0) / 24.0, "cssna-west": (20.25 + 7.0) / 24.0}
 MAX_URL_CHARS = 500
 AFFECTED_ENDPOINTS = ("hijri", "events", "day-status", "eclipses", "moon-visibility", "events.ics", "fasting.ics",
@@ -155,7 +159,7 @@ def validate(calendar: str, hy: int, hm: int, start_text: str, source: str, repo
     if regional:
         decided_by = decided_by or REGIONAL_AUTHORITY[calendar]
         if not hijri_regions.AUTHORITY_ID.fullmatch(decided_by):
-            raise Refused("decided-by: an id such as ruet-e-hilal, shia-ulema, lucknow-shia or fadlallah-office")
+            raise Refused("decided-by: an id such as ruet-e-hilal, shia-ulema, lucknow-shia, fadlallah-office or qmi")
         if len(quote) > MAX_QUOTE_CHARS or re.search(r"[\x00-\x1f\x7f]", quote):
             raise Refused(f"quote: at most {MAX_QUOTE_CHARS} characters on one line")
     recorded = recorded_starts(calendar)
@@ -293,11 +297,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", required=True, help="http(s) URL of the page reporting the announcement")
     parser.add_argument("--reported", help="date of the statement, YYYY-MM-DD")
     parser.add_argument("--kind", default="announcement", choices=KINDS)
-    parser.add_argument("--decided-by", help="pakistan, india, lebanon, cssna-east, cssna-west: the body that "
-                                             "announced the day the Shia keep (default ruet-e-hilal, lucknow-shia, "
-                                             "fadlallah-office, cssna; e.g. shia-ulema)")
-    parser.add_argument("--quote", default="", help="pakistan, india, lebanon, cssna-east, cssna-west: the "
-                                                    "report's words that state the date")
+    parser.add_argument("--decided-by", help="pakistan, india, lebanon, azerbaijan, cssna-east, cssna-west: the body "
+                                             "that announced the day the Shia keep (default ruet-e-hilal, lucknow-shia, "
+                                             "fadlallah-office, qmi, cssna; e.g. shia-ulema)")
+    parser.add_argument("--quote", default="", help="pakistan, india, lebanon, azerbaijan, cssna-east, cssna-west: "
+                                                    "the report's words that state the date")
     parser.add_argument("--dry-run", action="store_true", help="check and print what would change; write nothing")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=str(static_paths.STATIC_ROOT))

@@ -11,8 +11,8 @@
 3. The `moonsighting` computed rule calibrated on the Sistani office's announcements
    (`generator.calendars.hijri_calibration`): held-out agreement (leave-one-out and a year split),
    printed next to the Iran-table figure, every candidate's score and every mismatch.
-4. The `pakistan`, `india` (issue 26), `lebanon`, `cssna-east` and `cssna-west` (issue 37) rules
-   fitted on their announced months: the rule chosen, leave-one-year-out agreement, every held-out
+4. The `pakistan`, `india` (issue 26), `lebanon`, `azerbaijan`, `cssna-east` and `cssna-west` (issue 37)
+   rules fitted on their announced months: the rule chosen, leave-one-year-out agreement, every held-out
    miss, every candidate's score, and the other reckonings on the same months for comparison.
 
 Run: ``python -m bench.hijri`` (or ``make bench``).
@@ -126,8 +126,8 @@ def agreement_report() -> None:
 
 
 def regional_report(calendar: str) -> None:
-    """Print a regional reckoning's fitted rule (pakistan, india, lebanon, cssna-east, cssna-west) and its
-    leave-one-year-out agreement."""
+    """Print a regional reckoning's fitted rule (pakistan, india, lebanon, azerbaijan, cssna-east, cssna-west) and
+    its leave-one-year-out agreement."""
     fit = hijri_calibration.regional_fit(calendar)
     held, n = fit.held_out, len(fit.announced)
     print()
@@ -151,6 +151,14 @@ def regional_report(calendar: str) -> None:
     for name, starts in zip(fit.candidates, fit.starts):
         misses = [f"{y}/{m:02d}{int(s - a):+d}" for y, m, s, a in zip(fit.hy, fit.hm, starts, fit.announced) if s != a]
         print(f"    {name:58} {(starts == fit.announced).sum():3}/{n}  {' '.join(misses)}")
+    first = hijri_regions.REGIONS[calendar].fit_from_year
+    early = hijri_calibration.regional_fit(calendar, before=True)
+    if len(early.announced):
+        k = len(early.announced)
+        print(f"  {k} announced months before {first} (served as announced, not fitted): the rule chosen gives "
+              f"{(early.starts[fit.chosen] == early.announced).sum()}/{k}; the rule chosen on them, "
+              f"{early.candidates[early.chosen]}, gives {(fit.starts[early.chosen] == fit.announced).sum()}/{n} "
+              f"of the months from {first}")
 
 
 def sistani_report() -> None:

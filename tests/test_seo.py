@@ -253,8 +253,9 @@ def test_sitemap_lists_every_kind_of_page_by_its_canonical_absolute_url(client):
     kinds = {
         "home": r"/((ar|fa|ur)/)?", "city": r"/city/[a-z0-9-]+/((ar|fa|ur)/)?",
         "imsakiya": r"/city/[a-z0-9-]+/(en|ar|fa|ur)/imsakiya/",
-        # each city's default method: Tehran, or the authority whose printed table serves it (issue 19)
-        "month": r"/city/[a-z0-9-]+/(en|ar|fa|ur)/(Tehran|ImamAliFoundation)/[0-9]{4}-[0-9]{2}/",
+        # each city's default method: Tehran, the authority whose printed table serves it (issue 19), or the
+        # Caucasian Muslims' Board's rule in Azerbaijan (issue 37)
+        "month": r"/city/[a-z0-9-]+/(en|ar|fa|ur)/(Tehran|ImamAliFoundation|CaucasianMuslimsBoard)/[0-9]{4}-[0-9]{2}/",
         "moon": r"/moon/[0-9]{4}-[0-9]{1,2}/((ar|fa|ur)/)?",
         "builder": r"/mosque/new/((ar|fa|ur)/)?",  # the mosque builder (issue 27)
         "mosque": r"/mosque/(?!new/)[a-z0-9-]+/((ar|fa|ur)/)?",  # every profile of data/mosques/ (issue 20)

@@ -48,12 +48,12 @@ def _rebuilt(root, relative: str, body: bytes) -> None:
 
 def test_the_manifest_names_every_file_the_build_wrote(built):
     manifest = static_paths.read_manifest(built)
-    # methods + the 37 Hijri month and year maps of 2026's Hijri years under each reckoning (seven since issue 37:
-    # Lebanon's, North America's east and west), and the site's 429 page in each of the four languages (nginx
-    # answers with them: issue 34)
+    # methods + the 37 Hijri month and year maps of 2026's Hijri years under each reckoning (eight since issue 37:
+    # Lebanon's, Azerbaijan's, North America's east and west), and the site's 429 page in each of the four languages
+    # (nginx answers with them: issue 34)
     from generator.calendars import hijri
 
-    assert len(hijri.CALENDARS) == 7 and len(manifest) == 1 + 37 * len(hijri.CALENDARS) + 4
+    assert len(hijri.CALENDARS) == 8 and len(manifest) == 1 + 37 * len(hijri.CALENDARS) + 4
     assert {relative for relative in manifest if relative.startswith("_errors/")} == {
         f"_errors/429-{lang}.html" for lang in ("en", "ar", "fa", "ur")}
     for relative, (digest, size) in manifest.items():

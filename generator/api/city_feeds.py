@@ -106,7 +106,7 @@ NIGHT_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, NAME
 # Jamaat (issue 20): the rules of /v1/prayer-times; the reckoning also dates Ramadan here.
 FEED_CALENDAR = JP.CALENDAR.but(description="Hijri reckoning of the Eid days (eid) and of Ramadan (ramadan=1): "
                                             "moonsighting (global sighting), iran (official), pakistan, india, "
-                                            "lebanon, cssna-east or cssna-west.")
+                                            "lebanon, azerbaijan, cssna-east or cssna-west.")
 FEED_JAMAAT_PARAMETERS = (*JP.PARAMETERS[:-1], FEED_CALENDAR)
 PRAYER_PARAMETERS = (*PLACE_PARAMETERS, FEED_METHOD, FEED_LANG, DAYS, CLOCK, OFFSETS, NAME, *PT.CUSTOM_PARAMETERS,
                      *PRAYER_OPTIONS, *FEED_JAMAAT_PARAMETERS, *FO.PRAYER_FEED_OPTIONS)

@@ -8,6 +8,7 @@ from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 CALENDAR = P.choice("calendar", hijri.CALENDARS,
                     "Hijri reckoning: moonsighting (global sighting), iran (official), pakistan (Pakistan's Shia), "
                     "india (India's Shia, Lucknow), lebanon (the Fadlallah office, Beirut, by calculation), "
+                    "azerbaijan (the Caucasian Muslims' Board, Baku), "
                     "cssna-east or cssna-west (the Council of Shia Muslim Scholars of North America, for the "
                     "continent's east and north or its south and west).",
                     default=hijri.DEFAULT_CALENDAR)

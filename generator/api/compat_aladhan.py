@@ -11,8 +11,8 @@ map, a holiday the native /v1/events list.  docs/compat.md lists every differenc
 Shapes and parameters follow Aladhan's published OpenAPI description
 (islamic-network/api.aladhan.com, api/Controllers/v1/Documentation/PrayerTimes.php and Hijri.php).
 Aladhan's method numbers map to this service's presets (`METHOD_BY_NUMBER`); its Hijri
-``calendarMethod`` names the service's Shia reckonings (moonsighting, iran, pakistan, india, lebanon, cssna-east,
-cssna-west), and
+``calendarMethod`` names the service's Shia reckonings (moonsighting, iran, pakistan, india, lebanon, azerbaijan,
+cssna-east, cssna-west), and
 Aladhan's own (HJCoSA, UAQ, DIYANET, MATHEMATICAL) fall back to the default reckoning.
 """
 from __future__ import annotations

@@ -26,9 +26,9 @@ map) also carries ``authority``: ``sistani`` (the office's announcement, `moonsi
 month's row under `pakistan` (``ruet-e-hilal``, the Central Ruet-e-Hilal Committee, or
 ``shia-ulema``, Pakistan's Shia ulema where they kept another day), `india`
 (``lucknow-shia``, the Shia moon-sighting committee of Lucknow), `lebanon`
-(``fadlallah-office``, the office of Sayyid Muhammad Husayn Fadlallah, Beirut) and `cssna-east`,
-`cssna-west` (``cssna``, the Council of Shia Muslim Scholars of North America, by region);
-`computed` and `tabular` months have none.
+(``fadlallah-office``, the office of Sayyid Muhammad Husayn Fadlallah, Beirut), `azerbaijan`
+(``qmi``, the Caucasian Muslims' Board, Baku) and `cssna-east`, `cssna-west` (``cssna``, the Council
+of Shia Muslim Scholars of North America, by region); `computed` and `tabular` months have none.
 """
 from __future__ import annotations
 
@@ -217,7 +217,7 @@ def plan(window: Window):
                     for m in range(1, 13))
 
 
-ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan, india, lebanon, cssna-east or "
-                    "cssna-west reckoning", PARAMETERS,
+ENDPOINT = Endpoint("hijri", "Gregorian ↔ Hijri under the moonsighting, iran, pakistan, india, lebanon, azerbaijan, "
+                    "cssna-east or cssna-west reckoning", PARAMETERS,
                     canonical, build, schemas.json_response(schemas.HIJRI_RESULT), plan=plan, quick=True,
                     hijri_days=hijri_days)

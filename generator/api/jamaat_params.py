@@ -108,8 +108,8 @@ JAMAAT_OUTSIDE = P.choice(
     "listed in jamaatContested.", default=None)
 CALENDAR = HIJRI_CALENDAR.but(
     description="Hijri reckoning of the Eid days (with eid) and of Ramadan (with jamaatRamadan): moonsighting "
-    "(global sighting), iran (official), pakistan, india, lebanon, cssna-east or cssna-west (their Shia's announced "
-    "month starts).",
+    "(global sighting), iran (official), pakistan, india, lebanon, azerbaijan, cssna-east or cssna-west (their "
+    "Shia's announced month starts).",
     keep_default=False)
 PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, JAMAAT_DST, JUMUAH_DST, JAMAAT_RAMADAN,
               JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, JAMAAT_OUTSIDE, CALENDAR)

@@ -80,8 +80,8 @@ def document(endpoints: Sequence[Endpoint]) -> dict:
             "title": "Shia prayer times, Hijri calendar and astronomy",
             "version": VERSION,
             "description": "Free, read-only. Prayer times by the Jafari approach and 15 other methods, qibla, "
-                           "cities, Hijri conversion (moonsighting, iran, pakistan, india, lebanon, cssna-east, "
-                           "cssna-west), crescent "
+                           "cities, Hijri conversion (moonsighting, iran, pakistan, india, lebanon, azerbaijan, "
+                           "cssna-east, cssna-west), crescent "
                            "visibility, events, eclipses, day status and calendar feeds. Every operation is a GET but those that publish and edit "
                            "a hosted mosque profile (/mosques/{id}: POST, PUT, DELETE with its edit secret); errors "
                            "are JSON {error}.",

@@ -159,7 +159,7 @@ HIJRI_DAY = obj(
      "authority": {"type": "string", "pattern": r"^[a-z][a-z0-9-]{1,40}$",
                    "description": "Who announced or published the month: sistani (moonsighting), iran-calendar-center "
                                   "(iran), ruet-e-hilal or shia-ulema (pakistan), lucknow-shia (india), "
-                                  "fadlallah-office (lebanon), cssna (cssna-east, cssna-west)"}},
+                                  "fadlallah-office (lebanon), qmi (azerbaijan), cssna (cssna-east, cssna-west)"}},
 )
 HIJRI_YMD = obj(["year", "month", "day"], {"year": {"type": "integer"}, "month": _integer(1, 12),
                                             "day": _integer(1, 30)}, additionalProperties=False)

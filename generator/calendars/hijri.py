@@ -1,5 +1,5 @@
-"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan`, `india`, `lebanon`, `cssna-east` and
-`cssna-west`, vectorised.
+"""The Hijri reckonings of the service, `moonsighting`, `iran`, `pakistan`, `india`, `lebanon`, `azerbaijan`,
+`cssna-east` and `cssna-west`, vectorised.
 
 Public functions (days are whole days since 1970-01-01, numpy int arrays or ints; every
 function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
@@ -12,7 +12,8 @@ function broadcasts its arguments and takes ``calendar``, one of `CALENDARS`):
   ``month_source(hy, hm, calendar)``: the month table itself.
 * ``conjunction_day(hy, hm)``: UT1 day number (real) of the new moon the month follows.
 * ``computed_start(hy, hm, calendar="iran")``: a reckoning's `computed` rule alone, month by
-  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`/`lebanon`/`cssna-*`.
+  month (for validation); ``candidate_starts`` every candidate rule of `pakistan`/`india`/`lebanon`/`azerbaijan`/
+  `cssna-*`.
 * ``month_authority(hy, hm, calendar)``: who announced or published a `table` month.
 
 How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabular``):
@@ -45,6 +46,9 @@ How a month start is chosen (SPEC 2.5: ``table``, then ``computed``, then ``tabu
 * ``lebanon`` (issue 37): the month starts the office of Sayyid Muhammad Husayn Fadlallah (Beirut)
   announces by calculation, ``data/month_starts/lebanon.csv``, then ``computed`` the same way
   (a crescent seen by eye or telescope anywhere sharing part of Lebanon's night), then ``tabular``.
+* ``azerbaijan`` (issue 37): the month starts the Caucasian Muslims' Board (Baku) announces by the
+  Shamakhi observatory's calculation, ``data/month_starts/azerbaijan.csv``, then ``computed`` the same
+  way, the rule chosen on the months from 1443 (the Moon setting after the Sun at Baku), then ``tabular``.
 * ``cssna-east``, ``cssna-west`` (issue 37): the month starts the Council of Shia Muslim Scholars of
   North America announces for the continent's east and north, and its south and west (one file,
   ``data/month_starts/cssna.csv``, rows of ``all`` or one region), then ``computed`` the same way
@@ -459,7 +463,8 @@ def _chosen(calendar: str, fixed: dict[tuple[int, int], int], starts_of) -> int:
 
     ``starts_of(hy, hm, calendar)`` gives the candidates' starts of those months, (candidates, months).
     """
-    keys = [k for k in fixed if FIRST_YEAR <= k[0] <= LAST_YEAR]
+    first = max(FIRST_YEAR, hijri_regions.REGIONS[calendar].fit_from_year)
+    keys = [k for k in fixed if first <= k[0] <= LAST_YEAR]
     if not keys:
         return 0
     hy, hm = np.array(keys).T

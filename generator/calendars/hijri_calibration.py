@@ -160,10 +160,15 @@ class RegionalFit(NamedTuple):
     held_out: "hijri_regions.HeldOut"  # leave one Hijri year out
 
 
-def regional_fit(calendar: str) -> RegionalFit:
-    """Fit a South Asian reckoning's rule on its announced months and measure it leave-one-year-out."""
+def regional_fit(calendar: str, before: bool = False) -> RegionalFit:
+    """Fit a regional reckoning's rule on its announced months and measure it leave-one-year-out.
+
+    ``before=True`` gives instead the months its region's ``fit_from_year`` leaves out of the fit
+    (served as announced; their ``chosen`` and ``held_out`` are those rows' own, for the report).
+    """
     rows = hijri_regions.announced(calendar)
-    keys = [k for k in rows if hijri.FIRST_YEAR <= k[0] <= hijri.LAST_YEAR]
+    first = hijri_regions.REGIONS[calendar].fit_from_year
+    keys = [k for k in rows if hijri.FIRST_YEAR <= k[0] <= hijri.LAST_YEAR and (k[0] < first) == before]
     hy = np.array([k[0] for k in keys], dtype=np.int64)
     hm = np.array([k[1] for k in keys], dtype=np.int64)
     announced = np.array([rows[k].start for k in keys], dtype=np.int64)

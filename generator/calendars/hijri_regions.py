@@ -1,9 +1,10 @@
-"""The month starts of regional Shia communities (South Asia, Lebanon, North America): announced tables and the rule
-fitted to each.
+"""The month starts of regional Shia communities (South Asia, Lebanon, Azerbaijan, North America): announced tables
+and the rule fitted to each.
 
-Five reckonings, ``pakistan`` and ``india`` (issue 26), ``lebanon`` (issue 37: the office of
-Sayyid Muhammad Husayn Fadlallah, by calculation) and ``cssna-east``/``cssna-west`` (issue 37:
-the Council of Shia Muslim Scholars of North America by region), are built like ``moonsighting``:
+Six reckonings, ``pakistan`` and ``india`` (issue 26), ``lebanon`` and ``azerbaijan`` (issue 37: the
+office of Sayyid Muhammad Husayn Fadlallah and the Caucasian Muslims' Board, both by calculation) and
+``cssna-east``/``cssna-west`` (issue 37: the Council of Shia Muslim Scholars of North America by region),
+are built like ``moonsighting``:
 the months a community's Shia announced (``data/month_starts/<calendar>.csv``; both North American
 reckonings read ``cssna.csv``, each its region's rows; cited in
 data/SOURCES-HIJRI.md), then a computed prediction.  The prediction is not fixed in code:
@@ -11,17 +12,20 @@ it is the candidate rule, from a small family fixed before scoring, that reprodu
 announced months of that reckoning, so a row added to the file needs no code change.
 
 * Candidates: a criterion (Yallop zone A, ≥ B, ≥ C, ≥ D; Odeh zone A, ≥ B, ≥ C, with the
-  6.4° Danjon limit; for Lebanon also Odeh ≥ C without that limit) at a set of the places
+  6.4° Danjon limit; for Lebanon and Azerbaijan also Odeh ≥ C without that limit; for Azerbaijan
+  also the Moon setting after the Sun, the Board's stated test) at a set of the places
   where the region's sightings are made (the zonal committees' cities for Pakistan, Lucknow
   and the cities whose witnesses it hears for India; for Lebanon, Beirut, then the lands
   westward that share part of Lebanon's night, as the office's statements name them), each
   place at its own best time; the crescent counts as seen when any place of the set meets
   the criterion.  Evenings are tried from the conjunction's date at the region's clock
-  (PKT UTC+5, IST UTC+5:30, EET UTC+2), as the other reckonings do.
+  (PKT UTC+5, IST UTC+5:30, EET UTC+2, AZT UTC+4), as the other reckonings do.
 * Order (ties go to the first): smaller place sets first, then Yallop before Odeh, stricter
   before looser: the least permissive rule that fits the announcements.
 * Held-out agreement: leave one Hijri year out (choose on the other years' rows, score
-  that year's rows), the figure `make bench` prints and docs/hijri.md states.
+  that year's rows), the figure `make bench` prints and docs/hijri.md states.  A region may
+  choose on the rows from a year its body stated a change of practice (``fit_from_year``);
+  the earlier rows are served as announced all the same.
 
 Which announced row counts: a row whose ``shia_followed`` is ``no`` is not the day the Shia
 kept (its month has a ``shia-ulema`` row instead); a row of the community's own Shia body
@@ -46,7 +50,7 @@ SHIA_FOLLOWED = ("yes", "no", "unknown")
 AUTHORITY_ID = re.compile(r"[a-z][a-z0-9-]{1,40}", re.ASCII)
 
 
-CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= threshold (and ARCL ≥ Danjon)
+CRITERIA = {  # name -> (quantity, threshold): seen when q or lag > threshold, or V >= threshold (and ARCL ≥ Danjon)
     "Yallop A": ("q", crescent.YALLOP_Q_ABOVE[0]),
     "Yallop >= B": ("q", crescent.YALLOP_Q_ABOVE[1]),
     "Yallop >= C": ("q", crescent.YALLOP_Q_ABOVE[2]),
@@ -58,8 +62,14 @@ CRITERIA = {  # name -> (quantity, threshold): seen when q > threshold, or V >= 
     # names evenings "visible by telescope" whose crescent is below that floor everywhere (Eid
     # 1437, Ramadan 1447; docs/hijri.md), so Lebanon's family tries it last.
     "Odeh >= C, no Danjon limit": ("v_any", crescent.ODEH_V_AT_LEAST[2]),
+    # No visibility at all: the conjunction falls before sunset and the Moon sets after the Sun
+    # (lag > 0 minutes).  The Caucasian Muslims' Board states this evening test for Ramadan 1443
+    # (Baku, 1 April 2022: "the Moon set 14 minutes after the Sun", a 0.2 % crescent; docs/hijri.md),
+    # so Azerbaijan's family tries it last.
+    "Moon sets after the Sun": ("lag", 0.0),
 }
-SOUTH_ASIA_CRITERIA = tuple(name for name in CRITERIA if name != "Odeh >= C, no Danjon limit")  # issue 26's family
+VISIBILITY_CRITERIA = tuple(name for name in CRITERIA if name != "Moon sets after the Sun")
+SOUTH_ASIA_CRITERIA = tuple(name for name in VISIBILITY_CRITERIA if name != "Odeh >= C, no Danjon limit")
 
 
 class Region(NamedTuple):
@@ -73,6 +83,9 @@ class Region(NamedTuple):
     # region's name): the reckoning reads ``file`` and keeps the rows of ``all`` and ``region``.
     file: str | None = None  # data/month_starts/<file>.csv; None: the reckoning's own name
     region: str | None = None
+    # Rows of earlier Hijri years are served as announced but do not choose the rule: the body
+    # stated a change of practice that year (Azerbaijan, 1443; docs/hijri.md).  0: every row chooses.
+    fit_from_year: int = 0
 
 
 # The cities of Pakistan's zonal Ruet-e-Hilal committees (the central committee meets in one of
@@ -114,7 +127,21 @@ REGIONS = {
                      "caracas", "sao-paulo", "buenos-aires", "new-york", "houston"),
                     ("beirut", "mecca", "cairo", "nairobi", "johannesburg", "cape-town", "rabat", "dakar", "lagos",
                      "caracas", "sao-paulo", "buenos-aires", "new-york", "houston", "los-angeles")),
+        criteria=VISIBILITY_CRITERIA,
+    ),
+    # Azerbaijan (issue 37): the Caucasian Muslims' Board (Qafqaz Müsəlmanları İdarəsi, Baku) sets
+    # each month by the calculation of the Shamakhi Astrophysical Observatory "for Azerbaijan's
+    # horizon" (Azərbaycan üfüqündə); evenings start from the conjunction's date in Baku (UTC+4).
+    # The places are the country's own: Baku, then its four corners (Ganja, Lankaran, Nakhchivan).
+    "azerbaijan": Region(
+        utc_offset_days=4.0 / 24.0,
+        places=("baku", "ganja", "lankaran", "nakhchivan"),
+        place_sets=(("baku",), ("baku", "ganja", "lankaran", "nakhchivan")),
         criteria=tuple(CRITERIA),
+        # Ramadan 1443 (April 2022): the Board answered that the month began after the evening the
+        # Moon set 14 minutes after the Sun over Azerbaijan (a 0.2 % crescent "seen by telescope");
+        # its months before 1443 fit a crescent-visibility rule instead (docs/hijri.md's table).
+        fit_from_year=1443,
     ),
     # North America (issue 37): the Moon-Sighting Committee of the Council of Shia Muslim Scholars
     # of North America announces by naked-eye sighting in North America and, following Sayyid
@@ -182,8 +209,8 @@ def coordinates(calendar: str) -> tuple[np.ndarray, np.ndarray]:
 
 def rules_key() -> str:
     """Return what the candidates' starts depend on (for the month table's stamp)."""
-    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets, r.criteria)
-                 for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
+    return repr([(c, r.utc_offset_days, r.places, [a.tolist() for a in coordinates(c)], r.place_sets, r.criteria,
+                  r.fit_from_year) for c, r in REGIONS.items()] + sorted(CRITERIA.items()))
 
 
 # --- the data files -----------------------------------------------------------------------
@@ -265,6 +292,7 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
     q = np.full((len(conj), evenings_tried, len(names)), -np.inf)
     v = np.full_like(q, -np.inf)
     v_any = np.full_like(q, -np.inf)  # Odeh's V without the Danjon floor
+    lag = np.full_like(q, -np.inf)  # moonset − sunset, minutes, where the conjunction precedes sunset
     for offset in range(evenings_tried):
         todo = np.flatnonzero(known)
         e = crescent.evening(lat[None, :], lng[None, :], (first[todo] + offset)[:, None], conj[todo][:, None])
@@ -272,12 +300,13 @@ def candidate_starts(calendar: str, conjunction: np.ndarray, evenings_tried: int
         q[todo, offset] = np.where(ok, e.q, -np.inf)
         v[todo, offset] = np.where(ok & (e.arcl_topo_deg >= crescent.ODEH_DANJON_ARCL_DEG), e.v, -np.inf)
         v_any[todo, offset] = np.where(ok, e.v, -np.inf)
+        lag[todo, offset] = np.where(ok, e.lag_min, -np.inf)
     out = []
     for places, criterion in candidates(calendar):
         columns = [names.index(p) for p in places]
         quantity, threshold = CRITERIA[criterion]
-        value = {"q": q, "v": v, "v_any": v_any}[quantity][:, :, columns]
-        seen = (value > threshold) if quantity == "q" else (value >= threshold)
+        value = {"q": q, "v": v, "v_any": v_any, "lag": lag}[quantity][:, :, columns]
+        seen = (value > threshold) if quantity in ("q", "lag") else (value >= threshold)
         seen = seen.any(axis=2)
         evening = np.where(seen.any(axis=1), seen.argmax(axis=1), evenings_tried)
         out.append(np.where(known, first + evening + 1, np.iinfo(np.int32).min))

@@ -20,7 +20,7 @@ with the file and the field named):
                  `generator.prayer.jamaat`).  Absent: the mosque publishes no jamaat times, and none is
                  invented.
 ``reckoning``    any ``calendar`` value (``moonsighting``, ``iran``, ``pakistan``, ``india``, ``lebanon``,
-                 ``cssna-east``, ``cssna-west``): the Hijri reckoning of its Eid days, Ramadan and
+                 ``azerbaijan``, ``cssna-east``, ``cssna-west``): the Hijri reckoning of its Eid days, Ramadan and
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
                  one its screen shows by default, the next beside it (issue 36: the screen's ``lang2``).

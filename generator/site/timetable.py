@@ -255,6 +255,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         main_href=urls.city_url(city_id, lang, method, shared["default_method"]) if month_page is not None else None,
         printed_note=printed_note(months, methods, lang),
         midnight_note=midnight_note(method, city_id, lang),
+        asr_note=w.get(f"asr_note.{method}"),  # a method whose authority prints another asr (issue 37)
         defaults_note=w["place_defaults"].format(method=method_label, calendar=words.CALENDAR_BASES[lang][calendar])
         if method == default_method else None,
         previous={"href": previous, "text": w["previous_month"]} if previous else None,
