@@ -136,3 +136,17 @@ def test_a_profile_carries_the_rules_own_rounding_as_its_query(tmp_path, monkeyp
 ])
 def test_bad_rule_roundings_give_a_400_naming_the_parameter(client, extra, parameter):
     assert_bad_request(client.get("/v1/prayer-times", params={**LEICESTER, "date": "2026-02-20", **extra}), parameter)
+
+
+def test_the_screen_asks_the_api_with_the_rules_own_rounding(client):
+    """The wall screen takes the parameter as the API does and reads the API's answer with it: its year of times (the
+    address its page config names) gives 20 Feb 2026's fajr jamaat at 06:11."""
+    import re
+
+    html = client.get("/screen/", params={**LEICESTER, "jamaatRoundRamadan": "fajr:1", "lang": "en"})
+    assert html.status_code == 200
+    config = json.loads(re.search(r'<script type="application/json" id="page-config">(.*?)</script>', html.text,
+                                  re.S)[1])
+    answer = client.get(config["prayerTimes"][-1].replace("YEAR", "2026")).json()
+    day = next(d for d in answer["days"] if d["date"] == "2026-02-20")
+    assert day["jamaatLocal"]["fajr"] == "06:11"
