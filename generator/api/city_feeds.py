@@ -224,19 +224,93 @@ def _place_key(params: Params) -> str:
     return params["city"] if "city" in params else f"{params['lat']:+06.2f}{params['lng']:+07.2f}"
 
 
-_LISTED_OPTIONS = (*PT.OPTION_PARAMETERS, *FEED_JAMAAT_PARAMETERS, *FO.PRAYER_FEED_OPTIONS[:1],
-                   *FO.PRAYER_FEED_OPTIONS[-1:])  # prayers, ramadan: what the feed holds (not how it shows it)
-
-
 def _method_lines(params: Params, method_label: str) -> str:
-    """The calendar description's method line, plus the options line when the query has options."""
+    """The calendar description's method line, then the feed's rules and options said in words (issue 36: never the
+    query itself, "Options: jamaat=fajr:10,…", which a member cannot read)."""
     lang = params["lang"]
-    line = words.METHOD_LINE[lang].format(method=method_label)
-    given = [f"{p.name}={params[p.name]}" for p in _LISTED_OPTIONS if p.name in params]
-    options = ", ".join(given)  # as written in the URL: left to right inside right-to-left text ("tune=fajr:-5")
-    if lang in words.RTL:
-        options = words.LRI + options + words.PDI
-    return line + ("\n" + words.OPTIONS_LINE[lang].format(options=options) if given else "")
+    return "\n".join([words.METHOD_LINE[lang].format(method=method_label), *_rules_lines(params)])
+
+
+def _rules_lines(params: Params) -> list[str]:
+    """The jamaat rules, the adhan's settings, the events chosen and the Ramadan events, each a line in words."""
+    lang = params["lang"]
+    said, names = words.RULES_WORDS[lang], words.PRAYER_NAMES[lang]
+    clock = params.get("clock", words.DEFAULT_CLOCK[lang])
+
+    def number(value) -> str:
+        return words.native(str(value), lang)
+
+    def at(minutes: int, event: str | None = None) -> str:
+        return words.clock_text(jamaat.clock_text(minutes), lang, clock, event=event)
+
+    lines = []
+    rules = JP.rules_of(params) if any(name in params for name in JP.NAMES) else None
+    if rules is not None:
+        weekly, earliest, latest = dict(rules.weekly), dict(rules.earliest_min), dict(rules.latest_min)
+
+        def phrases(rule_set: jamaat.RuleSet, set_number: int, base: bool) -> list[str]:
+            rounding = rules.rounding_of(set_number)
+            own = {2: dict(rules.round_dst_min), 3: dict(rules.round_ramadan_min)}.get(set_number, {})
+            out = []
+            for p, rule in rule_set:
+                if rule.after_adhan_min is not None:
+                    text = said["after"].format(prayer=names[p], minutes=number(rule.after_adhan_min))
+                elif rule.before_sunrise_min is not None:
+                    text = said["before_sunrise"].format(prayer=names[p], minutes=number(rule.before_sunrise_min))
+                elif rule.at_local_min is not None:
+                    text = said["at"].format(prayer=names[p], time=at(rule.at_local_min, p))
+                else:
+                    text = said["with"].format(prayer=names[p], partner=names[rule.with_prayer])
+                extra = []
+                if rule.flexible and p in rounding:
+                    extra.append(said["rounded"].format(minutes=number(rounding[p])))
+                elif rule.flexible and own.get(p) == 1:
+                    extra.append(said["not_rounded"])
+                if base and rule.flexible:
+                    extra += [said["earliest"].format(time=at(earliest[p], p))] if p in earliest else []
+                    extra += [said["latest"].format(time=at(latest[p], p))] if p in latest else []
+                    extra += ([said["weekly"].format(weekday=hijri_names.WEEKDAYS[lang][weekly[p]])]
+                              if p in weekly else [])
+                out.append("، ".join([text, *extra]) if lang in ("ar", "fa", "ur") else ", ".join([text, *extra]))
+            return out
+
+        def slots(key: str, minutes: tuple[int, ...], event: str) -> list[str]:
+            return [said[key].format(times=words.join_list([at(m, event) for m in minutes], lang))] if minutes else []
+
+        base = phrases(rules.prayers, 1, True) + slots("jumuah", rules.jumuah_min, "dhuhr") + slots(
+            "eid", rules.eid_min, "fajr") + ([said["table"]] if rules.table_text else [])
+        if rules.outside != jamaat.MOVE:
+            base.append(f"{words.OPTION_LABELS['jamaatOutside'][lang]}: "
+                        f"{words.CHOICE_WORDS[lang]['jamaatOutside.' + rules.outside]}")
+        summer = phrases(rules.dst, 2, False) + slots("jumuah", rules.jumuah_dst_min, "dhuhr")
+        ramadan = phrases(rules.ramadan, 3, False)
+        for key, items in (("jamaat", base), ("summer", summer), ("ramadan", ramadan)):
+            if items:
+                lines.append(said[key].format(rules=_LIST_SEPARATOR[lang].join(items)))
+    settings = [f"{words.OPTION_LABELS[name][lang]}: {words.CHOICE_WORDS[lang][f'{name}.{params[name]}']}"
+                for name in ("asr", "highLatitudeRule", "midnight") if name in params
+                and f"{name}.{params[name]}" in words.CHOICE_WORDS[lang]]
+    if "tune" in params:  # minutes added to the computed times: "Fajr +2, Isha −3"
+        tuned = [item.split(":") for item in str(params["tune"]).split(",") if ":" in item]
+        settings.append(words.join_list([f"{names.get(p, words.TIME_NAMES[lang].get(p, p))} "
+                                         f"{words.LRI}{'+' if int(m) > 0 else '−'}{number(abs(int(m)))}′{words.PDI}"
+                                         for p, m in tuned if m.lstrip("-").isdigit()], lang))
+    if "elevation" in params:
+        settings.append(f"{words.OPTION_LABELS['elevation'][lang]}: {number(params['elevation'])}")
+    if "imsak" in params:
+        settings.append(said["imsak"].format(minutes=number(params["imsak"])))
+    if settings:
+        lines.append(said["settings"].format(settings=_LIST_SEPARATOR[lang].join(settings)))
+    if "prayers" in params:
+        shown = [words.PRAYER_NAMES[lang].get(name) or words.TIME_NAMES[lang].get(name, name)
+                 for name in FO.shown(params)]
+        lines.append(said["events"].format(events=words.join_list(shown, lang)))
+    if params.get("ramadan") == 1:
+        lines.append(said["ramadan_events"])
+    return lines
+
+
+_LIST_SEPARATOR = {"en": "; ", "ar": "؛ ", "fa": "؛ ", "ur": "؛ "}  # between a line's rules (each may hold commas)
 
 
 def _clock(zone: str, unix_s: np.ndarray, params: Params, event: str) -> list[str]:

@@ -8,7 +8,8 @@ final times (`compute`), and writes them into JSON rows and CSV cells.
 Canonical forms (docs/decisions.md "Jamaat"): ``jamaat`` in prayer order, lower case, times
 ``HH:MM`` (``Isha:maghrib, fajr:20`` → ``fajr:20,isha:maghrib``); ``jamaatRound`` as pairs in
 prayer order (a single number expands to every minutes-after rule); ``jamaatWeekly`` lower
-case; ``jumuah`` and ``eid`` ascending ``HH:MM``.  ``calendar`` is kept only with ``eid`` (and in
+case; ``jumuah`` and ``eid`` ascending ``HH:MM``; ``jamaatRoundDst``/``jamaatRoundRamadan`` as pairs in prayer
+order, 1 kept (it overrides ``jamaatRound`` for that rule).  ``calendar`` is kept only with ``eid`` (and in
 the feed with ``ramadan``), and only when not the default.  None is part of the key when absent,
 so every answer without them keeps its bytes and its static file.
 """
@@ -47,6 +48,14 @@ JAMAAT_ROUND = P.custom(
     f"Round minutes-after jamaat times up to a multiple of 1..{jamaat.MAX_ROUND_MIN} minutes on the local clock: "
     "prayer:minutes pairs (fajr:5,isha:15), or one number for every minutes-after rule.",
     keep_default=False, example="fajr:5,maghrib:5")
+JAMAAT_ROUND_DST = P.custom(
+    jamaat.ROUND_DST, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    "The summer rules' own rounding (the grammar of jamaatRound, for minutes-after rules of jamaatDst; 1: not "
+    "rounded). A prayer it does not name keeps jamaatRound's.", keep_default=False, example="fajr:1")
+JAMAAT_ROUND_RAMADAN = P.custom(
+    jamaat.ROUND_RAMADAN, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
+    "The Ramadan rules' own rounding (the grammar of jamaatRound, for minutes-after rules of jamaatRamadan; 1: not "
+    "rounded). A prayer it does not name keeps jamaatRound's.", keep_default=False, example="fajr:1")
 JAMAAT_WEEKLY = P.custom(
     jamaat.WEEKLY, {"type": "string", "maxLength": MAX_CHARS}, lambda q, n: q.string(n, max_chars=MAX_CHARS),
     "A weekday (every minutes-after or before-sunrise rule) or prayer:weekday pairs: that jamaat changes only on "
@@ -112,7 +121,8 @@ CALENDAR = HIJRI_CALENDAR.but(
     "Shia's announced month starts).",
     keep_default=False)
 PARAMETERS = (JAMAAT, JAMAAT_ROUND, JAMAAT_WEEKLY, JUMUAH, EID, JAMAAT_DST, JUMUAH_DST, JAMAAT_RAMADAN,
-              JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, JAMAAT_OUTSIDE, CALENDAR)
+              JAMAAT_EARLIEST, JAMAAT_LATEST, JAMAAT_TABLE, JAMAAT_NOTICE, JAMAAT_OUTSIDE, JAMAAT_ROUND_DST,
+              JAMAAT_ROUND_RAMADAN, CALENDAR)
 NAMES = jamaat.PARAMETERS
 DATED = (jamaat.EID, jamaat.RAMADAN_RULES)  # the parameters whose days the Hijri reckoning dates
 

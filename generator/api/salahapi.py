@@ -114,6 +114,7 @@ def _iqama_rules(query: dict) -> tuple[dict, list]:
     rounding = query.get("jamaatRound")
     round_by = _pairs(rounding) if rounding and ":" in str(rounding) else {p: str(rounding) for p in PRAYERS} \
         if rounding else {}
+    summer_round_by = _pairs(query.get("jamaatRoundDst"))  # the summer rule's own rounding (issue 36), canonical pairs
     weekly = query.get("jamaatWeekly")
     weekly_by = _pairs(weekly) if weekly and ":" in str(weekly) else {p: str(weekly) for p in PRAYERS} if weekly else {}
     earliest, latest = _pairs(query.get("jamaatEarliest")), _pairs(query.get("jamaatLatest"))
@@ -127,8 +128,10 @@ def _iqama_rules(query: dict) -> tuple[dict, list]:
             if rule is None:
                 continue
             if "static" not in rule:
-                if prayer in round_by:
-                    rule["roundMinutes"] = int(round_by[prayer])
+                step = summer_round_by.get(prayer) if key.endswith("DST") else None
+                step = step if step is not None else round_by.get(prayer)
+                if step is not None and int(step) > 1:
+                    rule["roundMinutes"] = int(step)
                 if prayer in earliest:
                     rule["earliest"] = earliest[prayer].zfill(5)
                 if prayer in latest:

@@ -19,6 +19,10 @@ text (`from_params`, which a mosque profile or a query fills alike):
   (minutes after the adhan or before sunrise): such a jamaat is rounded on the local clock to a
   multiple of that many minutes after local midnight: *up* after the adhan (05:31 → 05:35), *down*
   before sunrise (never toward the end of the prayer's time).
+* ``jamaatRoundDst`` / ``jamaatRoundRamadan`` (issue 36): the same grammar, the rounding of the summer and the
+  Ramadan *rule* of the prayers they name (1: not rounded), each rule carrying its own.  A prayer they do not
+  name keeps ``jamaatRound``'s on those days too (so every answer without them is unchanged): the committee's
+  "fajr 10 after, rounded up to 5; in Ramadan 15 after, not rounded" is ``jamaatRoundRamadan=fajr:1``.
 * ``jamaatEarliest`` / ``jamaatLatest``: ``prayer:HH:MM`` bounds on the local clock around a
   flexible rule ("isha 10 minutes after the adhan, not before 19:30 nor after 22:00").
 * ``jamaatWeekly``: a weekday (``mon``..``sun``) for every flexible rule, or ``prayer:weekday``
@@ -130,6 +134,7 @@ DAY_S = 86400
 # The canonical parameter names: the keys of `from_params`, the API's parameters and a profile's fields.
 JAMAAT, DST, RAMADAN_RULES = "jamaat", "jamaatDst", "jamaatRamadan"
 ROUND, WEEKLY, EARLIEST, LATEST = "jamaatRound", "jamaatWeekly", "jamaatEarliest", "jamaatLatest"
+ROUND_DST, ROUND_RAMADAN = "jamaatRoundDst", "jamaatRoundRamadan"  # the summer and Ramadan rules' own rounding
 JUMUAH, JUMUAH_DST, EID, TABLE, NOTICE = "jumuah", "jumuahDst", "eid", "jamaatTable", "jamaatNotice"
 OUTSIDE = "jamaatOutside"
 # What a declared time (fixed, a table's cell, a slot) outside its prayer's time on an uncontested bound becomes that day
@@ -138,7 +143,7 @@ OUTSIDE = "jamaatOutside"
 MOVE, SKIP, KEEP = "move", "skip", "keep"
 OUTSIDE_CHOICES = (MOVE, SKIP, KEEP)
 PARAMETERS = (JAMAAT, ROUND, WEEKLY, JUMUAH, EID, DST, JUMUAH_DST, RAMADAN_RULES, EARLIEST, LATEST, TABLE, NOTICE,
-              OUTSIDE)
+              OUTSIDE, ROUND_DST, ROUND_RAMADAN)
 
 _ITEM = re.compile(r"\s*([A-Za-z]+)\s*:\s*(\S(?:.*\S)?)\s*", re.ASCII | re.DOTALL)
 _MINUTES = re.compile(r"\d{1,4}", re.ASCII)
@@ -224,6 +229,15 @@ class Rules:
     table_text: str = ""  # the table's canonical text (what compares and hashes)
     notice_min: int = 1
     outside: str = MOVE  # OUTSIDE_CHOICES: a declared time outside its prayer's time on an uncontested bound
+    # The summer and Ramadan rules' own rounding (prayer, minutes; 1: not rounded), over round_min for those rules.
+    round_dst_min: tuple[tuple[str, int], ...] = ()
+    round_ramadan_min: tuple[tuple[str, int], ...] = ()
+
+    def rounding_of(self, rule_set: int) -> dict[str, int]:
+        """{prayer: minutes > 1} rounding the rules of set ``rule_set`` (1 jamaat, 2 jamaatDst, 3 jamaatRamadan)."""
+        own = {2: self.round_dst_min, 3: self.round_ramadan_min}.get(rule_set, ())
+        merged = {**dict(self.round_min), **dict(own)}
+        return {p: m for p, m in merged.items() if m > 1}
 
     @property
     def declares(self) -> bool:
@@ -267,6 +281,9 @@ class Rules:
                 out[name] = ",".join(f"{p}:{r.text()}" for p, r in rule_set)
         if self.round_min:
             out[ROUND] = ",".join(f"{p}:{m}" for p, m in self.round_min)
+        for name, own in ((ROUND_DST, self.round_dst_min), (ROUND_RAMADAN, self.round_ramadan_min)):
+            if own:
+                out[name] = ",".join(f"{p}:{m}" for p, m in own)
         if self.weekly:
             weekdays = {d for _, d in self.weekly}
             if len(weekdays) == 1 and tuple(p for p, _ in self.weekly) == self.flexible:
@@ -327,6 +344,9 @@ def _from_texts(texts: tuple[str, ...], has_zone: bool) -> Rules | None:
     sets = (base, dst, ramadan)
     flexible = [p for p in PRAYERS if any(p in s and s[p].flexible for s in sets)]
     rounding = _read_round(text[ROUND], flexible)
+    round_dst = _read_round(text[ROUND_DST], [p for p in PRAYERS if p in dst and dst[p].flexible], ROUND_DST, DST)
+    round_ramadan = _read_round(text[ROUND_RAMADAN], [p for p in PRAYERS if p in ramadan and ramadan[p].flexible],
+                                ROUND_RAMADAN, RAMADAN_RULES)
     weekly = _read_weekly(text[WEEKLY], flexible)
     earliest = _read_bounds(text[EARLIEST], EARLIEST, flexible, has_zone)
     latest = _read_bounds(text[LATEST], LATEST, flexible, has_zone)
@@ -350,7 +370,8 @@ def _from_texts(texts: tuple[str, ...], has_zone: bool) -> Rules | None:
 
     rules = Rules(ordered(base), ordered(weekly), jumuah, eid, ordered(dst), jumuah_dst, ordered(ramadan),
                  ordered(rounding), ordered(earliest), ordered(latest), table,
-                 table.canonical() if table is not None else "", notice, MOVE)
+                 table.canonical() if table is not None else "", notice, MOVE, ordered(round_dst),
+                 ordered(round_ramadan))
     if rules.declares:  # the choice is about declared times; without one it would do nothing (dropped, as notice)
         rules = dataclasses.replace(rules, outside=outside)
     return rules
@@ -448,24 +469,26 @@ def _clock(value: str, parameter: str, what: str, code: str = "clock", args: dic
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
-def _read_round(raw: str, flexible: list[str]) -> dict[str, int]:
+def _read_round(raw: str, flexible: list[str], parameter: str = ROUND, rules: str = JAMAAT) -> dict[str, int]:
+    """Read a rounding of the flexible rules of ``rules`` (``jamaat``: of any set).  ``jamaatRound`` leaves out 1
+    (no rounding, as absent); the summer and Ramadan roundings keep it: it overrides ``jamaatRound`` for that rule."""
     if not raw:
         return {}
     bound = f"whole minutes from 1 to {MAX_ROUND_MIN}"
     if _MINUTES.fullmatch(raw):  # one number: every flexible rule
         if not flexible:
-            raise QueryError(ROUND, "rounds minutes-after (or before-sunrise) rules of jamaat; there are none")
+            raise QueryError(parameter, f"rounds minutes-after (or before-sunrise) rules of {rules}; there are none")
         pairs = {p: raw for p in flexible}
     else:
-        pairs = _pairs(raw, ROUND, "minutes, or prayer:minutes pairs", "fajr:5")
+        pairs = _pairs(raw, parameter, "minutes, or prayer:minutes pairs", "fajr:5")
         for name in pairs:
             if name not in flexible:
-                raise QueryError(ROUND, f"{name} has no minutes-after (or before-sunrise) rule in jamaat to round")
+                raise QueryError(parameter, f"{name} has no minutes-after (or before-sunrise) rule in {rules} to round")
     out = {}
     for name, value in pairs.items():
         if not _MINUTES.fullmatch(value) or not 1 <= int(value) <= MAX_ROUND_MIN:
-            raise QueryError(ROUND, f"the rounding for {name} must be {bound}")
-        if int(value) > 1:
+            raise QueryError(parameter, f"the rounding for {name} must be {bound}")
+        if int(value) > 1 or parameter != ROUND:
             out[name] = int(value)
     return out
 
@@ -822,7 +845,7 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
     ramadan_day = is_ramadan(days, calendar) if rules.ramadan else none
     table_minutes = rules.table.on(days) if rules.table is not None else None
     sets = (dict(rules.prayers), dict(rules.dst), dict(rules.ramadan))
-    rounding, weekly = dict(rules.round_min), dict(rules.weekly)
+    rounding, weekly = (rules.rounding_of(1), rules.rounding_of(2), rules.rounding_of(3)), dict(rules.weekly)
     earliest, latest = dict(rules.earliest_min), dict(rules.latest_min)
     names = rules.names
 
@@ -841,10 +864,10 @@ def compute(rules: Rules, first_day: int, n_days: int, adhan_s: Mapping[str, np.
                 continue
             if rule.after_adhan_min is not None:
                 t = at + rule.after_adhan_min * 60
-                t = round_up(zone, t, rounding[p]) if p in rounding else t
+                t = round_up(zone, t, rounding[k - 1][p]) if p in rounding[k - 1] else t
             elif rule.before_sunrise_min is not None:
                 t = time_of("sunrise") - rule.before_sunrise_min * 60
-                t = round_down(zone, t, rounding[p]) if p in rounding else t
+                t = round_down(zone, t, rounding[k - 1][p]) if p in rounding[k - 1] else t
                 before_end |= on
             else:
                 t = local_instants(zone, midnight + rule.at_local_min * 60)

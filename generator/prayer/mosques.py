@@ -16,7 +16,8 @@ with the file and the field named):
                  A preset bound to printed tables (ImamAliFoundation) brings its tables.
 ``jamaat``       optional jamaat parameters: ``jamaat``, ``jamaatRound``, ``jamaatWeekly``,
                  ``jumuah``, ``eid``, ``jamaatDst``, ``jumuahDst``, ``jamaatRamadan``,
-                 ``jamaatEarliest``, ``jamaatLatest``, ``jamaatTable``, ``jamaatOutside`` (their query syntax;
+                 ``jamaatEarliest``, ``jamaatLatest``, ``jamaatTable``, ``jamaatOutside``, ``jamaatRoundDst``,
+                 ``jamaatRoundRamadan`` (their query syntax;
                  `generator.prayer.jamaat`).  Absent: the mosque publishes no jamaat times, and none is
                  invented.
 ``reckoning``    any ``calendar`` value (``moonsighting``, ``iran``, ``pakistan``, ``india``, ``lebanon``,
@@ -74,7 +75,7 @@ PLACE_KEYS = (("city",), ("lat", "lng", "tz"))
 TIMES_KEYS = ("method", "fajrAngle", "ishaAngle", "ishaInterval", "maghribAngle", "maghribInterval", "asr",
               "highLatitudeRule", "tune", "elevation", "midnight", "imsak")
 JAMAAT_KEYS = ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid", "jamaatDst", "jumuahDst", "jamaatRamadan",
-               "jamaatEarliest", "jamaatLatest", "jamaatTable", "jamaatOutside")  # jamaatNotice is the reader's choice, not the mosque's
+               "jamaatEarliest", "jamaatLatest", "jamaatTable", "jamaatOutside", "jamaatRoundDst", "jamaatRoundRamadan")  # jamaatNotice is the reader's choice, not the mosque's
 # The screen's options a profile may set (issue 28): their bounds are declared here and read by the screen's
 # parameters (generator/site/screen.py), so a profile and an address are checked alike.
 SCREEN_MINUTES = {"notice": (1, 60), "inPrayer": (1, 30)}

@@ -38,7 +38,10 @@ from generator.site import head, qr_code, responses, shamsi, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
-FEEDS = ("prayer-times", "night")
+# The calendars a mosque page offers: (label, endpoint, options); the prayer times again with the Ramadan events
+# (imsak and iftar each day of Ramadan under the mosque's reckoning: feed_options.RAMADAN; mosque trial D17).
+FEEDS = (("prayer-times", "prayer-times", {}), ("prayer-times_ramadan", "prayer-times", {"ramadan": 1}),
+         ("night", "night", {}))
 PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")
 COLUMNS = ("imsak", "fajr", "sunrise", "dhuhr", "asr", "maghrib", "isha", "midnight")
 NOTICE_MIN = 5  # the page's "jamaat times change tomorrow": moves of 5 minutes or more, or of a set time
@@ -139,8 +142,9 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         has_slots=has_slots, no_jamaat=None if has_jamaat else w["mosque.no_jamaat"],
         month=month, today_row=today_row, changes=changes_tomorrow(month["days"], local_today, lang),
         card_days=Markup(orjson.dumps({"tz": tz, "days": cards}).decode().replace("<", "\\u003c")),
-        feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang})}
-               for feed in FEEDS],
+        feeds=[{"label": w[f"feed.{label}"],
+                "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang, **options})}
+               for label, feed, options in FEEDS],
         api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
         screen={"href": urls.screen_url(mosque, lang), "text": w["mosque.screen_link"]},
         sources=[source_item(source, lang) for source in m["sources"]],
@@ -258,16 +262,26 @@ def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, r
         times = {t: text + ("°" if t in row["fadhila"] and text else "") for t, text in row["times"].items()}
         out[iso] = {"label": row["label"], "times": times,
                     "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"],
-                    "changes": changes_of(after, lang) if after is not None else None}
+                    "changes": changes_of(after, lang, row) if after is not None else None}
     return out
 
 
-def changes_of(tomorrow: dict | None, lang: str) -> str | None:
-    """"Jamaat times change tomorrow: …" for tomorrow's row when it lists changes."""
+def changes_of(tomorrow: dict | None, lang: str, today: dict | None = None) -> str | None:
+    """"Jamaat times change tomorrow: Fajr 06:15 (today 06:30)" for tomorrow's row when it lists changes: each prayer
+    with its new time, and today's beside it where today has one (issue 36, mosque trial D15: the screen named the
+    new time, the page only the prayer)."""
     if tomorrow is None or not tomorrow["changed"]:
         return None
-    names = [feed_words.PRAYER_NAMES[lang].get(n) or words.WORDS[lang]["screen.jumuah"] for n in tomorrow["changed"]]
-    return words.WORDS[lang]["screen.changes_tomorrow"].format(prayers=feed_words.join_list(names, lang))
+    w = words.WORDS[lang]
+    items = []
+    for n in tomorrow["changed"]:
+        name = feed_words.PRAYER_NAMES[lang].get(n) or w["screen.jumuah"]
+        new, before = tomorrow["jamaat"].get(n), (today or {}).get("jamaat", {}).get(n)
+        if new and before:
+            items.append(w["mosque.change_time"].format(prayer=name, time=new, before=before))
+        else:  # no jamaat tomorrow or today (a skipped day, a slot list): the prayer named as before
+            items.append(f"{name} {new}" if new else name)
+    return w["screen.changes_tomorrow"].format(prayers=feed_words.join_list(items, lang))
 
 
 def day_label(gregorian: date, own_hijri: dict, lang: str) -> list[str]:
@@ -286,7 +300,8 @@ def day_label(gregorian: date, own_hijri: dict, lang: str) -> list[str]:
 def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:
     """Return "Jamaat times change tomorrow: …" when tomorrow's row (in this month) lists changes."""
     tomorrow = next((r for r in rows if date.fromisoformat(r["iso"]).toordinal() == local_today.toordinal() + 1), None)
-    return changes_of(tomorrow, lang)
+    today = next((r for r in rows if r["iso"] == local_today.isoformat()), None)
+    return changes_of(tomorrow, lang, today)
 
 
 def screen_location(mosque: str) -> str | None:

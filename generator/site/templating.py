@@ -30,6 +30,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.globals["builder_url"] = urls.builder_url  # every page's header links the mosque builder
+    env.globals["public_origin"] = urls.CONFIGURED_ORIGIN  # feed links' origin (feed_links.js; None: the reader's)
     return env
 
 

@@ -58,6 +58,11 @@ def public_origin(value: str) -> str:
 
 
 PUBLIC_ORIGIN = public_origin(os.environ.get(PUBLIC_ORIGIN_VARIABLE, DEFAULT_PUBLIC_ORIGIN))
+# The origin the operator set (None: the default, which is no public address).  Where a page hands a reader an
+# address to keep (a calendar feed to subscribe to), it is on this origin when set, never the one the page happens to
+# be read on (an app's own port behind the proxy: mosque trial of 28 November, D14); unset, the reader's host as
+# before (feed_links.js).
+CONFIGURED_ORIGIN = PUBLIC_ORIGIN if os.environ.get(PUBLIC_ORIGIN_VARIABLE) else None
 
 
 def absolute(path: str) -> str:

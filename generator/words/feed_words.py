@@ -215,7 +215,10 @@ def zone_name(tz: str, lang: str) -> str:
 
 SUNSET = glossary.term("feed.sunset")
 CUSTOM_METHOD = glossary.term("feed.custom_method")
-OPTIONS_LINE = glossary.term("feed.options_line")  # the query's options, as written in the URL (their names are the API's own)
+RULES_WORDS = glossary.group("feed.rules")  # issue 36: the feed's rules said in words (city_feeds._rules_lines)
+CHOICE_WORDS = glossary.group("builder.choice")  # the builder's words of a choice ("asr.hanafi"), reused in the feed
+OPTION_LABELS = {name: glossary.term(f"builder.{name}") for name in ("asr", "highLatitudeRule", "midnight", "elevation",
+                                                                    "jamaatOutside")}
 
 
 def custom_rules(params: dict, lang: str) -> str:

@@ -3,7 +3,8 @@
 // cell) of every heading, time, prayer name and the countdown.
 //
 // stdin: {"base", "chromium", "artifacts", "pages": [{"name", "url", "start": Unix ms, "viewports": [[w, h], ...],
-//          "turns": [ms, ...] (optional: run the clock so long and read again: a bilingual screen's other turn)}]}
+//          "turns": [ms, ...] (optional: run the clock so long and read again: a bilingual screen's other turn),
+//          "shots": false (optional: no screenshots)}]}
 // stdout: {"pages": [{"name", "errors", "reads": [{"viewport", "wait", ...readTable()}]}]}
 "use strict";
 const fs = require("fs");
@@ -89,6 +90,10 @@ function readTable() {
       .map((p) => ({ text: p.textContent.trim(), lang: p.closest("[lang]").lang, dir: getComputedStyle(p).direction })),
     place: part("h1.place"),
     fit: [document.querySelector(".side"), document.querySelector(".times")].map((e) => (e.className.match(/fit-\d/) || [""])[0]),
+    // the parts below the table (the band, the QR code) and the rows' order: what must not overlap
+    foot: visible(document.querySelector(".foot")) ? box(document.querySelector(".foot").getBoundingClientRect()) : null,
+    sideBox: side ? box(document.querySelector(".side").getBoundingClientRect()) : null,
+    shown: [".changes", ".moved", ".silence"].filter((s) => visible(document.querySelector(s))),
   };
 }
 
@@ -116,6 +121,7 @@ async function measure(context, config, spec) {
       await page.evaluate(() => document.fonts.ready);
       const read = await page.evaluate(readTable);
       result.reads.push({ viewport, wait, ...read });
+      if (spec.shots === false) continue; // many reads: the pictures only where asked
       const shot = `${spec.name}-${viewport[0]}x${viewport[1]}-${result.reads.length}.png`;
       await page.screenshot({ path: path.join(config.artifacts, shot) });
     }

@@ -182,7 +182,7 @@ function renderBand(st) {
   show($(".stale"), stale);
 }
 
-var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3", "fit-4"]; // screen.css: each a step smaller
+var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3", "fit-4", "fit-5"]; // screen.css: each a step smaller (fit-5: the landscape table's)
 var fitted = "";
 
 function overflows(part) {
