@@ -139,8 +139,8 @@
     if (Object.keys(rules).length) out.jamaat = rules;
     out.reckoning = $("f-reckoning").value;
     out.languages = languages();
-    const notes = byLanguage("f-note-");
-    if (Object.keys(notes).length) out.announcement = notes;
+    const notes = window.builderAnnouncements.read(); // issue 36: builder_announcements.js
+    if (notes.length) out.announcements = notes;
     const screen = {};
     const options = screenOptions();
     for (const key of Object.keys(options)) screen[key] = key === "qr" ? options[key] : Number(options[key]);
@@ -431,8 +431,8 @@
     if (kind === "screen") {
       const second = languages().find((l) => l !== first);
       if (second) own.lang2 = second;
-      const note = inLanguage(byLanguage("f-note-"), first);
-      if (note) own.note = note;
+      const lines = window.builderAnnouncements.read().filter((a) => !a.kind).map((a) => inLanguage(a.text, first));
+      if (lines.filter(Boolean).length) own.note = lines.filter(Boolean).slice(0, 3).join("|"); // the screen's 3 lines
       Object.assign(own, screenOptions());
     }
     return own;
@@ -765,8 +765,8 @@
   function fillForm(p) {
     for (const l of config.languages) {
       set("f-name-" + l, (p.names || {})[l]);
-      set("f-note-" + l, (p.announcement || {})[l]);
     }
+    window.builderAnnouncements.fill(p);
     set("f-address", p.address);
     set("f-website", p.website);
     if (p.place.city) {
