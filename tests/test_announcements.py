@@ -239,3 +239,13 @@ def test_the_mosque_page_lists_current_and_coming_announcements_with_their_dates
     assert urdu["current"][0]["when"] == "ہر جمعرات"
     assert urdu["current"][1]["lang"] == "en"  # no Urdu text: the English one, marked as English
     assert urdu["upcoming"][0]["when"] == "۱۶ جون ۲۰۲۶ سے ۲۶ جون ۲۰۲۶ تک"
+
+
+def test_the_mosque_page_shows_them_as_text_in_its_language(client, served):
+    """The page of Apia's mosque in Urdu: the section's heading and the slide's dates in Urdu; a text with markup (the
+    example fixture's English line) is escaped, never markup."""
+    served["apia"] = mosques.parse({**_profile(place=served["apia"].place, languages=["en", "ur"]), "announcements": [
+        {"text": {"en": "Tonight: <script>alert(1)</script> & dua"}}]}, "apia", "a")
+    page = client.get("/mosque/apia/ur/").text
+    assert '<h2 id="h-announcements">اعلانات</h2>' in page
+    assert "Tonight: &lt;script&gt;alert(1)&lt;/script&gt; &amp; dua" in page and "<script>alert(1)" not in page

@@ -431,8 +431,9 @@
     if (kind === "screen") {
       const second = languages().find((l) => l !== first);
       if (second) own.lang2 = second;
-      const lines = window.builderAnnouncements.read().filter((a) => !a.kind).map((a) => inLanguage(a.text, first));
-      if (lines.filter(Boolean).length) own.note = lines.filter(Boolean).slice(0, 3).join("|"); // the screen's 3 lines
+      const lines = window.builderAnnouncements.read().filter((a) => !a.kind).map((a) => inLanguage(a.text, first))
+        .filter((t) => t && t.length <= config.limits.announcement); // one too long is the field's error, not the frame's
+      if (lines.length) own.note = lines.slice(0, 3).join("|"); // the screen's note: at most 3 lines
       Object.assign(own, screenOptions());
     }
     return own;
