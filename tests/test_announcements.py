@@ -15,6 +15,8 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from generator.errors import QueryError
@@ -249,3 +251,23 @@ def test_the_mosque_page_shows_them_as_text_in_its_language(client, served):
     page = client.get("/mosque/apia/ur/").text
     assert '<h2 id="h-announcements">اعلانات</h2>' in page
     assert "Tonight: &lt;script&gt;alert(1)&lt;/script&gt; &amp; dua" in page and "<script>alert(1)" not in page
+
+
+_LEAVES = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30) | st.sampled_from(
+    ["2026-06-16", "2026-02-30", "thu", "slide", "line", "a\nb", "\u202e", " ", "\x00"])
+_VALUES = st.deferred(lambda: _LEAVES | st.lists(_VALUES, max_size=3) | st.dictionaries(
+    st.sampled_from([*mosques.ANNOUNCEMENT_KEYS, "en", "ur", "xx"]), _VALUES, max_size=4))
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(value=_VALUES | st.lists(st.dictionaries(st.sampled_from([*mosques.ANNOUNCEMENT_KEYS, "en", "xx"]), _VALUES,
+                                                max_size=5), max_size=14))
+def test_any_announcements_value_is_read_or_refused_naming_a_field(value):
+    """Property (hypothesis): any JSON as ``announcements`` is read, or refused with a ProfileError naming a field
+    under it (the hosted write answers that as a 400), never another exception (a 500)."""
+    try:
+        mosque = mosques.parse(_profile(announcements=value), "m", "body")
+    except mosques.ProfileError as error:
+        assert error.field.startswith("announcements"), error
+    else:
+        assert len(mosque.announcements) == len(value) <= A.MAX_ITEMS
