@@ -126,6 +126,7 @@
     const out = {};
     if (ascii(value("f-notice")) && ascii(value("f-notice")) !== DEFAULT_NOTICE) out.notice = ascii(value("f-notice"));
     if (ascii(value("f-inPrayer"))) out.inPrayer = ascii(value("f-inPrayer"));
+    if (ascii(value("f-lineSeconds"))) out.lineSeconds = ascii(value("f-lineSeconds")); // issue 36
     if ($("f-qr").value) out.qr = $("f-qr").value;
     return out;
   }
@@ -813,6 +814,7 @@
     const screen = p.screen || {};
     set("f-notice", screen.notice || DEFAULT_NOTICE);
     set("f-inPrayer", screen.inPrayer);
+    set("f-lineSeconds", screen.lineSeconds);
     $("f-qr").value = screen.qr || "";
     const source = (p.sources || [])[0] || {};
     set("f-source-about", source.about);
