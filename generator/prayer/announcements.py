@@ -7,8 +7,8 @@ optional ``weekdays`` (`jamaat.WEEKDAYS`, the project's one spelling).  This mod
 which of them apply on a date, or on each day of a span (`active`, vectorised with numpy).  The screen, the
 widget and the mosque's page all ask it, so a screen's script rotates what it is given and holds no date rule.
 
-The date is always the mosque's local date: `generator.places.days.today` turns an instant into it (a mosque at Apia or Kiritimati
-starts its day up to 14 hours before UTC does, and one at Honolulu up to 10 hours after).
+The date is always the mosque's local date: `generator.places.days.today` turns an instant into it (a mosque at
+Apia or Kiritimati starts its day up to 14 hours before UTC does, and one at Honolulu up to 10 hours after).
 """
 from __future__ import annotations
 

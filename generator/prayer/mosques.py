@@ -254,7 +254,8 @@ def _announcements(data: dict, path: Path | str) -> tuple[A.Announcement, ...]:
                                "until_before_from", {"from": start.isoformat()})
         weekdays = item.get("weekdays", [])
         if (not isinstance(weekdays, list) or ("weekdays" in item and not weekdays)
-                or not all(isinstance(d, str) and d in WEEKDAYS for d in weekdays) or len(set(weekdays)) != len(weekdays)):
+                or not all(isinstance(d, str) and d in WEEKDAYS for d in weekdays)
+                or len(set(weekdays)) != len(weekdays)):
             raise ProfileError(path, f"{field}.weekdays", f"a non-empty list of distinct weekdays of "
                                f"{', '.join(WEEKDAYS)}", "weekday_list", {"allowed": list(WEEKDAYS)})
         out.append(A.Announcement(text, kind, start, end, tuple(sorted(WEEKDAYS.index(d) for d in weekdays))))

@@ -10,8 +10,9 @@ rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus 
   ``name`` (a mosque's name for the heading, at most 60 characters);
 * the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
   lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup; without it, a mosque's own announcements
-  of each day, issue 36: `shown_notes`, `announcement_days`); ``lineSeconds`` (seconds each line is shown); ``lang2`` (issue 36: a second language,
-  the names beside the first's and the sentences by turns; default a mosque's other language, `default_second`);
+  of each day, issue 36: `shown_notes`, `announcement_days`); ``lineSeconds`` (seconds each line is shown);
+  ``lang2`` (issue 36: a second language, the names beside the first's and the sentences by turns; default a
+  mosque's other language, `default_second`);
 * the widget: ``theme`` (``light``, ``dark``, or ``auto``: the reader's `prefers-color-scheme`).
 
 ``date``, ``year`` and ``month`` are refused: a screen follows the place's own today.  A bad
