@@ -477,8 +477,10 @@ async def _checked(request: Request, mosque_id: str) -> str:
     try:
         text, _ = await run_in_threadpool(functools.partial(check_profile, body, mosque_id, new=True))
     except mosques.ProfileError as error:
-        message = str(error).split(": ", 2)[-1]
-        raise _Refused(_error(400, message, error.field if error.field != "file" else "body")) from None
+        field = error.field if error.field != "file" else "body"
+        # as a query's 400 (generator/errors.py as_json): the builder says it in its reader's language
+        raise _Refused(_error(400, error.message, field, code=error.code, parameter=field,
+                              args=error.arguments)) from None
     except ValueError as error:
         raise _Refused(_error(400, str(error), "body")) from None
     return text

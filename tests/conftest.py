@@ -98,8 +98,9 @@ def browser_app_server(tmp_path_factory, chromium: str):
         local_stack.stop(app)
 
 
-def run_node_peer(script: str, package: str, payload) -> object:
-    """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output."""
+def run_node_peer(script: str, package: str, payload, timeout_s: float = 120) -> object:
+    """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output
+    (``timeout_s``: a bound against a hung browser, not a measure of speed)."""
     node = shutil.which("node")
     if node is None or not (PEERS / "node_modules" / package).is_dir():
         pytest.fail(f"{package} peer missing: run `make peers` (node 20 and npm ci in tests/peers)")
@@ -110,7 +111,7 @@ def run_node_peer(script: str, package: str, payload) -> object:
         text=True,
         check=True,
         env={**os.environ, "TZ": "UTC"},
-        timeout=120,
+        timeout=timeout_s,
     )
     return json.loads(result.stdout)
 

@@ -59,7 +59,7 @@ def example_profile(lang: str) -> dict:
             "place": {"city": "birmingham"}, "times": {"method": "ImamAliFoundation"},
             "jamaat": {k: EXAMPLE_QUERY[k] for k in ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid")},
             "reckoning": "moonsighting", "languages": [lang] if lang == "en" else [lang, "en"],
-            "announcement": {lang: ANNOUNCEMENT}, "sources": [{"about": SOURCE}]}
+            "announcements": [{"text": {lang: ANNOUNCEMENT}, "weekdays": ["thu"]}], "sources": [{"about": SOURCE}]}
 
 
 # A mosque given by its coordinates and zone (the Jaffari Community Centre's, data/mosques/jaffari-toronto.json), the
@@ -81,7 +81,8 @@ WARN_JOB = {"lang": "en", "name": "warnings", "search": "Leicester", "names": {"
 
 
 def job(lang: str) -> dict:
-    fields = {"f-jumuah": "13:15", "f-eid": "07:30,09:00", f"f-note-{lang}": ANNOUNCEMENT, "f-source-about": SOURCE,
+    fields = {"f-jumuah": "13:15", "f-eid": "07:30,09:00", f"f-ann-0-{lang}": ANNOUNCEMENT, "f-ann-0-day-thu": True,
+              "f-source-about": SOURCE,
               "f-lang-en": True}
     return {"lang": lang, "search": SEARCH[lang], "names": {"en": NAMES["en"], lang: NAMES[lang]}, "rules": RULES,
             "fields": fields, "publish": lang in ("en", "ur")}
@@ -94,7 +95,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def seen(server):
-    edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-note-en": "Majlis moved to Friday"}, "tvMs": 60000}
+    edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-ann-0-en": "Majlis moved to Friday"}, "tvMs": 60000}
     return run_node_peer("builder_check.js", "playwright-core", {
         "base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "year": YEAR, "month": MONTH,
         "compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB], "edit": edit})
@@ -309,7 +310,7 @@ def test_an_edit_from_a_phone_reaches_the_screen_within_a_minute(seen, server):
     mosque_id = urllib.parse.urlsplit(published["outputs"]["o-screen"]).path.split("/")[2]
     edited = json.loads(published["outputs"]["o-profile"])
     edited["jamaat"]["jamaat"] = edited["jamaat"]["jamaat"].replace("dhuhr:13:30", "dhuhr:13:45")
-    edited["announcement"] = {"en": "Majlis moved to Friday"}
+    edited["announcements"] = [{"text": {"en": "Majlis moved to Friday"}, "weekdays": ["thu"]}]
     assert api(server, f"/v1/mosques/{mosque_id}", {}) == edited  # the edit, and nothing else, saved
     friday = datetime.now(ZoneInfo("Europe/London")).weekday() == 4  # a Friday's dhuhr is the Jumu'ah slot
     assert plain(edit["after"]["dhuhr"] or "") == ("13:15" if friday else "13:45")

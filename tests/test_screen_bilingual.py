@@ -71,8 +71,8 @@ def test_a_two_language_mosque_shows_both_on_its_one_screen(client, example):
     assert re.search(r'<h1 class="place" dir="auto">مثالی مسجد <span class="second" lang="en" dir="ltr">'
                      r'Example Mosque</span></h1>', page)
     # both announcements take turns in the band: the Urdu one first, the English one (escaped) in its turn
-    assert '<p class="note" dir="auto">آج رات نماز عشا کے بعد دعائے کمیل</p>' in page
-    assert ('<p class="note" lang="en" dir="ltr" data-turn="1" hidden>Tonight: &lt;script&gt;alert(1)&lt;/script&gt; '
+    assert '<p class="note" dir="auto" data-item="0">آج رات نماز عشا کے بعد دعائے کمیل</p>' in page
+    assert ('<p class="note" lang="en" dir="ltr" data-turn="1" data-item="0" hidden>Tonight: &lt;script&gt;alert(1)&lt;/script&gt; '
             '&amp; dua Kumayl after isha</p>') in page
     config = _config(page)
     second = config["second"]

@@ -715,14 +715,62 @@ def year_runs(server):
     for lang in LANGS:  # issue 33: the eve of the 21st night of Ramadan 1447 and the day after it
         runs.append({"name": f"nights-{lang}", "url": _screen_url(YEAR_QUERY, lang), "viewport": VIEWPORTS_28["tv"],
                      "start": _local_ms(QADR_EVE, "08:00:00", YEAR_TZ), "steps": _night_steps(api)})
+    runs.append(_announcement_run(server))  # issue 36: a hosted mosque's announcements by their dates
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     try:
-        answer = run_node_peer("screen_check.js", "playwright-core", config)
+        # 30 runs in one Chromium: about 100 s on two busy cores, so a hung browser is bounded at 300 s, not 120
+        answer = run_node_peer("screen_check.js", "playwright-core", config, timeout_s=300)
     except subprocess.CalledProcessError as error:  # the harness' own failure, said
         pytest.fail(f"screen_check.js failed: {error.stderr[-3000:]}")
     out = {run["name"]: run for run in answer["runs"]}
     print(f"screen year session: {len(out)} runs in {time.perf_counter() - started:.1f} s")
     return out, api
+
+
+# Issue 36: a committee's announcements (docs/mosques.md "announcements"), dated from the real day the test runs on
+# (the page carries which apply on each of the next two months' days, generator/site/screen.py ANNOUNCE_DAYS).
+ALWAYS, DINNER, DUA = "Majlis every evening after maghrib", "Fundraising dinner: tickets at the office", "Dua Kumayl tonight"
+PROGRAMME = ["Muharram programme", "1st night: Sayyid A after maghrib", "2nd night: Shaykh B after maghrib"]
+ANNOUNCE_TZ = "Europe/London"
+ANNOUNCE_READS = 4  # reads 8 s apart each day: every line of the band (at most the day's events and three) in turn
+
+
+def _announcement_days() -> dict[str, date]:
+    first = datetime.now(ZoneInfo(ANNOUNCE_TZ)).date() + timedelta(days=3)  # D: the dinner's and programme's from
+    return {"before": first - timedelta(days=1), "from": first, "middle": first + timedelta(days=1),
+            "until": first + timedelta(days=2), "after": first + timedelta(days=3)}
+
+
+def _announcement_run(server: str) -> dict:
+    """Publish a mosque (POST /v1/mosques, the server's temporary store) whose lines and slide have dates and a
+    weekday, and read its screen at noon on each day around them, four times 8 s apart, at 1920×1080 and, on the
+    day before and the first day, at 1080×1920 too."""
+    d = _announcement_days()
+    profile = {"names": {"en": "Announcements Hussainiya"}, "place": {"city": "birmingham"},
+               "times": {"method": "ImamAliFoundation"}, "reckoning": "moonsighting", "languages": ["en"],
+               "sources": [{"about": "test", "read": "2026-11-28"}],
+               "announcements": [
+                   {"text": {"en": ALWAYS}},
+                   {"text": {"en": DINNER}, "from": d["from"].isoformat(), "until": d["until"].isoformat()},
+                   {"text": {"en": DUA}, "weekdays": [("mon", "tue", "wed", "thu", "fri", "sat", "sun")[d["middle"].weekday()]]},
+                   {"kind": "slide", "text": {"en": "\n".join(PROGRAMME)}, "from": d["from"].isoformat(),
+                    "until": d["until"].isoformat()}]}
+    request = urllib.request.Request(server + "/v1/mosques", data=json.dumps(profile).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        mosque_id = json.loads(response.read())["id"]
+    steps = []
+    for name, day in d.items():
+        noon = _local_ms(day, "12:00:00", ANNOUNCE_TZ)
+        steps += [{"at": noon + k * 8000, "settle": 50} for k in range(ANNOUNCE_READS)]
+        if name in ("before", "from"):  # the same day upright: the slide under the table, the times as large
+            shots = name == "from"
+            steps += [{"viewport": VIEWPORTS_28["portrait"]}, {"at": noon + ANNOUNCE_READS * 8000, "settle": 50},
+                      {"layout": True}, *([{"shot": "announcements-portrait.png"}] if shots else []),
+                      {"viewport": VIEWPORTS_28["tv"]}, {"at": noon + ANNOUNCE_READS * 8000 + 1000, "settle": 50},
+                      {"layout": True}, *([{"shot": "announcements-tv.png"}] if shots else [])]
+    return {"name": "announcements", "url": f"/screen/?mosque={mosque_id}&lang=en", "viewport": VIEWPORTS_28["tv"],
+            "start": _local_ms(d["before"], "11:59:00", ANNOUNCE_TZ), "steps": steps}
 
 
 QADR_EVE = EVE_OF_21  # 10 March 2026: the Sistani office's 1 Ramadan 1447 (19 February) + 19 days
@@ -997,3 +1045,40 @@ def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(y
     assert 16 <= maghrib.hour < 18, maghrib  # the clock hour alone would say «سہ پہر»
     text = read["widgetNext"]
     assert "شام" in text and "سہ پہر" not in text, text
+
+
+def test_announcements_appear_only_between_their_dates_and_lines_take_turns(year_runs):
+    """Issue 36 (mosque trial of 2026-11-28: one line, no dates, the June screen still announcing a December dinner).
+    Expected by the profile's own dates, inclusive, and weekday, applied here by hand: the undated line every day; the
+    dinner and the programme slide from D to D+2 and not on D-1 or D+3; the dua only on D+1's weekday.  On each day
+    the band shows the day's lines one at a time, 8 s each (each read shows one; four reads show them all); the
+    prayer times keep their size with the slide shown (landscape beside the clock, portrait under the table)."""
+    run = year_runs[0]["announcements"]
+    assert run["errors"] == [], run["errors"]
+    d = _announcement_days()
+    expected = {"before": {ALWAYS}, "from": {ALWAYS, DINNER}, "middle": {ALWAYS, DINNER, DUA},
+                "until": {ALWAYS, DINNER}, "after": {ALWAYS}}
+    slide = "\n".join(PROGRAMME)
+    reads = run["reads"]
+    px = {}
+    for name, day in d.items():
+        noon = _local_ms(day, "12:00:00", ANNOUNCE_TZ)
+        turns = [r for r in reads if noon <= r["at"] < noon + ANNOUNCE_READS * 8000]
+        assert len(turns) == ANNOUNCE_READS
+        lines = [[t for t in r["bandShown"] if not t.startswith("Today: ")] for r in turns]  # the day's events aside
+        assert all(len(shown) <= 1 for shown in lines), (name, lines)  # one line at a time
+        assert {t for shown in lines for t in shown} == expected[name], (name, day, lines)
+        if len(expected[name]) > 1:
+            assert len({tuple(shown) for shown in lines}) > 1, (name, lines)  # they take turns
+        in_dates = name in ("from", "middle", "until")
+        assert all(r["slides"] == ([slide] if in_dates else []) for r in turns), (name, [r["slides"] for r in turns])
+        px[name] = {r["timesPx"] for r in turns}
+        upright = [r for r in reads if r["at"] == noon + ANNOUNCE_READS * 8000]
+        if upright:
+            assert upright[0]["slides"] == ([slide] if in_dates else [])
+            px[name + "-portrait"] = {upright[0]["timesPx"]}
+    assert px["before"] == px["from"] and len(px["before"]) == 1, px  # the slide takes no size from the times
+    assert px["before-portrait"] == px["from-portrait"], px
+    for layout in run["layouts"]:
+        assert layout["problems"] == [], layout["problems"]
+

@@ -31,10 +31,18 @@ PROFILE = {
         "reckoning": {"type": "string", "enum": list(mosques.RECKONINGS)},
         "languages": {"type": "array", "minItems": 1, "uniqueItems": True,
                       "items": {"type": "string", "enum": list(LANGUAGES)}},
-        "announcement": _BY_LANG,
+        "announcements": {"type": "array", "maxItems": mosques.A.MAX_ITEMS, "items": {
+            "type": "object", "required": ["text"], "additionalProperties": False, "properties": {
+                "text": _BY_LANG, "kind": {"type": "string", "enum": list(mosques.A.KINDS)},
+                "from": {"type": "string", "format": "date"}, "until": {"type": "string", "format": "date"},
+                "weekdays": {"type": "array", "minItems": 1, "uniqueItems": True,
+                             "items": {"type": "string", "enum": list(mosques.WEEKDAYS)}}}}},
+        "announcement": {**_BY_LANG, "description": "The older one-line form of announcements (no dates): read as "
+                                                    "one line; not beside announcements"},
         "screen": {"type": "object", "description": "Its wall screen's options (the screen's own parameters)",
                    "properties": {**{name: {"type": "integer", "minimum": low, "maximum": high}
-                                     for name, (low, high) in mosques.SCREEN_MINUTES.items()},
+                                     for name, (low, high) in {**mosques.SCREEN_MINUTES,
+                                                               **mosques.SCREEN_SECONDS}.items()},
                                   "qr": {"type": "string", "enum": list(mosques.QR_TARGETS)}},
                    "additionalProperties": False},
         "website": {"type": "string", "pattern": "^https://"},

@@ -8,7 +8,7 @@ with the file and the field named, not at a member's first request.  It runs whe
 imported (generator/api/__init__.py imports it after the endpoints it reads).
 
 Each listed mosque carries its profile (names, place with coordinates and zone, address,
-website, languages, reckoning, announcement, the ``times`` and ``jamaat`` parameters, sources),
+website, languages, reckoning, announcements, the ``times`` and ``jamaat`` parameters, sources),
 ``query``: the canonical /v1/prayer-times parameters ``mosque=<id>`` stands for (what a client
 may give instead), and ``links`` to its answers, feeds, page and screen.
 """
@@ -130,7 +130,7 @@ def listing(mosque: mosques.Mosque) -> dict:
         **({"website": mosque.website} if mosque.website else {}),
         "languages": list(mosque.languages),
         "reckoning": mosque.reckoning,
-        "announcement": dict(mosque.announcement),
+        "announcements": [item.as_json() for item in mosque.announcements],
         "times": dict(mosque.times),
         "jamaat": dict(mosque.jamaat),
         "query": query,

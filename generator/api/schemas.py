@@ -5,6 +5,7 @@ Every response is checked against these schemas by the tests (tests/test_schemat
 from __future__ import annotations
 
 from generator.calendars import events, hijri
+from generator.prayer import announcements, jamaat
 from generator.api.params import DATE_SCHEMA
 from generator.words.locale import LANGUAGES
 
@@ -266,15 +267,22 @@ ECLIPSES = json_response(obj(["meta", "eclipses"], {"meta": {"type": "object"},
 _TEXT_BY_LANG = {"type": "object", "properties": {lang: {"type": "string"} for lang in LANGUAGES},
                  "additionalProperties": False}
 _QUERY_TEXT = {"type": "object", "additionalProperties": {"type": "string"}}
+WEEKDAY = _enum(*jamaat.WEEKDAYS)
+# A mosque's announcement (issue 36; generator/prayer/announcements.py): what a profile writes, only what is set.
+ANNOUNCEMENT = obj(["text"], {"text": _TEXT_BY_LANG, "kind": _enum(*announcements.KINDS), "from": DATE, "until": DATE,
+                              "weekdays": {"type": "array", "minItems": 1, "uniqueItems": True, "items": WEEKDAY}},
+                   additionalProperties=False)
 MOSQUE_ITEM = obj(
-    ["id", "names", "place", "languages", "reckoning", "announcement", "times", "jamaat", "query", "links", "sources"],
+    ["id", "names", "place", "languages", "reckoning", "announcements", "times", "jamaat", "query", "links", "sources"],
     {"id": {"type": "string", "pattern": r"^[a-z0-9-]{1,48}$"},
      "names": {**_TEXT_BY_LANG, "required": ["en"]},
      "place": obj(["lat", "lng", "tz"], {"city": {"type": "string"}, "lat": _number(-90, 90),
                                          "lng": _number(-180, 180), "tz": {"type": "string"}}),
      "address": {"type": "string"}, "website": {"type": "string", "format": "uri"},
      "languages": {"type": "array", "minItems": 1, "items": _enum(*LANGUAGES)},
-     "reckoning": _enum(*CALENDARS), "announcement": _TEXT_BY_LANG,
+     "reckoning": _enum(*CALENDARS),
+     "announcements": {"type": "array", "maxItems": announcements.MAX_ITEMS, "items": ANNOUNCEMENT,
+                       "description": "Its announcements (a line or a slide, each with its dates and weekdays)"},
      "times": {**_QUERY_TEXT, "description": "The /v1/prayer-times parameters of its adhan, as query text"},
      "jamaat": {**_QUERY_TEXT, "description": "Its jamaat parameters, as query text (empty: it publishes none)"},
      "query": {"type": "object", "description": "The canonical /v1/prayer-times parameters mosque=<id> stands for"},

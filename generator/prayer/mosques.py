@@ -25,13 +25,19 @@ with the file and the field named):
                  Hijri dates (the ``calendar`` parameter).
 ``languages``    the languages the mosque speaks to its people in (en, ar, fa, ur), first the
                  one its screen shows by default, the next beside it (issue 36: the screen's ``lang2``).
-``announcement`` optional {lang: text}: one line of at most 120 characters per language (a line of the wall screen), shown
-                 as text (never markup) on its page and screen.
+``announcements`` optional list (at most 12) of {``text``: {lang: text}, ``kind``, ``from``, ``until``,
+                 ``weekdays``} (issue 36, `generator.prayer.announcements`): a ``line`` (default; at most 120
+                 characters per language, one line of the wall screen) or a ``slide`` (a programme: at most 600
+                 characters and 10 lines); ``from``/``until`` YYYY-MM-DD, inclusive, the mosque's local date;
+                 ``weekdays`` a list of mon…sun.  Shown as text (never markup) on its page, screen and widget.
+``announcement`` the older form, {lang: text}: one line per language, read as one line with no dates (still
+                 accepted; not beside ``announcements``).
 ``screen``       optional options of its wall screen (issue 28), each the screen's own parameter of that
                  name and its default when the screen's address does not give it: ``notice``
                  (minutes 1..60 a jamaat must move by for "changes tomorrow"; the screen's default
                  5), ``inPrayer`` (minutes 1..30 of the calm "prayer in progress" view after each
-                 jamaat; absent: off), ``qr`` (``page`` or ``feed``: a QR code in a corner).
+                 jamaat; absent: off), ``lineSeconds`` (seconds 4..60 each announcement line is shown, a slide
+                 twice as long; the screen's default 8), ``qr`` (``page`` or ``feed``: a QR code in a corner).
 ``website``      optional ``https://`` address of the mosque's own site.
 ``address``      optional postal address (one line, at most 200 characters).
 ``sources``      a non-empty list of {``about``, ``url`` (optional), ``read`` (YYYY-MM-DD)}: where
@@ -55,6 +61,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from generator.calendars import hijri
+from generator.prayer import announcements as A
+from generator.prayer.jamaat import WEEKDAYS
+from generator.errors import GENERIC_CODE
 from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "mosques"
@@ -62,7 +71,7 @@ ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?", re.ASCII)  # the file's
 MAX_ID_CHARS = 48
 RESERVED_IDS = ("new",)  # /mosque/new/ is the builder (generator/site/builder.py): no profile may take its address
 MAX_NAME_CHARS = 60  # the feeds' ``name`` limit (SPEC 8)
-MAX_ANNOUNCEMENT_CHARS = 120  # one line of the wall screen (generator/site/screen.py MAX_NOTE_CHARS)
+MAX_ANNOUNCEMENT_CHARS = A.MAX_LINE_CHARS  # one line of the wall screen (generator/site/screen.py MAX_NOTE_CHARS)
 MAX_ADDRESS_CHARS = 200
 MAX_URL_CHARS = 200
 MAX_SOURCE_CHARS = 1000  # what a source says about the profile
@@ -79,10 +88,13 @@ JAMAAT_KEYS = ("jamaat", "jamaatRound", "jamaatWeekly", "jumuah", "eid", "jamaat
 # The screen's options a profile may set (issue 28): their bounds are declared here and read by the screen's
 # parameters (generator/site/screen.py), so a profile and an address are checked alike.
 SCREEN_MINUTES = {"notice": (1, 60), "inPrayer": (1, 30)}
+SCREEN_SECONDS = {"lineSeconds": (4, 60)}  # issue 36: how long each announcement line (a slide: twice) is shown
 QR_TARGETS = ("page", "feed")
-SCREEN_KEYS = ("notice", "inPrayer", "qr")
-KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announcement", "screen", "website", "address",
-        "sources")
+SCREEN_KEYS = ("notice", "inPrayer", "lineSeconds", "qr")
+KEYS = ("names", "place", "times", "jamaat", "reckoning", "languages", "announcements", "announcement", "screen",
+        "website", "address", "sources")
+ANNOUNCEMENT_KEYS = ("text", "kind", "from", "until", "weekdays")
+LEGACY_ANNOUNCEMENT = "announcement"  # the older one-line form (read as one line without dates)
 REQUIRED = ("names", "place", "times", "reckoning", "languages", "sources")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # Issue 34: the bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder the text around them
@@ -105,9 +117,13 @@ _URL = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%/+-]
 class ProfileError(ValueError):
     """A profile that cannot be served: the message names the file and the field."""
 
-    def __init__(self, path: Path | str, field: str, message: str):
+    def __init__(self, path: Path | str, field: str, message: str, code: str = GENERIC_CODE,
+                 args: Mapping[str, object] | None = None):
         super().__init__(f"{path}: {field}: {message}")
         self.path, self.field = str(path), field
+        self.message = message
+        # as a QueryError's (generator/errors.py): the glossary row error.<code> says it in the reader's language
+        self.code, self.arguments = code, dict(args or {})
 
 
 @dataclass(frozen=True)
@@ -122,7 +138,7 @@ class Mosque:
     jamaat: Mapping[str, str]
     reckoning: str
     languages: tuple[str, ...]
-    announcement: Mapping[str, str]
+    announcements: tuple[A.Announcement, ...]
     website: str | None
     address: str | None
     sources: tuple[Mapping[str, str], ...]
@@ -138,12 +154,9 @@ class Mosque:
         """The name in ``lang``, else the English one."""
         return self.names.get(lang) or self.names[DEFAULT_LANGUAGE]
 
-    def announcement_in(self, lang: str) -> str | None:
-        """The announcement in ``lang``, else in the mosque's first language that has one, else None."""
-        for candidate in (lang, *self.languages, *self.announcement):
-            if candidate in self.announcement:
-                return self.announcement[candidate]
-        return None
+    def announcements_on(self, day: date) -> tuple[A.Announcement, ...]:
+        """The announcements that apply on the mosque's local date ``day`` (`announcements.active_on`)."""
+        return tuple(self.announcements[k] for k in A.active_on(self.announcements, day))
 
     @property
     def parameters(self) -> dict[str, str]:
@@ -158,13 +171,16 @@ class Mosque:
         return {**out, "calendar": "reckoning"}
 
 
-def _text(value: Any, path: Path, field: str, max_chars: int) -> str:
+def _text(value: Any, path: Path, field: str, max_chars: int, max_lines: int = 1) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ProfileError(path, field, "must be a non-empty string")
-    if len(value) > max_chars:
-        raise ProfileError(path, field, f"at most {max_chars} characters")
-    if _CONTROL.search(value):
-        raise ProfileError(path, field, "one line of text: no line breaks or control characters")
+    if len(value) > max_chars:  # refused, never cut: a cut sentence can say the wrong day or time
+        raise ProfileError(path, field, f"at most {max_chars} characters", "at_most_chars", {"most": max_chars})
+    if max_lines > 1 and value.count("\n") >= max_lines:
+        raise ProfileError(path, field, f"at most {max_lines} lines", "at_most_lines", {"most": max_lines})
+    if _CONTROL.search(value.replace("\n", "") if max_lines > 1 else value):
+        raise ProfileError(path, field, "one line of text: no line breaks or control characters" if max_lines == 1
+                           else "text and line breaks only: no other control characters")
     if _BIDI_CONTROL.search(value):
         raise ProfileError(path, field, "no bidirectional embedding, override or isolate (U+202A-U+202E, "
                                         "U+2066-U+2069): they reverse the text around the name in titles and links")
@@ -179,7 +195,8 @@ def _object(value: Any, path: Path, field: str) -> dict:
     return value
 
 
-def _by_language(value: Any, path: Path, field: str, max_chars: int, required: tuple[str, ...] = ()) -> dict:
+def _by_language(value: Any, path: Path, field: str, max_chars: int, required: tuple[str, ...] = (),
+                 max_lines: int = 1) -> dict:
     value = _object(value, path, field)
     for lang in value:
         if lang not in LANGUAGES:
@@ -187,7 +204,64 @@ def _by_language(value: Any, path: Path, field: str, max_chars: int, required: t
     for lang in required:
         if lang not in value:
             raise ProfileError(path, f"{field}.{lang}", "required")
-    return {lang: _text(value[lang], path, f"{field}.{lang}", max_chars) for lang in LANGUAGES if lang in value}
+    return {lang: _text(value[lang], path, f"{field}.{lang}", max_chars, max_lines) for lang in LANGUAGES
+            if lang in value}
+
+
+def _date(value: Any, path: Path | str, field: str) -> date:
+    try:
+        if not isinstance(value, str) or len(value) != 10:
+            raise ValueError
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ProfileError(path, field, "must be a date YYYY-MM-DD", "date_format") from None
+
+
+def _announcements(data: dict, path: Path | str) -> tuple[A.Announcement, ...]:
+    """The profile's announcements (issue 36); the older ``announcement`` is one line without dates."""
+    if LEGACY_ANNOUNCEMENT in data:
+        if "announcements" in data:
+            raise ProfileError(path, LEGACY_ANNOUNCEMENT, "give announcements only (announcement is its older "
+                               "one-line form)", "announcement_both")
+        text = _by_language(data[LEGACY_ANNOUNCEMENT], path, LEGACY_ANNOUNCEMENT, A.MAX_LINE_CHARS)
+        return (A.Announcement(text),) if text else ()
+    value = data.get("announcements", [])
+    if not isinstance(value, list):
+        raise ProfileError(path, "announcements", "must be a list")
+    if len(value) > A.MAX_ITEMS:
+        raise ProfileError(path, "announcements", f"at most {A.MAX_ITEMS} announcements", "at_most_announcements",
+                           {"most": A.MAX_ITEMS})
+    out = []
+    for k, item in enumerate(value):
+        field = f"announcements[{k}]"
+        item = _object(item, path, field)
+        for key in item:
+            if key not in ANNOUNCEMENT_KEYS:
+                raise ProfileError(path, f"{field}.{key}", f"unknown field; one of {', '.join(ANNOUNCEMENT_KEYS)}")
+        kind = item.get("kind", A.LINE)
+        if kind not in A.KINDS:
+            raise ProfileError(path, f"{field}.kind", f"must be one of {', '.join(A.KINDS)}", "one_of",
+                               {"allowed": list(A.KINDS)})
+        if "text" not in item:
+            raise ProfileError(path, f"{field}.text", "required", "required")
+        slide = kind == A.SLIDE
+        text = _by_language(item["text"], path, f"{field}.text", A.MAX_SLIDE_CHARS if slide else A.MAX_LINE_CHARS,
+                            max_lines=A.MAX_SLIDE_LINES if slide else 1)
+        if not text:
+            raise ProfileError(path, f"{field}.text", "give the text in at least one language", "announcement_text")
+        start = _date(item["from"], path, f"{field}.from") if "from" in item else None
+        end = _date(item["until"], path, f"{field}.until") if "until" in item else None
+        if start is not None and end is not None and end < start:
+            raise ProfileError(path, f"{field}.until", f"must be on or after from ({start.isoformat()})",
+                               "until_before_from", {"from": start.isoformat()})
+        weekdays = item.get("weekdays", [])
+        if (not isinstance(weekdays, list) or ("weekdays" in item and not weekdays)
+                or not all(isinstance(d, str) and d in WEEKDAYS for d in weekdays)
+                or len(set(weekdays)) != len(weekdays)):
+            raise ProfileError(path, f"{field}.weekdays", f"a non-empty list of distinct weekdays of "
+                               f"{', '.join(WEEKDAYS)}", "weekday_list", {"allowed": list(WEEKDAYS)})
+        out.append(A.Announcement(text, kind, start, end, tuple(sorted(WEEKDAYS.index(d) for d in weekdays))))
+    return tuple(out)
 
 
 def _parameters(value: Any, path: Path, field: str, allowed: tuple[str, ...]) -> dict[str, str]:
@@ -277,7 +351,7 @@ def parse(data: Any, mosque_id: str, path: Path | str, version: int | None = Non
         place=_place(data["place"], path), times=times,
         jamaat=_parameters(data.get("jamaat", {}), path, "jamaat", JAMAAT_KEYS),
         reckoning=data["reckoning"], languages=tuple(languages),
-        announcement=_by_language(data.get("announcement", {}), path, "announcement", MAX_ANNOUNCEMENT_CHARS),
+        announcements=_announcements(data, path),
         website=_url(data["website"], path, "website") if "website" in data else None,
         address=_text(data["address"], path, "address", MAX_ADDRESS_CHARS) if "address" in data else None,
         screen=_screen(data.get("screen", {}), path), sources=_sources(data["sources"], path), version=version)
@@ -289,10 +363,11 @@ def _screen(value: Any, path: Path | str) -> dict[str, object]:
     for name, item in _object(value, path, "screen").items():
         if name not in SCREEN_KEYS:
             raise ProfileError(path, f"screen.{name}", f"unknown option; one of {', '.join(SCREEN_KEYS)}")
-        if name in SCREEN_MINUTES:
-            low, high = SCREEN_MINUTES[name]
+        if name in SCREEN_MINUTES or name in SCREEN_SECONDS:
+            low, high = SCREEN_MINUTES.get(name) or SCREEN_SECONDS[name]
+            unit = "minutes" if name in SCREEN_MINUTES else "seconds"
             if isinstance(item, bool) or not isinstance(item, int) or not low <= item <= high:
-                raise ProfileError(path, f"screen.{name}", f"whole minutes from {low} to {high}")
+                raise ProfileError(path, f"screen.{name}", f"whole {unit} from {low} to {high}")
         elif item not in QR_TARGETS:
             raise ProfileError(path, f"screen.{name}", f"one of {', '.join(QR_TARGETS)}")
         out[name] = item

@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from generator.errors import QueryError
 from generator.places import cities
-from generator.prayer import mosques, place_defaults
+from generator.prayer import announcements, mosques, place_defaults
 from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.calendars import hijri
 from generator.words import error_words, feed_words, hijri_names
@@ -167,8 +167,9 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
         round_minutes=[{"value": n, "label": minutes[n]} for n in ROUND_MINUTES],
         alarm_minutes=[{"value": n, "label": minutes[n]} for n in ALARM_MINUTES],
         feed_times=[{"id": t, "name": words.TIME_NAMES[lang][t], "checked": t in feed_options.FIVE} for t in FEED_TIMES],
-        screen_minutes=mosques.SCREEN_MINUTES, qr_targets=mosques.QR_TARGETS,
+        screen_minutes=mosques.SCREEN_MINUTES, screen_seconds=mosques.SCREEN_SECONDS, qr_targets=mosques.QR_TARGETS,
         limits={"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS,
+                "slide": announcements.MAX_SLIDE_CHARS, "announcements": announcements.MAX_ITEMS,
                 "address": mosques.MAX_ADDRESS_CHARS, "url": mosques.MAX_URL_CHARS,
                 "source": mosques.MAX_SOURCE_CHARS, "duration": (feed_options.MIN_DURATION_MIN,
                                                                   feed_options.MAX_DURATION_MIN),

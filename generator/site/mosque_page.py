@@ -5,7 +5,8 @@ Everything shown comes from the API, asked in process (`generator.site.responses
 month: the mosque's own times, jamaat rules, Jumu'ah and Eid slots) and /v1/hijri under the
 mosque's reckoning.  The page lays them out: today's card (with "jamaat times change
 tomorrow" when they do), the month's table (each prayer's adhan, and its jamaat when the mosque
-has a rule), the Jumu'ah and Eid slots on their days, the announcement as text, and the links to
+has a rule), the Jumu'ah and Eid slots on their days, its announcements as text (those of its day, then those
+to come, with their dates: `announcement_items`), and the links to
 subscribe (the mosque's feeds, in the page's language), to its CSV and to its wall screen.
 
 The notice board (issue 36): any month has its page (``/mosque/<id>/<lang>/<YYYY>-<MM>/``, `render` with
@@ -29,7 +30,7 @@ from datetime import date, timedelta
 import orjson
 from markupsafe import Markup
 
-from generator.prayer import mosques
+from generator.prayer import announcements, mosques
 from generator.prayer.methods import DEFAULT_METHOD, METHODS, Midnight
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
@@ -85,6 +86,33 @@ def zone_text(today: date, mosque: dict, lang: str) -> str:
     return words.isolate(tz, lang) if named is None else words.zone(tz, named["names"][lang], lang)
 
 
+def announcement_items(mosque: mosques.Mosque, local_today: date, lang: str) -> dict:
+    """The mosque's announcements for its page (issue 36): those that apply on its local today, then those still to
+    begin, each in the page's language where written (else the mosque's first language that has it: its ``lang``),
+    its lines, and when it applies ("from 16 June 2026 to 26 June 2026", "every Thursday") in the page's language."""
+    w = words.WORDS[lang]
+
+    def item(k: int) -> dict:
+        announcement = mosque.announcements[k]
+        text_lang, text = announcement.in_language(lang, mosque.languages)
+        when = []
+        start = announcement.start and words.date_text(announcement.start.isoformat(), lang)
+        end = announcement.end and words.date_text(announcement.end.isoformat(), lang)
+        if start and end:
+            when.append(w["mosque.ann_from_until"].format(**{"from": start, "until": end}))
+        elif start or end:
+            when.append(w["mosque.ann_from"].format(**{"from": start}) if start else
+                        w["mosque.ann_until"].format(until=end))
+        if announcement.weekdays:
+            when.append(w["mosque.ann_every"].format(days=feed_words.join_list(
+                [hijri_names.WEEKDAYS[lang][d] for d in announcement.weekdays], lang)))
+        return {"lang": text_lang, "lines": text.split("\n"), "slide": announcement.kind == announcements.SLIDE,
+                "when": words.SEPARATOR[lang].join(when)}
+
+    return {"current": [item(k) for k in announcements.active_on(mosque.announcements, local_today)],
+            "upcoming": [item(k) for k in announcements.upcoming(mosque.announcements, local_today)]}
+
+
 def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: float | None = None,
            month: str | None = None) -> bytes:
     """Return the HTML of a mosque's page: its own date's month, or ``month`` ("YYYY-MM": the month's page,
@@ -126,10 +154,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     return render_localised_page(
         "mosque.html.j2", lang, **page_head,
         p=p, mosque_name=title_name, place=place, address=m.get("address"), website=m.get("website"),
-        announcement=m["announcement"].get(lang) or next((m["announcement"][x] for x in m["languages"]
-                                                           if x in m["announcement"]), None),
-        announcement_lang=lang if lang in m["announcement"] else next(
-            (x for x in m["languages"] if x in m["announcement"]), lang),
+        announcements=announcement_items(mosques.find(mosque), local_today, lang),
         times_note=w["times_note"].format(tz=words.isolate(tz, lang)),
         midnight_note=midnight_note(mosque, lang),
         reckoning_label=words.CALENDAR_LABELS[lang][calendar],

@@ -9,8 +9,10 @@ rules: one declaration, read here by the endpoint's own `Endpoint.parse`), plus 
   and of Ramadan's rules, given to /v1/prayer-times),
   ``name`` (a mosque's name for the heading, at most 60 characters);
 * the screen: ``note`` (announcement lines: repeated, or ``|``-separated; at most `MAX_NOTES`
-  lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup); ``lang2`` (issue 36: a second language,
-  the names beside the first's and the sentences by turns; default a mosque's other language, `default_second`);
+  lines of `MAX_NOTE_CHARS` characters, shown as text, never as markup; without it, a mosque's own announcements
+  of each day, issue 36: `shown_notes`, `announcement_days`); ``lineSeconds`` (seconds each line is shown);
+  ``lang2`` (issue 36: a second language, the names beside the first's and the sentences by turns; default a
+  mosque's other language, `default_second`);
 * the widget: ``theme`` (``light``, ``dark``, or ``auto``: the reader's `prefers-color-scheme`).
 
 ``date``, ``year`` and ``month`` are refused: a screen follows the place's own today.  A bad
@@ -42,7 +44,7 @@ from zoneinfo import ZoneInfo
 import orjson
 from markupsafe import Markup
 
-from generator.prayer import mosques, place_defaults
+from generator.prayer import announcements, mosques, place_defaults
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import BY_NAME, jamaat_params as JP, params as P
@@ -84,6 +86,9 @@ DEFAULT_NOTICE_MIN = 5
 NOTICE = P.integer("notice", *mosques.SCREEN_MINUTES["notice"], "Minutes a jamaat must move by for the screen's "
                    f"\"changes tomorrow\" line (default {DEFAULT_NOTICE_MIN}; 1: every change); given to "
                    f"/v1/prayer-times as {NOTICE_API}.")
+DEFAULT_LINE_S = 8
+LINE_SECONDS = P.integer("lineSeconds", *mosques.SCREEN_SECONDS["lineSeconds"], "Seconds each announcement line is "
+                         f"shown (a slide: twice as long; default {DEFAULT_LINE_S}).")
 IN_PRAYER = P.integer("inPrayer", *mosques.SCREEN_MINUTES["inPrayer"], "Minutes of a calm full-screen \"prayer in "
                       "progress\" view after each jamaat (Jumu'ah and Eid included); absent: off.")
 QR_TARGETS = mosques.QR_TARGETS
@@ -99,7 +104,11 @@ LANG2 = P.choice("lang2", (*words.LANGUAGES, NO_SECOND), "The screen's second la
                  "sentences and announcements taking turns; none: one language); absent: a mosque's other language "
                  "(the first of its profile's languages other than lang), else none.")
 PAGE_PARAMETERS = (LANG, CLOCK, PAGE_CALENDAR, NAME)
-SCREEN_PARAMETERS = (*PAGE_PARAMETERS, LANG2, NOTICE, IN_PRAYER, QR)
+SCREEN_PARAMETERS = (*PAGE_PARAMETERS, LANG2, NOTICE, IN_PRAYER, LINE_SECONDS, QR)
+# The page carries which of its mosque's announcements apply on each of its place's days from yesterday (issue 36;
+# `announcements.active`): a screen runs offline for a month, and past these days it shows none rather than one
+# that may have ended.
+ANNOUNCE_DAYS = 62
 WIDGET_PARAMETERS = (*PAGE_PARAMETERS, THEME)
 API_HAS_NOTICE = NOTICE_API in {p.name for p in PRAYER_TIMES.parameters}
 
@@ -121,6 +130,7 @@ class PageQuery:
     in_prayer: int | None = None  # minutes of the "prayer in progress" view after each jamaat (None: off)
     qr: str | None = None  # a QR code in a corner: "page" or "feed" (None: none)
     lang2: str | None = None  # the screen's second language (None: one language)
+    line_s: int = DEFAULT_LINE_S  # seconds each announcement line is shown
 
 
 def parse(kind: str, items: Iterable[tuple[str, str]], now_s: float) -> PageQuery:
@@ -196,6 +206,7 @@ def _parse(kind: str, items: list[tuple[str, str]], now_s: float) -> PageQuery:
                      clock=page["clock"] or words.DEFAULT_CLOCK[lang], calendar=calendar, name=page["name"],
                      notes=tuple(notes), theme=page.get("theme") or "auto", mosque=mosque_id, notice=notice,
                      in_prayer=page.get("inPrayer"), qr=page.get("qr"),
+                     line_s=page.get("lineSeconds") or DEFAULT_LINE_S,
                      lang2=None if kind != "screen" or lang2 in (None, NO_SECOND) else lang2)
 
 
@@ -256,28 +267,58 @@ def place_name(query: PageQuery, today: date) -> str:
     return words.coordinates(prayer["lat"], prayer["lng"], query.lang)
 
 
-def shown_notes(query: PageQuery) -> tuple[str, ...]:
-    """The announcement lines: the query's, else the mosque's announcement in the page's language (if any)."""
+def mosque_announcements(query: PageQuery) -> tuple[announcements.Announcement, ...]:
+    """The mosque's announcements the page shows: none when the query gives its own ``note`` lines (or no mosque)."""
     if query.notes or query.mosque is None:
-        return query.notes
-    announcement = mosques.find(query.mosque).announcement_in(query.lang)
-    return (announcement,) if announcement else ()
+        return ()
+    return mosques.find(query.mosque).announcements
+
+
+def shown_notes(query: PageQuery, lang: str, day: date, kind: str = announcements.LINE,
+                exact: bool = False) -> list[dict]:
+    """The band's lines (``kind`` line) or the slides (``kind`` slide) in ``lang``: the query's ``note`` lines (every
+    day), else the mosque's announcements of that kind, each ``item`` its index (the script shows it on the days
+    ``config.announcements`` lists for it), ``off`` when it does not apply on the place's date ``day``, its text in
+    ``lang`` (else, unless ``exact``, in the mosque's first language that has one: its ``lang``) as ``lines``."""
+    if query.notes:
+        return [{"item": None, "lang": None, "lines": [note], "off": False}
+                for note in query.notes] if kind == announcements.LINE and lang == query.lang else []
+    items = mosque_announcements(query)
+    if not items:
+        return []
+    on = set(announcements.active_on(items, day))
+    languages = () if exact else mosques.find(query.mosque).languages
+    out = []
+    for k, item in enumerate(items):
+        found = item.in_language(lang, languages)
+        if item.kind != kind or found is None or (exact and found[0] != lang):
+            continue
+        out.append({"item": k, "lang": found[0], "lines": found[1].split("\n"), "off": k not in on})
+    return out
+
+
+def announcement_days(query: PageQuery, first: date) -> dict[str, list[int]] | None:
+    """Which of the mosque's announcements apply on each of `ANNOUNCE_DAYS` place's dates from ``first`` (ISO date:
+    indices), as the script reads them (`announcements.active`, the one rule); None: the page has none."""
+    items = mosque_announcements(query)
+    if not items:
+        return None
+    grid = announcements.active(items, first, ANNOUNCE_DAYS)
+    return {(first + timedelta(days=n)).isoformat(): [int(k) for k in grid[:, n].nonzero()[0]]
+            for n in range(ANNOUNCE_DAYS)}
 
 
 def second_language(query: PageQuery, today: date) -> dict | None:
     """What a bilingual screen writes in its second language (None: one language): the prayers' names and headings
-    beside the first language's, the heading's name when it differs, the mosque's own announcement in it (the
-    query's own lines are in the first language), and the words the template shows."""
+    beside the first language's, the heading's name when it differs, and the words the template shows (its
+    announcements: `shown_notes` with ``exact``; the query's own lines are in the first language)."""
     lang2 = query.lang2
     if lang2 is None:
         return None
     names = {**feed_words.PRAYER_NAMES[lang2], **{t: words.TIME_NAMES[lang2][t] for t in MINOR}}
     place = place_name(dataclasses.replace(query, lang=lang2), today)
-    notes = ()
-    if not query.notes and query.mosque is not None:
-        notes = tuple(text for lang, text in mosques.find(query.mosque).announcement.items() if lang == lang2)
     return {"lang": lang2, "dir": words.direction(lang2), "w": words.WORDS[lang2], "names": names,
-            "place": None if place == place_name(query, today) else place, "notes": notes}
+            "place": None if place == place_name(query, today) else place}
 
 
 def config(query: PageQuery, today: date) -> dict:
@@ -306,6 +347,7 @@ def config(query: PageQuery, today: date) -> dict:
     out["zone"] = zone_offsets(tz, today.year - ZONE_YEARS, today.year + ZONE_YEARS)
     if query.in_prayer:
         out["inPrayer"] = query.in_prayer
+    out["lineMs"] = query.line_s * 1000
     return out
 
 
@@ -471,6 +513,7 @@ def page_path(query: PageQuery, lang: str) -> str:
         profile = mosques.find(query.mosque).screen if query.mosque is not None else {}  # implied by mosque=
         for name, value, default in (("notice", query.notice, profile.get("notice", DEFAULT_NOTICE_MIN)),
                                      ("inPrayer", query.in_prayer, profile.get("inPrayer")),
+                                     ("lineSeconds", query.line_s, profile.get("lineSeconds", DEFAULT_LINE_S)),
                                      ("qr", query.qr, profile.get("qr"))):
             if value != default:
                 items.append((name, value))
@@ -582,15 +625,24 @@ def render(query: PageQuery, today: date) -> bytes:
     page_config = config(query, today)
     if follow is not None:
         page_config["profile"] = follow
-    seed = rendered_day(query, place_today(query, page_config["tz"], today).isoformat(), today)
+    local = place_today(query, page_config["tz"], today)
+    seed = rendered_day(query, local.isoformat(), today)
     page_config["today"] = seed
+    days = announcement_days(query, local - timedelta(days=1))
+    if days is not None:
+        page_config["announcements"] = days
     names = {**feed_words.PRAYER_NAMES[lang], **{t: words.TIME_NAMES[lang][t] for t in MINOR}}
     text = table_text(query, seed)
     rows = [{"id": t, "name": names[t], "minor": t in MINOR, "hidden": t in RAMADAN_ONLY and not text["ramadan"],
              **text["cells"][t]} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
+    second = second_language(query, today)
+    notes = {"first": shown_notes(query, lang, local), "second": shown_notes(query, query.lang2, local, exact=True)
+             if second else []}
+    slides = {"first": shown_notes(query, lang, local, announcements.SLIDE),
+              "second": shown_notes(query, query.lang2, local, announcements.SLIDE, exact=True) if second else []}
     context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
                    today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)),
-                   second=second_language(query, today))
+                   second=second, notes=notes)
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         if query.mosque is not None:
@@ -598,7 +650,7 @@ def render(query: PageQuery, today: date) -> bytes:
         title = w["screen.title"].format(place=place)
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
-            **context, title=title, head=page_head(query, title, place), notes=shown_notes(query), qr=qr,
+            **context, title=title, head=page_head(query, title, place), slides=slides, qr=qr,
             reckoning=words.CALENDAR_LABELS[lang][query.calendar], method=method_label(query, today),
             config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)

@@ -70,6 +70,13 @@ function readScreen() {
     fadhila: Array.from(document.querySelectorAll("tr[data-time] .fadhila")).filter((e) => !e.closest("[hidden]"))
       .map((e) => e.closest("tr").dataset.time),
     band: Array.from(document.querySelectorAll(".band p")).map((p) => p.textContent.trim()),
+    // what the band and the slide area show now (issue 36: the mosque's announcements of the day, in turn)
+    bandShown: Array.from(document.querySelectorAll(".band p")).filter((p) => !p.closest("[hidden]"))
+      .map((p) => p.textContent.trim()),
+    slides: Array.from(document.querySelectorAll(".slides .slide"))
+      .filter((e) => !e.closest("[hidden]") && getComputedStyle(e.closest(".slides")).display !== "none")
+      .map((e) => Array.from(e.querySelectorAll("p")).map((p) => p.textContent.trim()).join("\n")),
+    timesPx: q('tr[data-time="fajr"] .adhan') ? parseFloat(getComputedStyle(q('tr[data-time="fajr"] .adhan')).fontSize) : null,
     stale: text(".stale"),
     waiting: text(".waiting"),
     controlled: Boolean(navigator.serviceWorker && navigator.serviceWorker.controller),
@@ -100,7 +107,8 @@ function readLayout() {
   // Blocks that must not overlap one another inside the viewport (a row of the table over the clock, an
   // announcement over the table): every pair of visible blocks, neither inside the other, shares at most 1 px.
   const blocks = Array.from(document.querySelectorAll(
-    ".place, .clock, .dates > p, .night, .waiting, .countdown, .silence, .changes, .moved, .times tr, .band p, .qr, .stale"))
+    ".place, .clock, .dates > p, .night, .waiting, .countdown, .silence, .changes, .moved, .times tr, .band p, .qr, .stale, "
+    + ".slides"))
     .filter((e) => !e.closest("[hidden]") && getComputedStyle(e).display !== "none")
     .map((e) => ({ e, r: e.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
   const label = (e) => e.tagName + "." + e.className + " " + e.textContent.trim().slice(0, 30);

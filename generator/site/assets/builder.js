@@ -126,6 +126,7 @@
     const out = {};
     if (ascii(value("f-notice")) && ascii(value("f-notice")) !== DEFAULT_NOTICE) out.notice = ascii(value("f-notice"));
     if (ascii(value("f-inPrayer"))) out.inPrayer = ascii(value("f-inPrayer"));
+    if (ascii(value("f-lineSeconds"))) out.lineSeconds = ascii(value("f-lineSeconds")); // issue 36
     if ($("f-qr").value) out.qr = $("f-qr").value;
     return out;
   }
@@ -139,8 +140,8 @@
     if (Object.keys(rules).length) out.jamaat = rules;
     out.reckoning = $("f-reckoning").value;
     out.languages = languages();
-    const notes = byLanguage("f-note-");
-    if (Object.keys(notes).length) out.announcement = notes;
+    const notes = window.builderAnnouncements.read(); // issue 36: builder_announcements.js
+    if (notes.length) out.announcements = notes;
     const screen = {};
     const options = screenOptions();
     for (const key of Object.keys(options)) screen[key] = key === "qr" ? options[key] : Number(options[key]);
@@ -431,8 +432,9 @@
     if (kind === "screen") {
       const second = languages().find((l) => l !== first);
       if (second) own.lang2 = second;
-      const note = inLanguage(byLanguage("f-note-"), first);
-      if (note) own.note = note;
+      const lines = window.builderAnnouncements.read().filter((a) => !a.kind).map((a) => inLanguage(a.text, first))
+        .filter((t) => t && t.length <= config.limits.announcement); // one too long is the field's error, not the frame's
+      if (lines.length) own.note = lines.slice(0, 3).join("|"); // the screen's note: at most 3 lines
       Object.assign(own, screenOptions());
     }
     return own;
@@ -765,8 +767,8 @@
   function fillForm(p) {
     for (const l of config.languages) {
       set("f-name-" + l, (p.names || {})[l]);
-      set("f-note-" + l, (p.announcement || {})[l]);
     }
+    window.builderAnnouncements.fill(p);
     set("f-address", p.address);
     set("f-website", p.website);
     if (p.place.city) {
@@ -812,6 +814,7 @@
     const screen = p.screen || {};
     set("f-notice", screen.notice || DEFAULT_NOTICE);
     set("f-inPrayer", screen.inPrayer);
+    set("f-lineSeconds", screen.lineSeconds);
     $("f-qr").value = screen.qr || "";
     const source = (p.sources || [])[0] || {};
     set("f-source-about", source.about);

@@ -4,7 +4,8 @@ var SILENCE_AFTER_MS = 10 * 60000; // … until 10 minutes into it (the prayer i
 var DAYS_AHEAD = 31; // answers kept for the coming month: a screen runs offline for weeks
 var REFRESH_MS = 3600000; // re-read today's answers every hour (an announced month start, new rules)
 var STALE_MS = DAY_MS; // "no connection" once the newest answer is older than a day
-var ROTATE_MS = 8000; // the band shows one notice at a time, each for 8 s
+var ROTATE_MS = config.lineMs || 8000; // the band shows one notice at a time, each 8 s (a profile's lineSeconds)
+var SLIDE_MS = 2 * ROTATE_MS; // a slide (a programme of several lines) stays twice as long
 var TURN_MS = 2 * ROTATE_MS; // a bilingual screen's sentences take turns: each language for two notices' time
 var CACHE = "screen-v1"; // the service worker's cache (screen_sw.js)
 
@@ -70,6 +71,7 @@ function renderDay(st) {
   var nights = namedNights(st);
   setText($(".night"), nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "");
   show($(".night"), nights.length > 0);
+  applyAnnouncements(st.today); // the mosque's announcements of the day (screen_core.js)
   // Band: the day's own events (a night is named above, on its eve until its dawn), then the query's announcements.
   var lines = [];
   var todays = status ? status.events.filter(function (e) { return !isNight(e); }) : [];
@@ -171,15 +173,30 @@ function renderBand(st) {
   // One line at a time: the day's events, then the announcements of the turn's language (a bilingual screen's; the
   // other language's when the turn's has none).
   var all = Array.prototype.slice.call(band.querySelectorAll("p.made, p.note"));
-  var notes = all.filter(function (p) { return p.className === "note"; });
+  all = all.filter(function (p) { return !p.hasAttribute("data-off"); });
+  var notes = all.filter(function (p) { return p.className === "note" && !p.hasAttribute("data-off"); });
   var own = notes.filter(function (p) { return (p.getAttribute("data-turn") || "0") === String(spoken); });
   var items = all.filter(function (p) { return p.className !== "note"; }).concat(own.length ? own : notes);
   var shown = items.length ? items[Math.floor(st.nowMs / ROTATE_MS) % items.length] : null;
   each(all, function (p) { show(p, p === shown); });
   show(band, items.length > 0);
+  renderSlides(st);
   var stale = data.freshAt > 0 && st.nowMs - data.freshAt > STALE_MS;
   setText($(".stale"), stale ? W.stale.replace("{date}", gregorianText(placeClock(data.freshAt).iso)) : "");
   show($(".stale"), stale);
+}
+
+function renderSlides(st) {
+  // The slide areas (one beside the clock, one under the table: screen.css shows the one of the orientation): the
+  // day's slides in turn, those of the turn's language (the other language's when it has none).
+  each(document.querySelectorAll(".slides"), function (area) {
+    var all = Array.prototype.filter.call(area.querySelectorAll(".slide"), function (s) { return !s.hasAttribute("data-off"); });
+    var own = all.filter(function (s) { return (s.getAttribute("data-turn") || "0") === String(spoken); });
+    var items = own.length ? own : all;
+    var shown = items.length ? items[Math.floor(st.nowMs / SLIDE_MS) % items.length] : null;
+    each(area.querySelectorAll(".slide"), function (s) { show(s, s === shown); });
+    show(area, items.length > 0);
+  });
 }
 
 var FIT_LEVELS = ["", "fit-1", "fit-2", "fit-3", "fit-4", "fit-5"]; // screen.css: each a step smaller (fit-5: the landscape table's)
@@ -209,7 +226,7 @@ function fitLayout() {
   if (key === fitted) return;
   fitted = key;
   // The band keeps the height of its tallest line, so that the parts above do not move as the lines take turns.
-  var lines = band.querySelectorAll("p.made, p.note");
+  var lines = band.querySelectorAll("p.made, p.note:not([data-off])");
   var shownBefore = Array.prototype.map.call(lines, function (p) { return !p.hidden; });
   var tallest = 0;
   band.style.minHeight = "";

@@ -356,6 +356,23 @@ function ensureData(iso, ahead) {
   return settle(wanted);
 }
 
+function applyAnnouncements(iso) {
+  // The mosque's announcements that apply on the place's date iso are those config.announcements lists for it (the
+  // server's one rule, generator/prayer/announcements.py); the others are marked off and hidden. Past the page's
+  // days none applies: a screen long offline shows no announcement that may have ended.
+  if (!config.announcements) return;
+  var on = config.announcements[iso] || [];
+  each(document.querySelectorAll("[data-item]"), function (element) {
+    var off = on.indexOf(Number(element.getAttribute("data-item"))) < 0;
+    if (off) {
+      element.setAttribute("data-off", "");
+      show(element, false);
+    } else {
+      element.removeAttribute("data-off");
+    }
+  });
+}
+
 // A hosted mosque's screen and widget follow an edit of its profile (docs/site.md, "Following an edit").
 var FOLLOW_MS = 20000; // how often the page asks whether its profile was edited
 var reloading = false;

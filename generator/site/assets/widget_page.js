@@ -51,6 +51,10 @@ function render() {
     show($("." + kind), shown);
     setText($("." + kind + " .slots"), shown ? joinList(slots.map(function (s) { return clockText(s); })) : "");
   });
+  applyAnnouncements(st.today); // the mosque's announcement lines of the day (screen_core.js), all at once
+  each(document.querySelectorAll(".notes li"), function (li) { show(li, !li.hasAttribute("data-off")); });
+  var list = $(".notes");
+  if (list) show(list, list.querySelectorAll("li:not([data-off])").length > 0);
   var notes = dayNotes(day); // a jamaat moved, kept or skipped today (screen_core.js; issue 33)
   setText($(".moved"), notes.join(" "));
   show($(".moved"), notes.length > 0);
