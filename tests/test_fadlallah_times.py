@@ -13,6 +13,7 @@ transit).  Tolerance: the printed minute ±1 (60 s), as for the printed tables o
 from __future__ import annotations
 
 import math
+import re
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -99,3 +100,39 @@ def test_lebanons_api_default_is_unchanged(client):
     assert fadlallah["fajr"] < tehran["fajr"]  # 18° comes before 17.7°
     assert datetime.fromisoformat(tehran["maghrib"][:-1]) - datetime.fromisoformat(fadlallah["maghrib"][:-1]) \
         > timedelta(minutes=10)  # Tehran's 4.5° maghrib against the office's sunset
+
+
+def test_beiruts_page_offers_the_offices_days_with_its_times(client):
+    """Beirut's page keeps the Higher Islamic Shia Council's day (moonsighting) and Tehran's times by default, and
+    offers the Fadlallah office's reckoning with the office's own times: its imsakiya and wall screen carry
+    method=Fadlallah, and every imsak, fajr, sunrise, dhuhr, maghrib and midnight the imsakiya prints (Ramadan 1448,
+    29 or 30 rows) is the office's rule within 1 minute."""
+    page = client.get("/city/beirut/en/").text
+    block = re.search(r'<ul class="reckoning-choice">(.*?)</ul>', page, re.S).group(1)
+    council, office = re.findall(r"<li>(.*?)</li>", block, re.S)
+    assert "Fadlallah" not in council
+    links = [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', office)]
+    assert "/city/beirut/en/imsakiya/lebanon/Fadlallah/" in links
+    assert "/screen/?city=beirut&calendar=lebanon&lang=en&method=Fadlallah" in links
+    html = client.get("/city/beirut/en/imsakiya/lebanon/Fadlallah/").text
+    rows = re.findall(r'<tr[^>]*data-date="(\d{4}-\d\d-\d\d)"[^>]*>(.*?)</tr>', html, re.S)
+    assert len(rows) in (29, 30)
+    for iso, row in rows:
+        day = date.fromisoformat(iso)
+        expected = stated_rule(*CITIES["beirut"], day)
+        cells = re.findall(r'<td data-time="(\w+)">(\d\d:\d\d)</td>', row)
+        assert [prayer for prayer, _ in cells] == ["imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight"]
+        for prayer, printed in cells:
+            hours, minutes = map(int, printed.split(":"))
+            on = day + timedelta(days=1) if prayer == "midnight" and hours < 12 else day
+            shown = datetime(on.year, on.month, on.day, hours, minutes, tzinfo=ZONE).timestamp()
+            assert abs(shown - expected[prayer]) <= TOLERANCE_S, (iso, prayer, printed)
+
+
+def test_a_presets_reckoning_is_a_served_one():
+    """`Method.reckoning` names a reckoning generator.calendars.hijri serves (the link a page builds must answer)."""
+    from generator.calendars import hijri
+    from generator.prayer.methods import METHODS
+
+    named = {m.id: m.reckoning for m in METHODS.values() if m.reckoning}
+    assert named == {"Fadlallah": "lebanon"} and set(named.values()) <= set(hijri.CALENDARS)
