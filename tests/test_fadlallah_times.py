@@ -110,7 +110,8 @@ def test_beiruts_page_offers_the_offices_days_with_its_times(client):
     page = client.get("/city/beirut/en/").text
     block = re.search(r'<ul class="reckoning-choice">(.*?)</ul>', page, re.S).group(1)
     council, office = re.findall(r"<li>(.*?)</li>", block, re.S)
-    assert "Fadlallah" not in council
+    assert "Fadlallah" not in council and "prayer times" not in council
+    assert "(<bdi>with its own prayer times</bdi>)" in office  # the glossary's page.reckoning_choice_times
     links = [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', office)]
     assert "/city/beirut/en/imsakiya/lebanon/Fadlallah/" in links
     assert "/screen/?city=beirut&calendar=lebanon&lang=en&method=Fadlallah" in links

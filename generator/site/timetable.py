@@ -83,6 +83,7 @@ def reckoning_choice(today: date, local_today: date, city_id: str, lang: str, ca
         screen = {"city": city_id, "calendar": c, "lang": lang} | ({"method": times} if times != method else {})
         out.append({
             "body": feed_words.RECKONING_TITLE[c][lang],
+            "times": words.WORDS[lang]["reckoning_choice_times"] if times != method else None,
             "imsakiya": {"href": urls.imsakiya_url(city_id, lang, c, calendar, times, default_method),
                          "text": words.WORDS[lang]["imsakiya_link"].format(year=words.digits(year, lang))}
             if year else None,
