@@ -1,4 +1,4 @@
-"""The sixteen methods (and the extension ImamAliFoundation): every preset's numbers pinned to the reference
+"""The sixteen methods (and the extensions ImamAliFoundation, Fadlallah): every preset's numbers pinned to the reference
 table, and /v1/methods.
 
 Source of the numbers: shared/reference/methods.md §1 (adhan-js CalculationMethod.ts,
@@ -49,7 +49,7 @@ def test_special_rules_are_fields():
     # the presets whose fitted dawn is bounded by half the night, as the Imam Ali Foundation's tables are
     assert [m for m in METHODS if METHODS[m].high_latitude_rule != "twilightAngle"] == [
         "IslamicCentreOfEngland", "MoonsightingCommittee", "ImamAliFoundation"]
-    assert [m for m in METHODS if METHODS[m].extension] == ["ImamAliFoundation", "CaucasianMuslimsBoard"]
+    assert [m for m in METHODS if METHODS[m].extension] == ["ImamAliFoundation", "CaucasianMuslimsBoard", "Fadlallah"]
 
 
 def test_community_presets_say_honestly_that_nothing_is_published():
@@ -64,7 +64,7 @@ def test_methods_endpoint(client):
     response = client.get("/v1/methods")
     assert response.status_code == 200
     methods = response.json()["methods"]
-    extensions = ["ImamAliFoundation", "CaucasianMuslimsBoard"]  # issue 19's and issue 37's
+    extensions = ["ImamAliFoundation", "CaucasianMuslimsBoard", "Fadlallah"]  # issue 19's and issue 37's
     assert [m["id"] for m in methods] == SPEC_IDS + extensions  # the SPEC's sixteen, then extensions
     assert [m["id"] for m in methods if m.get("extension") is True] == extensions
     assert [m["id"] for m in methods if m["default"] is True] == ["Tehran"]

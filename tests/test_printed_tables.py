@@ -256,6 +256,7 @@ def test_method_all_is_the_specs_sixteen_and_the_extension_is_asked_by_name():
     listed = api_json("methods")["methods"]
     foundation = next(m for m in listed if m["id"] == "ImamAliFoundation")
     assert listed.index(foundation) == len(SPEC_METHODS) and foundation["extension"] is True  # the first extension
+    assert all(m.get("extension") for m in listed[len(SPEC_METHODS):])
     # with the honorifics of the 2026-11-25 language review (docs/site.md)
     assert foundation["label"]["ar"] == "مؤسسة الإمام علي (ع)، مكتب السيد السيستاني (دام ظله)، لندن"
     ice = next(m for m in listed if m["id"] == "IslamicCentreOfEngland")

@@ -106,6 +106,10 @@ class Method:
     # the authorities (preset ids) whose printed tables this preset reprints and so may be bound to
     # (generator.prayer.timetables): a table binds its authority's own preset and these only
     prints_tables_of: tuple[str, ...] = ()
+    # The reckoning (a calendar id) of the body the preset is named after, where that body keeps a calendar of its own
+    # beside its community's default (the Fadlallah office: ``lebanon``): a city page offering that body's calendar
+    # links its times with it, so that a reader following the body gets both (generator.site.timetable).
+    reckoning: str | None = None
     label: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
     source: str = ""

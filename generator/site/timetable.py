@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from generator.calendars import hijri
 from generator.prayer import place_defaults
+from generator.prayer.methods import METHODS
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.site import head, qibla_svg, responses, shamsi, urls
@@ -70,19 +71,24 @@ def reckoning_choice(today: date, local_today: date, city_id: str, lang: str, ca
                      method: str, default_method: str) -> list[dict]:
     """Return, where a community keeps more than one calendar (``offered``: Lebanon's two, North America's Council
     by region, issue 37), each body by name with what follows its days: its Ramadan imsakiya, the events feed and
-    the wall screen under its reckoning; empty for a community with one calendar."""
+    the wall screen under its reckoning, the imsakiya and screen with the body's own times where a preset names the
+    body's reckoning (`Method.reckoning`: the Fadlallah office's); empty for a community with one calendar."""
     if not offered:
         return []
     out = []
     for c in (calendar, *offered):
         year = ramadan_year(today, local_today, c)
+        # a body with times of its own (a preset naming its reckoning: the Fadlallah office's) brings them
+        times = next((m.id for m in METHODS.values() if m.reckoning == c), method)
+        screen = {"city": city_id, "calendar": c, "lang": lang} | ({"method": times} if times != method else {})
         out.append({
             "body": feed_words.RECKONING_TITLE[c][lang],
-            "imsakiya": {"href": urls.imsakiya_url(city_id, lang, c, calendar, method, default_method),
+            "times": words.WORDS[lang]["reckoning_choice_times"] if times != method else None,
+            "imsakiya": {"href": urls.imsakiya_url(city_id, lang, c, calendar, times, default_method),
                          "text": words.WORDS[lang]["imsakiya_link"].format(year=words.digits(year, lang))}
             if year else None,
             "events": responses.api_url("events.ics", {"calendar": c, "lang": lang}),
-            "screen": f"/screen/?{urlencode({'city': city_id, 'calendar': c, 'lang': lang})}",
+            "screen": f"/screen/?{urlencode(screen)}",
         })
     return out
 
