@@ -48,6 +48,21 @@ def pytest_collection_modifyitems(config, items):
         lost = [item.nodeid for item in items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
         if lost:
             pytest.exit(f"xdist_group is not applied (pytest/pytest-xdist mismatch?): {lost[0]}", returncode=4)
+        # The scheduler hands out groups in collection order: the longest first, so that no long group starts
+        # last and runs alone at the end (longest-processing-time-first; the order only, never a verdict).
+        items.sort(key=lambda item: _LONGEST_GROUPS_FIRST.get(_group_of(item), len(_LONGEST_GROUPS_FIRST)))
+
+
+# The groups that take longest (a Chromium session or a build each), longest first.
+_LONGEST_GROUPS_FIRST = {group: rank for rank, group in enumerate((
+    "browser-screen_browser", "browser-builder_browser", "browser-screen_legibility_browser",
+    "browser-site_browser", "static_build", "browser-screen_align_browser",
+    "browser-jamaat_browser", "browser-screen_home", "browser-screen_follow", "browser-mosque_today"))}
+
+
+def _group_of(item) -> str | None:
+    marker = item.get_closest_marker("xdist_group")
+    return (marker.kwargs.get("name") or (marker.args[0] if marker.args else None)) if marker else None
 
 
 @pytest.fixture(scope="session")
