@@ -137,3 +137,16 @@ def test_a_mosque_pages_canonical_og_url_and_qr_are_on_public_origin(leicester, 
     assert drawn == [f"{origin}/mosque/{leicester}/"]
     assert ":8000" not in html and "testserver" not in html
     assert f'"{origin}"' in html  # feed_links.js's origin
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "ur"])
+def test_a_latin_mosque_name_does_not_turn_a_right_to_left_heading_left_to_right(leicester, lang):
+    """Gallery review of 28 November (second pass), AR2-05: ``<h1><bdi>…</bdi></h1>`` is ``dir=auto``, whose first
+    strong letter was the Latin name's, so the whole Arabic heading was laid out left to right and a phone's second
+    line read «Centre: أوقات الصلاة».  The Unicode Bidirectional Algorithm (UAX #9, rule P2/P3 for dir=auto) is the
+    reference: the heading must take the page's direction, the name alone isolated (FSI … PDI)."""
+    page = _page(leicester, lang)
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S)
+    assert heading and "<bdi" not in heading.group(1) and "dir=\"ltr\"" not in heading.group(0)
+    assert re.search(r'<html[^>]*dir="rtl"', page)
+    assert "\u2068" in heading.group(1) and "\u2069" in heading.group(1)  # the name isolated inside the RTL heading
