@@ -134,3 +134,14 @@ def test_fa_13_irans_civic_days_as_its_official_calendar_names_them():
     assert "وفات حضرت ام‌البنین (س) — روز تکریم مادران و همسران شهدا" in html
     london = timetable.render(TODAY, "london", "fa", now_s=NOW_S).decode()
     assert "روز زن و مادر" not in london and "ولادت حضرت فاطمه زهرا (س)" in london
+
+
+def test_ur2_28_the_moon_page_names_the_evening_of_the_29th_not_a_sighting():
+    """Gallery review, second pass (docs/reviews/gallery-2026-11-28-second-ur.md), UR2-28: «رویت کی شام» reads in
+    Urdu as the evening the crescent is seen, so a reader took Ramadan 1448 to begin on 8 February while the same page
+    forecast the 9th.  The evening meant is the 29th of Sha'ban's, when the crescent is looked for."""
+    from generator.site import moon_page
+
+    page = moon_page.render(date(2026, 11, 30), 1448, 9, "ur").decode()
+    assert "رویت کی شام" not in page
+    assert "انتیس تاریخ کی شام (چاند دیکھنے کی شام):" in page
