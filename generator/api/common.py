@@ -1,7 +1,8 @@
 """Declarations shared by several endpoints: the reckoning, Hijri year and month, language, years."""
 from __future__ import annotations
 
-from generator.calendars import hijri
+from generator.calendars import events, hijri
+from generator.prayer import place_defaults
 from generator.api import params as P
 from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -13,6 +14,15 @@ MAX_OFFSET_DAYS = 2  # a community a day or two from its reckoning (/v1/hijri's 
 OFFSET = P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS,
                    "Days a community keeps from the reckoning (+1: its month began a day earlier; -1: a day later).",
                    default=0, keep_default=False)
+# A community is a country whose Shia the service knows: a country row of data/place_defaults.csv, or one the
+# events' overlay or holidays name (docs/decisions.md, "Each community's events").  Opt-in: without it every
+# answer is the catalogue's (SPEC 2.7).
+COMMUNITIES = tuple(sorted({p for p in place_defaults.rows() if len(p) == 2} | set(events.communities())))
+COMMUNITY = P.choice("community", COMMUNITIES,
+                     "A country (ISO 3166-1 code) whose Shia community's events to give: its own days "
+                     "(local: Bibi Sakina on 13 Safar in PK and IN, ...), without the catalogue rows they "
+                     "replace there, and its public holidays (holiday). Default: the catalogue of 73.",
+                     example="PK")
 HY = P.integer("hy", hijri.API_FIRST_YEAR, hijri.API_LAST_YEAR, "Hijri year.", example=1447)
 HM = P.integer("hm", 1, 12, "Hijri month, 1 = Muharram.", example=9)
 LANG = P.choice("lang", LANGUAGES, "Language of names and summaries (default en).", default=DEFAULT_LANGUAGE)
