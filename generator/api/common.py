@@ -1,7 +1,7 @@
 """Declarations shared by several endpoints: the reckoning, Hijri year and month, language, years."""
 from __future__ import annotations
 
-from generator.calendars import events, hijri
+from generator.calendars import hijri
 from generator.prayer import place_defaults
 from generator.api import params as P
 from generator.words.locale import DEFAULT_LANGUAGE, LANGUAGES
@@ -17,8 +17,7 @@ OFFSET = P.integer("offset", -MAX_OFFSET_DAYS, MAX_OFFSET_DAYS,
 # A community is a country whose Shia the service knows: a country row of data/place_defaults.csv, or one the
 # events' overlay or holidays name (docs/decisions.md, "Each community's events").  Opt-in: without it every
 # answer is the catalogue's (SPEC 2.7).
-COMMUNITIES = tuple(sorted({p for p in place_defaults.rows() if len(p) == 2} | set(events.communities())))
-COMMUNITY = P.choice("community", COMMUNITIES,
+COMMUNITY = P.choice("community", place_defaults.communities(),
                      "A country (ISO 3166-1 code) whose Shia community's events to give: its own days "
                      "(local: Bibi Sakina on 13 Safar in PK and IN, ...), without the catalogue rows they "
                      "replace there, and its public holidays (holiday). Default: the catalogue of 73.",
