@@ -179,3 +179,71 @@ def test_every_overlay_row_is_written_in_four_languages():
             for text in (event["title"][lang], event["details"][lang]):
                 assert re.search(r"[\u0600-\u06FF]", text) and not re.search(r"[0-9]", text), (event["id"], lang)
         assert ":" not in event["title"]["ar"]
+
+
+def _unfolded(ics: bytes) -> str:
+    return ics.decode().replace("\r\n ", "").replace("\r\n", "\n")
+
+
+def _summaries_by_day(ics: bytes) -> dict[str, list[str]]:
+    """{DTSTART date: [SUMMARY, ...]} of an all-day feed."""
+    out: dict[str, list[str]] = {}
+    for block in _unfolded(ics).split("BEGIN:VEVENT")[1:]:
+        summary = re.search(r"^SUMMARY[^:]*:(.*)$", block, re.M)[1]
+        start = re.search(r"^DTSTART;VALUE=DATE:(\d{8})$", block, re.M)[1]
+        out.setdefault(start, []).append(summary)
+    return out
+
+
+def test_a_karachi_events_feed_carries_pakistans_days_and_holidays():
+    """The Karachi page's events feed (calendar=pakistan, community=PK) in August 2024: Bibi Sakina on 13 Safar 1446,
+    19 August 2024 (city42.tv: mourned on the night of 18 August), and no 5 Safar Ruqayya row; Tehran's (iran, IR)
+    has Ruqayya on 5 Safar (10 August 2024, Iran's official calendar) and no Sakina.  Ashura's summary says it is a
+    public holiday in Pakistan (Cabinet Division, 9-10 Muharram 1446 = 16-17 July 2024)."""
+    from datetime import datetime, timezone
+
+    now = datetime(2024, 8, 1, tzinfo=timezone.utc).timestamp()
+    karachi = _summaries_by_day(call("events.ics", now, lang="ur", calendar="pakistan", community="PK"))
+    assert "شہادتِ جنابِ سکینہ بنتِ الحسین (س)" in karachi["20240819"]
+    assert not any("رقیہ" in s for day in karachi.values() for s in day)
+    assert any(s.startswith("عاشورا") and s.endswith("— عام تعطیل") for s in karachi["20240717"])
+    tehran = _summaries_by_day(call("events.ics", now, lang="fa", calendar="iran", community="IR"))
+    assert any("رقیه" in s for s in tehran["20240810"]) and not any("سکینه" in s for d in tehran.values() for s in d)
+    plain = _summaries_by_day(call("events.ics", now, lang="ur", calendar="pakistan"))
+    assert "20240819" not in plain and not any("تعطیل" in s for d in plain.values() for s in d)
+
+
+def test_city_pages_show_their_communitys_days_and_ashuras_abstaining_with_its_asr():
+    """Karachi's Urdu page of June-July 2026 lists 8 Muharram for Hazrat Abbas and, on Ashura's row, the abstaining
+    until after asr with that row's own asr; Karbala's Arabic page lists 13 Muharram and not 8 Muharram, and says
+    Ghadir and Ashura are public holidays (review ar H6: Ghadir was called a holiday in Iran only)."""
+    from generator.site import timetable
+    from generator.words import glossary
+
+    today = date(2026, 6, 20)
+    karachi = timetable.render(today, "karachi", "ur").decode()
+    assert "یومِ حضرت عباس علمدار (ع)" in karachi and "/v1/events.ics?calendar=pakistan&amp;community=PK&amp;lang=ur" in karachi
+    ashura = timetable.month_table(today, today, {"id": "karachi", "country": "PK"}, "ur", "Tehran", "pakistan", 2026, 6)
+    row = next(r for r in ashura["rows"] if any("عاشورا" in e["title"] for e in r["events"]))
+    asr = next(t["text"] for t in row["times"] if t["id"] == "asr")
+    assert glossary.term("page.screen.ashura_imsak")["ur"].format(asr=asr) in [e["title"] for e in row["events"]]
+    karbala = timetable.render(today, "karbala", "ar").decode()
+    assert "دفن الأجساد الطاهرة لشهداء الطف" in karbala and "حامل لواء كربلاء" not in karbala
+    # Iraq's Official Holidays Law No. 12 of 2024: Ghadir (18 Dhu al-Hijja 1447, in June 2026) and Ashura
+    assert "عيد الغدير الأغر — عطلة رسمية" in karbala and "عاشوراء — استشهاد الإمام الحسين (ع) — عطلة رسمية" in karbala
+
+
+def test_a_mosque_page_says_ashuras_abstaining_on_its_today_card_in_four_languages():
+    """The Toronto mosque's page on Ashura 1448 (26 June 2026 by the Sistani office's months, its reckoning): the
+    today card says to abstain until after asr, not as a fast, with the mosque's own asr of the day."""
+    from datetime import datetime, timezone
+    from generator.site import mosque_page
+    from generator.words import glossary, page_words
+
+    now = datetime(2026, 6, 26, 14, tzinfo=timezone.utc).timestamp()  # 10:00 in Toronto
+    asr = json.loads(call("prayer-times", now, mosque="jaffari-toronto", date="2026-06-26"))["days"][0]["local"]["asr"]
+    for lang in ("en", "ar", "fa", "ur"):
+        html = mosque_page.render(date(2026, 6, 26), "jaffari-toronto", lang, now_s=now).decode()
+        card = re.search(r'<div class="card-slots">(.*?)</div>', html, re.S)[1]
+        line = glossary.term("page.screen.ashura_imsak")[lang].format(asr=page_words.clock(asr, lang))
+        assert f'<p class="slots">{line}</p>' in card, (lang, card)
