@@ -114,6 +114,11 @@ def test_laylat_al_raghaib_is_the_evening_of_the_first_thursday_of_rajab(calenda
         raghaib = _by_id(hy=str(hy), calendar=calendar, community="PK")["laylat-al-raghaib"]
         assert raghaib["eveGregorian"] == str(thursday), hy
         assert raghaib["gregorian"] == str(thursday + timedelta(days=1)), hy
+        for offset in (-1, 1):  # a community a day from its reckoning: still its own first Thursday of Rajab
+            shifted = first - timedelta(days=offset)
+            thursday = next(shifted + timedelta(days=k) for k in range(7) if (shifted + timedelta(days=k)).weekday() == 3)
+            eve = _by_id(hy=str(hy), calendar=calendar, community="PK", offset=str(offset))["laylat-al-raghaib"]
+            assert eve["eveGregorian"] == str(thursday), (hy, offset)
 
 
 def test_the_night_of_ashura_and_sham_e_ghariban_are_named_on_their_eves():

@@ -1,8 +1,6 @@
 """GET /v1/events: list the catalogue, resolve it to a Hijri year, or the next N from today."""
 from __future__ import annotations
 
-import numpy as np
-
 from generator.calendars import events, hijri
 from generator.places import days
 from generator.api import params as P
@@ -66,8 +64,7 @@ def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool,
 
     ``offset`` days: a community whose Hijri date of a civil day is the reckoning's ``offset`` days later keeps
     each event ``offset`` civil days earlier (/v1/hijri's month ``start`` minus the offset)."""
-    event_days, sources = events.resolve(chosen, year, calendar)
-    event_days = np.where(event_days >= 0, event_days - offset, event_days)
+    event_days, sources = events.resolve(chosen, year, calendar, offset)
     begins = events.begins_on(chosen, event_days)
     out = []
     for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):

@@ -176,8 +176,11 @@ def select(*, month: int | None = None, importance: str | None = None, kind: str
     ]
 
 
-def resolve(events: list[Mapping], hijri_year: int, calendar: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return (day numbers since 1970-01-01, or -1 where the day does not exist; sources) in ``hijri_year``."""
+def resolve(events: list[Mapping], hijri_year: int, calendar: str, offset: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Return (day numbers since 1970-01-01, or -1 where the day does not exist; sources) in ``hijri_year``.
+
+    ``offset`` days: a community whose months begin that many days before the reckoning's (/v1/hijri's
+    ``offset``) keeps each event that many civil days earlier, and a weekday rule falls on its weekday there."""
     if not events:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
     months = np.array([e["hijriMonth"] for e in events])
@@ -185,7 +188,7 @@ def resolve(events: list[Mapping], hijri_year: int, calendar: str) -> tuple[np.n
     last = np.array([e["lastDayOfMonth"] for e in events])
     weekday = np.array([-1 if e["weekday"] is None else e["weekday"] for e in events])
     years = np.full(months.shape, hijri_year)
-    start = hijri.month_start(years, months, calendar)
+    start = hijri.month_start(years, months, calendar) - offset
     length = hijri.month_length(years, months, calendar)
     # a weekday rule: the first such weekday on or after the row's day (the civil day's weekday)
     ahead = np.where(weekday >= 0, (weekday - (start + days - 1 + _UNIX_DAY_0_WEEKDAY)) % 7, 0)
