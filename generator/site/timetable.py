@@ -433,11 +433,11 @@ def events_on_days(today: date, hijri_map: dict, calendar: str, lang: str,
     return days
 
 
-def ashura_imsak(today: date, iso: str, calendar: str, asr: str, lang: str, events_by_day: dict) -> list[dict]:
+def ashura_imsak(today: date, iso: str, calendar: str, asr: str | None, lang: str, events_by_day: dict) -> list[dict]:
     """Return the line a day row adds when /v1/day-status says the day's practice is to abstain until after asr
     (``flags.ashuraImsak``, data/day_rules.json), with the day's asr (``asr``: local HH:MM), or nothing.  Only a day
     with an event is asked (the rule is a catalogue day's), so a month page asks the API a few times at most."""
-    if iso not in events_by_day:
+    if iso not in events_by_day or not asr:  # no asr that day (a polar day with highLatitudeRule=none): no line
         return []
     flags = responses.api_json("day-status", {"date": iso, "calendar": calendar}, today)["flags"]
     if not flags["ashuraImsak"]:
