@@ -65,6 +65,17 @@ def test_8_muharram_is_hazrat_abbas_day_in_south_asia_only():
     assert "abbas-8-muharram" not in _by_id(hy="1441", calendar="pakistan")
 
 
+def test_23_dhu_al_qada_imam_al_ridas_martyrdom_is_kept_in_pakistan_beside_the_catalogues_dates():
+    """Review UR-23 (a Karachi/Lucknow editor): TNFJ announces 21-23 Dhu al-Qa'da as days of mourning for Imam al-Rida
+    every year (Jang, Nawa-i-Waqt); Pakistan's list adds the day, Iran's keeps the last day of Safar only."""
+    pakistan = _by_id(hy="1446", calendar="pakistan", community="PK")
+    assert pakistan["martyrdom-imam-reza-23-dhulqada"]["hijriMonth"] == 11
+    assert pakistan["martyrdom-imam-reza-23-dhulqada"]["hijriDay"] == 23
+    assert "martyrdom-imam-reza" in pakistan and "martyrdom-imam-reza-17-safar" in pakistan
+    for community in ("IN", "IR", "IQ"):
+        assert "martyrdom-imam-reza-23-dhulqada" not in _by_id(hy="1446", calendar="moonsighting", community=community)
+
+
 def test_13_muharram_the_burial_of_the_martyrs_is_iraqs():
     """Review ar H9 (an Iraqi editor): 13 Muharram «دفن الأجساد الطاهرة لشهداء الطف (ركضة بني أسد)» is a Karbala day;
     under the Sistani office's months 1445 (1 Muharram = 20 July 2023, data/announced_month_starts.csv) it is 1 August."""
@@ -167,7 +178,7 @@ def test_without_a_community_the_catalogue_is_unchanged():
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in plain)
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in _events(hy="1447", calendar="iran"))
     pakistan = _events(community="PK")
-    assert len(pakistan) == 73 - 1 + 6 and sum(e.get("local", False) for e in pakistan) == 6
+    assert len(pakistan) == 73 - 1 + 7 and sum(e.get("local", False) for e in pakistan) == 7
 
 
 def test_a_community_the_service_does_not_know_is_refused(client):
