@@ -34,7 +34,8 @@ def test_screen_reads_the_api_answers_by_their_path_urls_first(client):
     assert config["prayerTimes"] == ["/v1/prayer-times/city=karbala&method=Tehran&midnight=sunsetToFajr&tz=Asia~Baghdad&year=YEAR.json",
                                      "/v1/prayer-times?city=karbala&method=Tehran&midnight=sunsetToFajr&tz=Asia%2FBaghdad&year=YEAR"]
     # (the Institute's midnight, sunset to fajr, as the office of Ayatollah Sistani defines it: issue 33)
-    assert config["dayStatus"][0] == "/v1/day-status/calendar=moonsighting&date=DATE.json"
+    # (Karbala's community's own days and nights, 13 Muharram, Raghaib ...: issue 33, tests/test_community_events.py)
+    assert config["dayStatus"][0] == "/v1/day-status/calendar=moonsighting&community=IQ&date=DATE.json"
     assert (config["tz"], config["clock"], config["calendar"]) == ("Asia/Baghdad", "12", "moonsighting")
     # the path URL answers exactly what the query URL answers
     by_path = client.get(config["prayerTimes"][0].replace("YEAR", "2026"))

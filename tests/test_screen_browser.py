@@ -716,6 +716,15 @@ def year_runs(server):
         runs.append({"name": f"nights-{lang}", "url": _screen_url(YEAR_QUERY, lang), "viewport": VIEWPORTS_28["tv"],
                      "start": _local_ms(QADR_EVE, "08:00:00", YEAR_TZ), "steps": _night_steps(api)})
     runs.append(_announcement_run(server))  # issue 36: a hosted mosque's announcements by their dates
+    for lang in LANGS:  # issue 33: the afternoon of 9 Muharram 1448 (the night of Ashura) and Ashura's morning; a run
+        # of its own: the fake clock runs every timer on its way to a later instant, so a page jumps hours, not months
+        runs.append({"name": f"ashura-{lang}", "url": _screen_url(YEAR_QUERY, lang), "viewport": VIEWPORTS_28["tv"],
+                     "start": _local_ms(ASHURA - timedelta(days=1), "15:00:00", YEAR_TZ),
+                     "steps": [{"at": _local_ms(ASHURA - timedelta(days=1), "15:30:00", YEAR_TZ), "settle": 50},
+                               {"at": _local_ms(ASHURA, "10:00:00", YEAR_TZ), "wait": True, "settle": 300}]})
+    runs.append({"name": "widget-ashura-ur", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "ur"}),
+                 "viewport": (400, 700), "start": _local_ms(ASHURA, "09:55:00", YEAR_TZ),
+                 "steps": [{"at": _local_ms(ASHURA, "10:00:00", YEAR_TZ), "wait": True, "settle": 100}]})
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     try:
         # 30 runs in one Chromium: about 100 s on two busy cores, so a hung browser is bounded at 300 s, not 120
@@ -773,6 +782,7 @@ def _announcement_run(server: str) -> dict:
             "start": _local_ms(d["before"], "11:59:00", ANNOUNCE_TZ), "steps": steps}
 
 
+ASHURA = date(2026, 6, 26)  # 10 Muharram 1448 by the Sistani office's months (the screen's reckoning)
 QADR_EVE = EVE_OF_21  # 10 March 2026: the Sistani office's 1 Ramadan 1447 (19 February) + 19 days
 
 
@@ -813,6 +823,28 @@ def test_a_night_is_named_from_the_dhuhr_of_its_eve_until_its_fajr_never_on_the_
         shown = [read["night"] or ""] + read["band"] + [read["hijri"] or ""]
         assert not any(title in text for text in shown), (read["now"], shown)
         assert any(ali in line for line in read["band"]), read["band"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_night_of_ashura_and_ashuras_abstaining_until_after_asr(year_runs, lang):
+    """Issue 33 (ar E12, fa FA-20, ur: «شبِ عاشور» missing; `ashuraImsak` in the data but never shown): Birmingham's
+    screen (community GB, its city's country) names the night of Ashura on the afternoon of 9 Muharram, and on
+    Ashura its band says to abstain until after asr, not as a fast, with the day's asr from /v1/prayer-times (the
+    old screen showed neither)."""
+    from generator.words import glossary
+
+    runs, api = year_runs
+    eve, morning = runs[f"ashura-{lang}"]["reads"]
+    assert [_wall(r["now"]).date() for r in (eve, morning)] == [ASHURA - timedelta(days=1), ASHURA]
+    server = run_server(runs[f"ashura-{lang}"])
+    night = {e["id"]: e for e in _get(f"{server}/v1/events", community="GB")["events"]}["night-of-ashura"]
+    assert eve["night"] == _words(lang)["tonight"].replace("{events}", night["title"][lang])
+    asr = api.day(ASHURA)["local"]["asr"]
+    line = glossary.term("page.screen.ashura_imsak")[lang].replace("{asr}", _clock(asr, lang))
+    assert line in [_digits(text) for text in morning["band"]], morning["band"]
+    if lang == "ur":  # the widget says it too (one run: the widget's words are the screen's)
+        assert _digits(runs["widget-ashura-ur"]["reads"][0]["practice"]) == line
+    assert _get(f"{server}/v1/day-status", date=str(ASHURA))["flags"]["ashuraImsak"] is True
 
 
 def _clock_digits(read: dict) -> str:

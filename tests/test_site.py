@@ -136,8 +136,10 @@ def test_persian_pages_show_the_solar_hijri_date():
 def test_city_page_links_feeds_as_webcal_and_https_and_draws_the_qibla():
     html = timetable.render(TODAY, "london", "ur").decode()
     feeds = re.findall(r'<a class="(webcal|https)" href="([^"]+)" data-path="([^"]+)">', html)
-    assert [kind for kind, _, _ in feeds] == ["webcal", "https", "webcal", "https"]
+    # prayer times, the last third of the night, and the events the place's community keeps (issue 33)
+    assert [kind for kind, _, _ in feeds] == ["webcal", "https"] * 3
     assert all(href == path and href.startswith("/v1/") for _, href, path in feeds)
+    assert feeds[-1][1] == "/v1/events.ics?calendar=moonsighting&amp;community=GB&amp;lang=ur"
     bearing = api("qibla", city="london")["qibla"]
     assert f'data-bearing="{bearing}"' in html and f'transform="rotate({bearing} 50 50)"' in html
     assert 'href="/city/london/ur/imsakiya/"' in html

@@ -241,7 +241,8 @@ def test_today_is_the_city_date_and_its_card_is_on_the_first_phone_screen(seen, 
 def test_feeds_are_offered_as_webcal_beside_https(seen, server, name):
     layout = seen[name]["layout"][0]
     host = urllib.parse.urlsplit(server).netloc
-    assert len(layout["webcal"]) == 2 and all(h.startswith(f"webcal://{host}/v1/") for h in layout["webcal"])
+    # prayer times, the last third of the night, and the events the place's community keeps (issue 33)
+    assert len(layout["webcal"]) == 3 and all(h.startswith(f"webcal://{host}/v1/") for h in layout["webcal"])
     assert [h.replace("webcal://", "http://") for h in layout["webcal"]] == layout["https"]
 
 

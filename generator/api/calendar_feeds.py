@@ -17,7 +17,7 @@ from generator.words import hijri_names, page_words
 from generator.words import feed_words as words
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR, LANG
+from generator.api.common import CALENDAR, COMMUNITY, LANG
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 
 MEDIA_TYPE = "text/calendar"
@@ -46,7 +46,7 @@ def _plan(window: Window):
 
 
 def canonical_events(values, now_unix_s: float) -> Canonical:
-    params = {name: values[name] for name in ("lang", "calendar", "importance") if values[name] is not None}
+    params = {name: values[name] for name in ("lang", "calendar", "importance", "community") if values[name] is not None}
     params["month"] = _current_month(now_unix_s)
     return Canonical(params, today_dependent=True)
 
@@ -57,10 +57,12 @@ def build_events(params: Params) -> bytes:
     A night is an all-day event on its eve (the civil day on whose evening it begins, as
     /v1/events' ``eveGregorian``), its summary and description saying it begins at sunset.
     The feed has no place, so no maghrib instant to start a timed event from.
+    With ``community``: the events that community keeps (`events.for_community`: its own days, without the
+    catalogue rows they replace there), a public holiday there saying so in its summary.
     """
     lang, calendar = params["lang"], params["calendar"]
     first, end = _month_window(params["month"])
-    chosen = events.select(importance=params.get("importance"))
+    chosen = events.select(importance=params.get("importance"), community=params.get("community"))
     found = []  # (unix day it falls on, unix day it begins on, hijri year, event, source)
     for year in _hijri_years(first, end, calendar):
         event_days, sources = events.resolve(chosen, year, calendar)
@@ -69,11 +71,13 @@ def build_events(params: Params) -> bytes:
                   for e, day, begin, s in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist())
                   if day >= 0 and first <= begin < end]
     dates = hijri.to_hijri(np.array([f[0] for f in found], dtype=np.int64), calendar)
-    identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang"))
+    identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang", "community"))
     out = []
     current = int(np.datetime64(params["month"], "D").astype(np.int64))  # the feed month's first day
     for (found_day, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
         summary, night_line = events.title(event, calendar)[lang], None
+        if event.get("holiday"):
+            summary = words.titled(summary, words.PUBLIC_HOLIDAY[lang], lang)
         if event["night"]:
             summary = words.titled(summary, words.NIGHT_BEGINS[lang], lang)
             night_line = words.NIGHT_BEGINS_ON[lang].format(date=page_words.date_text(days.iso(begin), lang))
@@ -174,7 +178,7 @@ def build_fasting(params: Params) -> bytes:
 
 
 EVENTS = Endpoint("events.ics", "Islamic events as all-day events, about 14 months around today",
-                  (FEED_LANG, IMPORTANCE, CALENDAR), canonical_events, build_events, schemas.calendar_feed(),
+                  (FEED_LANG, IMPORTANCE, CALENDAR, COMMUNITY), canonical_events, build_events, schemas.calendar_feed(),
                   MEDIA_TYPE, plan=_plan)
 FASTING = Endpoint("fasting.ics", "Ayyam al-Bid and the emphasised recommended fasts", (FEED_LANG, CALENDAR),
                    canonical_fasting, build_fasting, schemas.calendar_feed(), MEDIA_TYPE, plan=_plan)

@@ -28,7 +28,7 @@ from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.words import hijri_names
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR, OFFSET
+from generator.api.common import CALENDAR, COMMUNITY, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.api.prayer_times import times_for  # the same computation as /v1/prayer-times
 from generator.api.location import AUTO_ZONE, CITY, LAT, LNG, TZ, coordinates, is_point, place
@@ -51,11 +51,14 @@ PARAMETERS = (
     P.choice("method", tuple(METHODS), "With a place: the method whose fajr ends a night (and whose dhuhr and "
              "sunset the answer gives).", default=DEFAULT_METHOD, keep_default=False),
     OFFSET,
+    COMMUNITY,
 )
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
     params: dict = {"calendar": values["calendar"], "offset": values["offset"]}
+    if values["community"] is not None:
+        params["community"] = values["community"]
     if any(values[name] is not None for name in ("city", "lat", "lng")):
         # a place: its zone is the one given, the city's, or the one at its coordinates
         params.update(place({**values, "tz": values["tz"] or AUTO_ZONE}, with_tz=True))
@@ -77,7 +80,8 @@ def canonical(values, now_unix_s: float) -> Canonical:
 def build(params: Params) -> dict:
     civil_day = date.fromisoformat(params["date"])
     calendar, offset = params["calendar"], params.get("offset", 0)
-    facts = day_status.status(civil_day, calendar, offset)
+    community = params.get("community")
+    facts = day_status.status(civil_day, calendar, offset, community)
     body = {
         "date": params["date"],
         "weekday": hijri_names.weekday_names(civil_day.weekday())["en"],
@@ -92,6 +96,8 @@ def build(params: Params) -> dict:
         body["offset"] = offset
     if "tz" in params:
         body["tz"] = params["tz"]
+    if community is not None:
+        body["community"] = community
     if is_point(params):
         body.update(_at_place(params, civil_day, facts))
     return body
@@ -110,11 +116,14 @@ def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
     at = _local_days(lat, lng, params["tz"], unix_day - 1, METHODS[method])  # the eve, the day, the next day
     after = hijri.to_hijri(unix_day + offset + 1, calendar)
     where = {"city": params["city"]} if "city" in params else {"lat": lat, "lng": lng}
-    night_ids = {e["id"] for e in catalogue_events.catalogue() if e["night"]}
+    community = params.get("community")
+    night_ids = {e["id"] for e in catalogue_events.for_community(community) if e["night"]}
     nights = []
     for k in (0, 1):  # the night that ended at this day's fajr (its eve: the day before), then tonight's
         dated = hijri.to_hijri(unix_day + offset + k, calendar)
-        for event in day_status.nights_of(int(dated.month), int(dated.day), int(dated.month_length)):
+        weekday = (civil_day.weekday() + k) % 7  # the civil day of the night's Hijri date (its eve's next)
+        for event in day_status.nights_of(int(dated.month), int(dated.day), int(dated.month_length), weekday,
+                                          community):
             nights.append({"id": event["id"], "title": dict(event["title"]),
                            "hijri": {"hy": int(dated.year), "hm": int(dated.month), "hd": int(dated.day)},
                            "eve": days.iso(unix_day + k - 1),

@@ -1,17 +1,15 @@
 """GET /v1/events: list the catalogue, resolve it to a Hijri year, or the next N from today."""
 from __future__ import annotations
 
-import numpy as np
-
 from generator.calendars import events, hijri
 from generator.places import days
 from generator.api import params as P
 from generator.api import schemas
-from generator.api.common import CALENDAR, HM, HY, OFFSET
+from generator.api.common import CALENDAR, COMMUNITY, HM, HY, OFFSET
 from generator.api.endpoint import Canonical, Endpoint, Params, Window
 from generator.errors import QueryError
 
-MAX_UPCOMING = 73
+MAX_UPCOMING = 73  # SPEC 2.7: the catalogue; a community's list may be a few longer
 IMPORTANCE = P.choice("importance", events.IMPORTANCE, "Only major (or only minor) events.")
 PARAMETERS = (
     CALENDAR, HM, HY,
@@ -20,11 +18,12 @@ PARAMETERS = (
     P.choice("type", events.TYPES, "Only this type."),
     P.choice("details", ("0", "1"), "1: include detail paragraphs (en, ar, fa, ur).", default="0"),
     OFFSET.but(description="With hy or upcoming: " + OFFSET.description[0].lower() + OFFSET.description[1:]),
+    COMMUNITY,
 )
 
 
 def canonical(values, now_unix_s: float) -> Canonical:
-    params = {name: values[name] for name in ("calendar", "hm", "importance", "type", "hy", "upcoming")
+    params = {name: values[name] for name in ("calendar", "hm", "importance", "type", "hy", "upcoming", "community")
               if values[name] is not None}
     params["details"] = int(values["details"])
     if "hy" in params and "upcoming" in params:
@@ -40,7 +39,8 @@ def canonical(values, now_unix_s: float) -> Canonical:
 
 
 def build(params: Params) -> dict:
-    chosen = events.select(month=params.get("hm"), importance=params.get("importance"), kind=params.get("type"))
+    chosen = events.select(month=params.get("hm"), importance=params.get("importance"), kind=params.get("type"),
+                           community=params.get("community"))
     details = bool(params["details"])
     if "hy" not in params and "upcoming" not in params:
         return {"events": [events.item(e, details=details, calendar=params["calendar"]) for e in chosen]}
@@ -64,8 +64,7 @@ def _resolved(chosen: list, year: int, calendar: str, today: int, details: bool,
 
     ``offset`` days: a community whose Hijri date of a civil day is the reckoning's ``offset`` days later keeps
     each event ``offset`` civil days earlier (/v1/hijri's month ``start`` minus the offset)."""
-    event_days, sources = events.resolve(chosen, year, calendar)
-    event_days = np.where(event_days >= 0, event_days - offset, event_days)
+    event_days, sources = events.resolve(chosen, year, calendar, offset)
     begins = events.begins_on(chosen, event_days)
     out = []
     for event, day, begin, source in zip(chosen, event_days.tolist(), begins.tolist(), sources.tolist()):
@@ -86,5 +85,6 @@ def plan(window: Window):
         yield from ({"calendar": calendar, "hy": str(hy)} for hy in window.hijri_years)
 
 
-ENDPOINT = Endpoint("events", "The 73 events of the Shia year: list, resolve to a Hijri year, or the next N",
+ENDPOINT = Endpoint("events", "The 73 events of the Shia year (or a community's): list, resolve to a Hijri year, "
+                    "or the next N",
                     PARAMETERS, canonical, build, schemas.EVENTS, plan=plan)

@@ -207,7 +207,13 @@ EVENT_ITEM = obj(
      "daysUntil": {"type": ["integer", "null"]}, "source": _enum("table", "computed", "tabular"),
      # nights only (docs/decisions.md, "Nights"): daysUntil then counts to the eve
      "night": {"type": "boolean", "const": True, "description": "Present (true) on a night: it begins at the "
-               "maghrib of eveGregorian"}, "eveGregorian": {"type": ["string", "null"], "format": "date"}},
+               "maghrib of eveGregorian"}, "eveGregorian": {"type": ["string", "null"], "format": "date"},
+     # only with community= (docs/decisions.md, "Each community's events")
+     "onWeekday": {**_enum("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+                   "description": "The event falls on the first such weekday on or after hijriDay"},
+     "local": {"type": "boolean", "const": True, "description": "Present (true) on a community's own day"},
+     "holiday": {"type": "boolean", "const": True,
+                 "description": "Present (true) when the day is a public holiday in the community's country"}},
 )
 ECLIPSE_ITEM = obj(
     ["kind", "type", "utc", "gamma", "magnitude", "penumbralMag", "durationsMin", "greatest", "hijri"],
@@ -226,7 +232,8 @@ DAY_STATUS = obj(
      "source": _enum("table", "computed", "tabular"),
      "hijri": obj(["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12),
                                                     "hd": _integer(1, 30), "monthName": NAMES4}),
-     "events": {"type": "array", "items": obj(["id", "type", "importance", "title"], {"title": NAMES4})},
+     "events": {"type": "array", "items": obj(["id", "type", "importance", "title"], {
+         "title": NAMES4, "local": {"type": "boolean", "const": True}, "holiday": {"type": "boolean", "const": True}})},
      "tonight": {"type": "array", "items": obj(["id", "title"], {"id": {"type": "string"}, "title": NAMES4},
                                                 additionalProperties=False)},
      "flags": obj(
@@ -237,7 +244,7 @@ DAY_STATUS = obj(
           "season": {"oneOf": [{"type": "null"}, obj(["id", "kind"], {"id": {"type": "string"},
                                                                         "kind": _enum("mourning", "festive", "worship")})]}}),
      # only with offset, tz or a place (generator/api/day_status.py; docs/decisions.md, "day-status for a place")
-     "offset": _integer(-2, 2), "tz": {"type": "string"},
+     "offset": _integer(-2, 2), "tz": {"type": "string"}, "community": {"type": "string"},
      "place": obj([], {"city": {"type": "string"}, "lat": {"type": "number"}, "lng": {"type": "number"}}),
      "method": {"type": "string"},
      "hijriChange": obj(["at", "hijri"], {"at": INSTANT, "hijri": obj(

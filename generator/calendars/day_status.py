@@ -139,27 +139,26 @@ def _any(section: str, *hijri_day) -> bool:
     return any(rule.when.matches(*hijri_day) for rule in getattr(rules(), section))
 
 
-def events_on(month: int, day: int, month_length: int) -> list[Mapping]:
-    """Return the catalogue events that fall on a Hijri day (last-day events on the 29th of a short month)."""
-    return [
-        e
-        for e in events.catalogue()
-        if e["hijriMonth"] == month and (e["hijriDay"] == day or (e["lastDayOfMonth"] and day == month_length))
-    ]
+def events_on(month: int, day: int, month_length: int, weekday: int = -1, community: str | None = None) -> list[Mapping]:
+    """Return the events (the catalogue's, or a community's: `events.for_community`) that fall on a Hijri day
+    (last-day events on the 29th of a short month; a weekday rule's on the civil day's ``weekday``, Monday = 0)."""
+    return events.on_day(events.for_community(community), month, day, month_length, weekday)
 
 
-def nights_of(month: int, day: int, month_length: int) -> list[Mapping]:
-    """Return the catalogue's night events (data/nights.csv) of a Hijri date: the night that begins at sunset
-    on the civil day before it."""
-    return [e for e in events_on(month, day, month_length) if e["night"]]
+def nights_of(month: int, day: int, month_length: int, weekday: int = -1, community: str | None = None) -> list[Mapping]:
+    """Return the night events (data/nights.csv, and a community's own nights) of a Hijri date: the night that
+    begins at sunset on the civil day before it (``weekday``: the civil day of the date, not of its eve)."""
+    return [e for e in events_on(month, day, month_length, weekday, community) if e["night"]]
 
 
-def status(civil_day: date, calendar: str, offset_days: int = 0) -> dict:
+def status(civil_day: date, calendar: str, offset_days: int = 0, community: str | None = None) -> dict:
     """Return the flags and Hijri facts of a civil day (SPEC 2.9) under ``calendar``.
 
     ``offset_days`` serves a community that keeps the reckoning's dates a day or two apart: the
     civil day gets the Hijri date the reckoning gives ``offset_days`` later (+1: its month began a
     day earlier), as /v1/hijri's ``offset`` reads it; every fact follows from that date.
+    ``community`` (a country code): the events and nights are the ones it keeps (`events.for_community`),
+    each day event marked ``local`` (its own day) and ``holiday`` (a public holiday there) when true.
     """
     unix_day = days.unix_day(civil_day) + offset_days
     today = hijri.to_hijri(unix_day, calendar)
@@ -168,18 +167,15 @@ def status(civil_day: date, calendar: str, offset_days: int = 0) -> dict:
     hd = (int(today.month), int(today.day), int(today.month_length), weekday)
     next_hd = (int(tomorrow.month), int(tomorrow.day), int(tomorrow.month_length), (weekday + 1) % 7)
 
-    todays_events = events_on(*hd[:3])
+    todays_events = events_on(*hd, community=community)
     season = next((s for s in rules().seasons if s.when.matches(*hd)), None)
     mourning_types = rules().mourning_event_types
     forbidden = _any("fasting_forbidden", *hd)
     return {
         "hijri": {"hy": int(today.year), "hm": hd[0], "hd": hd[1]},
         "source": str(today.source),
-        "events": [
-            {"id": e["id"], "type": e["type"], "importance": e["importance"], "title": dict(e["title"])}
-            for e in todays_events
-        ],
-        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in nights_of(*next_hd[:3])],
+        "events": [_day_event(e) for e in todays_events],
+        "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in nights_of(*next_hd, community=community)],
         "flags": {
             "mourning": (season is not None and season.kind == "mourning")
             or any(e["type"] in mourning_types for e in todays_events),
@@ -193,6 +189,13 @@ def status(civil_day: date, calendar: str, offset_days: int = 0) -> dict:
             "nightOfWorshipEve": _any("nights_of_worship", *next_hd),
         },
     }
+
+
+def _day_event(event: Mapping) -> dict:
+    """An event as day-status lists it (SPEC 2.9), with ``local`` and ``holiday`` only when true (a community's)."""
+    out = {"id": event["id"], "type": event["type"], "importance": event["importance"], "title": dict(event["title"])}
+    out.update({flag: True for flag in ("local", "holiday") if event.get(flag)})
+    return out
 
 
 def emphasised_fasts() -> tuple[DayRule, ...]:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.calendars import hijri
+from generator.calendars import events, hijri
 from generator.places import cities
 from generator.prayer import timetables
 from generator.prayer.methods import DEFAULT_METHOD, DEFAULT_MIDNIGHT, METHODS, Midnight
@@ -102,6 +102,25 @@ def for_place(city_id: str | None, country: str | None, path: Path = PATH) -> De
         return Defaults(method, defaults.calendar, defaults.listed, defaults.listed_calendar,
                         METHODS[method].own_midnight, offered=defaults.offered)
     return defaults
+
+
+@functools.cache
+def communities() -> tuple[str, ...]:
+    """Return the communities whose events the service can give (/v1/events ``community``): the countries with a
+    row here, and those the events' overlay or holidays name (data/events_local.csv, data/event_holidays.csv)."""
+    return tuple(sorted({place for place in rows() if _COUNTRY.fullmatch(place)} | set(events.communities())))
+
+
+def community(country: str | None) -> str | None:
+    """Return the community whose events a place's pages, feeds and screens show (issue 33: the place's own wins):
+    its country when the service knows its community, else None (the catalogue as it is)."""
+    return country if country in communities() else None
+
+
+def city_community(city_id: str | None) -> str | None:
+    """Return the community of a catalogue city (`community` of its country), None for no city or an unknown id."""
+    city = cities.by_id().get(city_id or "")
+    return community(city["country"]) if city is not None else None
 
 
 def for_city(city_id: str | None) -> Defaults:

@@ -30,7 +30,7 @@ from datetime import date, timedelta
 import orjson
 from markupsafe import Markup
 
-from generator.prayer import announcements, mosques
+from generator.prayer import announcements, mosques, place_defaults
 from generator.prayer.methods import DEFAULT_METHOD, METHODS, Midnight
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
@@ -169,7 +169,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
         card_days=Markup(orjson.dumps({"tz": tz, "days": cards}).decode().replace("<", "\\u003c")),
         feeds=[{"label": w[f"feed.{label}"],
                 "href": responses.api_url(f"{feed}.ics", {"mosque": mosque, "lang": lang, **options})}
-               for label, feed, options in FEEDS],
+               for label, feed, options in FEEDS] + [timetable.events_feed(calendar, community(m), lang)],
         api=responses.api_url("prayer-times", query), csv=responses.api_url("prayer-times.csv", query),
         screen={"href": urls.screen_url(mosque, lang), "text": w["mosque.screen_link"]},
         sources=[source_item(source, lang) for source in m["sources"]],
@@ -218,6 +218,12 @@ def source_item(source: dict, lang: str) -> dict:
             "marker": words.WORDS[lang]["mosque.source_in_english"] if english and lang != "en" else None}
 
 
+def community(m: dict) -> str | None:
+    """Return the community whose events the mosque's page and screen show: its city's country's (issue 33), or
+    None (a mosque placed by coordinates only: the catalogue)."""
+    return place_defaults.city_community(m["place"].get("city"))
+
+
 def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[int, int] | None = None) -> dict:
     """Return the mosque's month ``shown`` (default: that of ``local_today``): per day the adhan, jamaat and
     Jumu'ah/Eid slots."""
@@ -227,6 +233,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
     answer = responses.api_json("prayer-times", query, today)
     hijri_map = responses.api_json("hijri", {"year": year, "month": month, "calendar": m["reckoning"]}, today)
     sep = words.SEPARATOR[lang]
+    event_days = timetable.events_on_days(today, hijri_map, m["reckoning"], lang, community(m))
     rows = []
     for i, day in enumerate(answer["days"]):
         gregorian = date.fromisoformat(day["date"])
@@ -256,6 +263,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "skipped": set(day.get("jamaatSkipped", ())),
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
+            # the day's practice the card says (issue 33: Ashura's abstaining until after asr, with its asr)
+            "practice": [line["title"] for line in timetable.ashura_imsak(
+                today, day["date"], m["reckoning"], day["local"]["asr"], lang, event_days)],
         })
     return {"days": rows, "qibla": answer["meta"]["qibla"], "year": year,
             "month": f"{month:02d}",
@@ -286,7 +296,7 @@ def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, r
         # asr/isha prayed with dhuhr/maghrib: marked ° as in the table (the page's note says why; issue 33)
         times = {t: text + ("°" if t in row["fadhila"] and text else "") for t, text in row["times"].items()}
         out[iso] = {"label": row["label"], "times": times,
-                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"],
+                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"] + row["practice"],
                     "changes": changes_of(after, lang, row) if after is not None else None}
     return out
 

@@ -66,7 +66,7 @@ ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (
 # The screen's words (data/glossary.csv page.screen.*)
 SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
                 "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
-                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later")
+                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later", "ashura_imsak")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -242,6 +242,13 @@ def _city_calendar(city_id: str | None) -> str:
     return place_defaults.for_city(city_id).calendar
 
 
+def place_community(query: PageQuery) -> str | None:
+    """The community whose events the screen shows: its city's (a mosque's: its profile's city), else None."""
+    if query.mosque is not None:
+        return place_defaults.city_community(mosques.find(query.mosque).place.get("city"))
+    return place_defaults.city_community(dict(query.prayer).get("city"))
+
+
 def data_urls(name: str, params: dict, slot_key: str, slot: str) -> list[str]:
     """Return the addresses of an answer whose ``slot_key`` the script fills (``slot`` marks it): the static
     path URL first when the parameters have one, then the query URL."""
@@ -326,6 +333,8 @@ def config(query: PageQuery, today: date) -> dict:
     lang = query.lang
     prayer = dict(query.prayer)
     tz = prayer.get("tz") or responses.catalogue_city(prayer["city"], today)["tz"]
+    community = place_community(query)  # the place's own events and nights (issue 33), as its pages show them
+    own = {"community": community} if community else {}
     out = {
         "kind": query.kind,
         "lang": lang,
@@ -333,10 +342,10 @@ def config(query: PageQuery, today: date) -> dict:
         "clock": query.clock,
         "calendar": query.calendar,
         "prayerTimes": data_urls("prayer-times", prayer, "year", YEAR_SLOT),
-        "dayStatus": data_urls("day-status", {"calendar": query.calendar}, "date", DATE_SLOT),
+        "dayStatus": data_urls("day-status", {"calendar": query.calendar} | own, "date", DATE_SLOT),
         # the catalogue's nights (/v1/events' `night`): a day-status lists its Hijri date's night among the day's
         # events, which the screen names only until that day's fajr (docs/decisions.md, "Naming a night")
-        "nights": [e["id"] for e in responses.api_json("events", {}, today)["events"] if e.get("night")],
+        "nights": [e["id"] for e in responses.api_json("events", own, today)["events"] if e.get("night")],
         "words": script_words(lang, query.calendar),
     }
     if query.lang2 is not None:  # the other turn of a bilingual screen's sentences (screen.js speak)
@@ -538,7 +547,9 @@ def rendered_day(query: PageQuery, day_iso: str, today: date) -> dict:
     (the script starts from them, and a browser without scripts reads them)."""
     prayer = dict(query.prayer)
     day = responses.api_json("prayer-times", {**prayer, "date": day_iso}, today)["days"][0]
-    status = responses.api_json("day-status", {"calendar": query.calendar, "date": day_iso}, today)
+    community = place_community(query)
+    status = responses.api_json("day-status", {"calendar": query.calendar, "date": day_iso}
+                                | ({"community": community} if community else {}), today)
     return {"date": day_iso, "day": day, "status": status}
 
 

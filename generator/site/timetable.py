@@ -54,6 +54,12 @@ def city_calendar(city: dict) -> str:
     return place_defaults.for_place(city.get("id"), city.get("country")).calendar
 
 
+def city_community(city: dict) -> str | None:
+    """Return the community whose events a city's pages and feeds show (its country's, issue 33: the place's own
+    wins; data/events_local.csv), or None (the catalogue)."""
+    return place_defaults.community(city.get("country"))
+
+
 def city_offered(city: dict) -> tuple[str, ...]:
     """Return the other reckonings a city's community keeps (data/place_defaults.csv: Lebanon's Fadlallah office)."""
     return place_defaults.for_place(city.get("id"), city.get("country")).offered
@@ -253,7 +259,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         qibla_api=responses.api_url("qibla", {"city": city_id}),
         feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"city": city_id, "lang": lang,
                                                                                      "method": method})}
-               for feed in FEEDS],
+               for feed in FEEDS] + [events_feed(calendar, city_community(city), lang)],
         imsakiya={"href": urls.imsakiya_url(city_id, lang, calendar, calendar, method, shared["default_method"]),
                   "text": p["imsakiya_link"].format(year=words.digits(ramadan, lang))} if ramadan else None,
         crescent=crescent,
@@ -267,6 +273,12 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         previous={"href": previous, "text": w["previous_month"]} if previous else None,
         next={"href": following, "text": w["next_month"]} if following else None,
     )
+
+
+def events_feed(calendar: str, community: str | None, lang: str) -> dict:
+    """Return the link to the events feed a place's community keeps, under its reckoning (issue 33)."""
+    query = {"lang": lang, "calendar": calendar} | ({"community": community} if community else {})
+    return {"label": words.WORDS[lang]["feed.events"], "href": responses.api_url("events.ics", query)}
 
 
 def midnight_note(method: str, city_id: str, lang: str) -> str:
@@ -313,7 +325,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     prayer = responses.api_json("prayer-times", query, today)
     shown = page_calendars(calendar, city_offered(city))
     maps = {c: responses.api_json("hijri", {"year": year, "month": month, "calendar": c}, today) for c in shown}
-    events_by_day = events_on_days(today, maps[calendar], calendar, lang)
+    events_by_day = events_on_days(today, maps[calendar], calendar, lang, city_community(city))
     sep = words.SEPARATOR[lang]
     rows = []
     for i, day in enumerate(prayer["days"]):
@@ -341,7 +353,8 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
                       for t in words.TIMES],
             "instants": [_unix_s(day[t]) for t in words.TIMES],
             "polar": polar_text(day["polar"], lang) if "polar" in day else None,
-            "events": events_by_day.get(iso, []),
+            "events": events_by_day.get(iso, []) + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang,
+                                                                 events_by_day),
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(
@@ -418,12 +431,15 @@ def hijri_cell(hijri: dict, *, first_row: bool, lang: str) -> dict:
     return {"text": text, "month_start": hijri["day"] == 1}
 
 
-def events_on_days(today: date, hijri_map: dict, calendar: str, lang: str) -> dict[str, list[dict]]:
+def events_on_days(today: date, hijri_map: dict, calendar: str, lang: str,
+                   community: str | None = None) -> dict[str, list[dict]]:
     """Return the events falling in a forward Hijri map's days, by Gregorian date, under ``calendar``.
 
     A night is shown on its eve (`eveGregorian`, the row on whose evening it begins), its
     title followed by "begins at sunset".  A map ending on the last day of Dhu al-Hijja
     may hold the eve of a night of the next Hijri year, so that year is asked too.
+    With ``community`` the events are the ones it keeps (/v1/events ``community``), a public holiday there
+    saying so after its title.
     """
     years = {m["year"] for m in hijri_map["months"]}
     if hijri_map["months"][-1]["month"] == 12:
@@ -432,13 +448,29 @@ def events_on_days(today: date, hijri_map: dict, calendar: str, lang: str) -> di
     for hy in sorted(years):
         if not hijri.API_FIRST_YEAR <= hy <= hijri.API_LAST_YEAR:
             continue  # the events of AH 1316 and 1524 are not served (SPEC 2.1)
-        for event in responses.api_json("events", {"hy": hy, "calendar": calendar}, today)["events"]:
+        query = {"hy": hy, "calendar": calendar} | ({"community": community} if community else {})
+        for event in responses.api_json("events", query, today)["events"]:
             night = event.get("night", False)
             shown_on = event["eveGregorian"] if night else event["gregorian"]
             if shown_on in hijri_map["days"]:
                 title = event["title"][lang]
+                if event.get("holiday"):
+                    title += words.SEPARATOR[lang] + feed_words.PUBLIC_HOLIDAY[lang]
                 if night:
                     title += words.SEPARATOR[lang] + feed_words.NIGHT_BEGINS[lang]
                 days.setdefault(shown_on, []).append(
                     {"title": title, "major": event["importance"] == "major", "type": event["type"], "night": night})
     return days
+
+
+def ashura_imsak(today: date, iso: str, calendar: str, asr: str | None, lang: str, events_by_day: dict) -> list[dict]:
+    """Return the line a day row adds when /v1/day-status says the day's practice is to abstain until after asr
+    (``flags.ashuraImsak``, data/day_rules.json), with the day's asr (``asr``: local HH:MM), or nothing.  Only a day
+    with an event is asked (the rule is a catalogue day's), so a month page asks the API a few times at most."""
+    if iso not in events_by_day or not asr:  # no asr that day (a polar day with highLatitudeRule=none): no line
+        return []
+    flags = responses.api_json("day-status", {"date": iso, "calendar": calendar}, today)["flags"]
+    if not flags["ashuraImsak"]:
+        return []
+    text = words.WORDS[lang]["screen.ashura_imsak"].format(asr=words.clock(asr, lang))
+    return [{"title": text, "major": False, "type": "practice", "night": False}]

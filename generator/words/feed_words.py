@@ -175,6 +175,7 @@ def titled(base: str, qualifier: str, lang: str) -> str:
 # --- Nights (issue 10) ------------------------------------------------------------------------
 # A night event (data/nights.csv) is listed on the civil day on whose evening it begins.
 NIGHT_BEGINS = glossary.term("feed.night_begins")  # appended to a night's title (feed SUMMARY, timetable row)
+PUBLIC_HOLIDAY = glossary.term("feed.public_holiday")  # after an event's title where it is one (issue 33)
 NIGHT_BEGINS_ON = glossary.term("feed.night_begins_on")  # a night's DESCRIPTION line; {date}: its eve
 NIGHTS_NOTE = glossary.term("feed.nights_note")  # the events calendar's DESCRIPTION, after SUNSET_NOTE
 

@@ -56,6 +56,7 @@ function readScreen() {
     silence: text(".silence"),
     changes: text(".changes"),
     moved: text(".moved"),
+    practice: text(".practice"), // the widget's line of the day's practice (Ashura's abstaining, issue 33)
     night: text(".night"),
     inPrayer: text(".in-prayer"),
     qr: qr ? qr.getBoundingClientRect().width : null,

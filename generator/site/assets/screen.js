@@ -78,6 +78,10 @@ function renderDay(st) {
   if (todays.length) {
     lines.push(W.today_events.replace("{events}", joinList(todays.map(function (e) { return e.title[config.lang]; }))));
   }
+  // Ashura: abstain until after asr, not a fast (day-status flags.ashuraImsak), with the day's asr (issue 33)
+  if (status && status.flags.ashuraImsak && day && day.local.asr) {
+    lines.push(W.ashura_imsak.replace("{asr}", clockText(day.local.asr)));
+  }
   var made = band.querySelectorAll("p.made");
   for (var i = 0; i < Math.max(made.length, lines.length); i++) {
     if (i >= lines.length) { band.removeChild(made[i]); continue; }

@@ -58,6 +58,12 @@ function render() {
   var notes = dayNotes(day); // a jamaat moved, kept or skipped today (screen_core.js; issue 33)
   setText($(".moved"), notes.join(" "));
   show($(".moved"), notes.length > 0);
+  // Ashura: abstain until after asr, not a fast (day-status flags.ashuraImsak), with the day's asr (issue 33)
+  var status = statuses[st.today];
+  var practice = status && status.flags.ashuraImsak && day && day.local.asr
+    ? W.ashura_imsak.replace("{asr}", clockText(day.local.asr)) : "";
+  setText($(".practice"), practice);
+  show($(".practice"), practice !== "");
   var next = firstAfter(st.moments, st.nowMs, NEXT_KINDS);
   show($(".next"), next !== null);
   if (next) {
