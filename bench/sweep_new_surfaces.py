@@ -76,7 +76,7 @@ def pick(r, good, hostile_share=0.12):
 
 def rnd_date(r):
     return pick(r, ["2026-11-28", "2026-03-10", "2027-02-08", "2030-01-01", "1900-03-01", "2100-12-31",
-                    "2101-01-01", "1899-12-31", "2026-02-28"])
+                    "2101-01-01", "1899-12-31", "2026-02-28", "2026-06-21", "2026-12-21", "2027-03-28"])
 
 
 stats = collections.defaultdict(collections.Counter)
@@ -263,9 +263,9 @@ hosted = []
 
 def hosted_pages_surface(r, sess):
     mid = r.choice(hosted + ["jaffari-toronto", "new", "zz", ".."])
-    month = pick(r, ["2026-11", "2027-02", "2026-1", "2026-011", "2100-12", "2101-01", "1899-12", "0000-01",
+    month = pick(r, ["2026-11", "2027-02", "2026-06", "2026-12", "2027-03", "2026-1", "2026-011", "2100-12", "2101-01", "1899-12", "0000-01",
                      "9999-12", "2026-00", "2026-13", "99999-01", "imsakiya", "２０２６-１１", "2026–11"], 0.4)
-    hy = pick(r, ["1447", "1448", "1449", "1300", "1501", "0", "99999999999999999999", "-1447"], 0.3)
+    hy = pick(r, ["1447", "1448", "1449", "1450", "1460", "1300", "1501", "0", "99999999999999999999", "-1447"], 0.3)
     lang = pick(r, LANGS, 0.1)
     tail = r.choice([f"{month}/", f"imsakiya/", f"imsakiya/{hy}/", f"{month}", f"imsakiya/{hy}/x/"])
     send(sess, "mosque-months", r.choice(["GET", "GET", "HEAD"]),
@@ -277,8 +277,13 @@ profile_template = {"names": {"en": "Sweep Mosque"}, "times": {"method": "Jafari
                     "jamaat": {"jamaat": "fajr:20,maghrib:5"}, "languages": ["en", "ar"],
                     "sources": [{"about": "sweep", "read": "2026-11-28"}]}
 for city, method, reckoning in (("baku", "CaucasianMuslimsBoard", "azerbaijan"), ("los-angeles", "Jafari", "cssna-west"),
-                                ("toronto", "NorthAmerica", "cssna-east"), ("beirut", "Jafari", "lebanon")):
-    body = {**profile_template, "place": {"city": city}, "times": {"method": method}, "reckoning": reckoning}
+                                ("toronto", "NorthAmerica", "cssna-east"), ("beirut", "Jafari", "lebanon"),
+                                ({"lat": 78.22, "lng": 15.65, "tz": "Arctic/Longyearbyen"}, "CaucasianMuslimsBoard",
+                                 "azerbaijan"),
+                                ({"lat": -54.8, "lng": -68.3, "tz": "America/Argentina/Ushuaia"}, "NorthAmerica",
+                                 "cssna-west")):
+    place = city if isinstance(city, dict) else {"city": city}
+    body = {**profile_template, "place": place, "times": {"method": method}, "reckoning": reckoning}
     created = requests.post(B + "/v1/mosques", data=json.dumps(body), headers={"Content-Type": "application/json"},
                             timeout=60)
     if created.status_code != 201:

@@ -370,6 +370,47 @@ def test_a_held_store_is_waited_for_once_then_refused_at_once_and_probed_back():
         access.close()
 
 
+class _FailingLater(_HeldStore):
+    """A store whose call outlasts the caller's wait, then fails (a SQLite lock held past the wait, a Stale save)."""
+
+    def get(self, mosque_id):
+        super().get(mosque_id)
+        raise mosque_store.Unavailable("database is locked", away=False)
+
+
+def test_a_call_given_up_on_that_fails_later_logs_no_unretrieved_future():
+    """A caller that stopped waiting (503) leaves no asyncio "Future exception was never retrieved" behind when the
+    abandoned call fails afterwards: the outside script d_db_away.py (sqlite-locked) found 25 such tracebacks in one
+    app log.  The reference is asyncio's own report: the loop's exception handler, called from Future.__del__."""
+    import asyncio
+    import gc
+    held = _FailingLater()
+    access = store_access.StoreAccess(held, wait_s=0.05, threads=1)
+    reports = []
+
+    async def give_up_then_let_it_fail():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reports.append(context["message"]))
+        with pytest.raises(store_access.Away):
+            await access.call(held.get, "x")
+        held.release.set()
+        for _ in range(200):  # the store thread raises; the loop hands the error to the abandoned future
+            await asyncio.sleep(0.01)
+            if access._in_flight == 0:
+                break
+        access.close()  # its thread ends, dropping its last reference to the call
+        for thread in access._executor._threads:
+            thread.join(5)
+        await asyncio.sleep(0.05)
+        gc.collect()
+        await asyncio.sleep(0.05)
+    try:
+        asyncio.run(give_up_then_let_it_fail())
+    finally:
+        access.close()
+    assert held.calls == 1
+    assert not [m for m in reports if "never retrieved" in m], reports
+
+
 # ------------------------------------------------------------------ real uvicorn
 
 def _get(connection: http.client.HTTPConnection, path: str, method: str = "GET", body: bytes | None = None,
