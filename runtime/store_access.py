@@ -36,7 +36,9 @@ from runtime.render_pool import Busy
 log = logging.getLogger("runtime.store")
 
 QUEUE_PER_THREAD = 4  # calls admitted at once per store thread (running or queued): a burst of polls waits briefly
-MAX_PROBE_S = 10.0  # the longest pause between two probes of an away store (so it is back within that)
+MAX_PROBE_S = 2.0  # the longest pause between two probes of an away store (so it is back within that); was 10 s:
+# after a 25 s PostgreSQL stop every edit and poll was still 503 for 10 s with the database back (d_db_away.py,
+# 28 Nov second run); a probe is one shared call (never two at once), so probing more often costs nothing
 FIRST_PROBE_S = 0.25
 
 

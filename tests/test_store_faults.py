@@ -83,7 +83,7 @@ def serving_store(store: mosque_store.Store):
 
     previous, probe_s, buckets = hosted._store, store_access.MAX_PROBE_S, (hosted.creations, hosted.edits)
     hosted.creations, hosted.edits = hosted.HourlyBucket(1000), hosted.HourlyBucket(1000)
-    store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (10 s in service): a returning store is seen sooner
+    store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (2 s in service): a returning store is seen sooner
     hosted.open_store(store)
     responses._body.cache_clear()
     try:
