@@ -2,7 +2,7 @@
 
 Usage (from the checkout; starts its own app on PORT with limits off and a fresh SQLite profile store)::
 
-    .venv-test/bin/python -m bench.sweep_new_surfaces PORT N_PER_SURFACE [SEED] [SCRATCH]
+    .venv-test/bin/python -m bench.sweep_new_surfaces PORT N_PER_SURFACE [SEED] [SCRATCH] [SURFACE,...]
 
 Surfaces: the new reckonings (``calendar=azerbaijan|cssna-east|cssna-west|lebanon``) on /v1/hijri, /v1/events,
 /v1/day-status and the calendar feeds; the city pages of Baku, Los Angeles, Toronto and Beirut;
@@ -294,7 +294,7 @@ for city, method, reckoning in (("baku", "CaucasianMuslimsBoard", "azerbaijan"),
 SURFACES = {"hijri": hijri_surface, "events": events_surface, "day-status": day_status_surface,
             "feeds": feeds_surface, "city-pages": city_pages_surface, "aladhan": aladhan_surface,
             "cities": cities_surface, "x-api-key": api_key_surface, "mosque-months": hosted_pages_surface}
-only = os.environ.get("SURFACES")
+only = sys.argv[5] if len(sys.argv) > 5 else ""  # a comma-separated subset of SURFACES
 started = time.monotonic()
 try:
     for name, surface in SURFACES.items():
