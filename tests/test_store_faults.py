@@ -411,6 +411,65 @@ def test_a_call_given_up_on_that_fails_later_logs_no_unretrieved_future():
     assert not [m for m in reports if "never retrieved" in m], reports
 
 
+class _DownForProbes:
+    """A store that refuses its first ``down`` probes (a database stopped for a while), then answers."""
+
+    def __init__(self, down: int):
+        self.down, self.probes = down, 0
+
+    def describe(self):
+        return "down for a while"
+
+    def ensure_ready(self):
+        self.probes += 1
+        if self.probes <= self.down:
+            raise mosque_store.Unavailable("connection refused")
+
+    def ping(self):
+        pass
+
+    def close(self):
+        pass
+
+
+class _RecordedPauses:
+    """Stands for the prober's wake-up event: records each pause asked for and returns at once (no real waiting,
+    so the verdict does not depend on this machine's speed); stops the prober once the store answered."""
+
+    def __init__(self, access):
+        self.access, self.pauses = access, []
+
+    def set(self):
+        pass
+
+    def clear(self):
+        pass
+
+    def wait(self, timeout=None):
+        self.pauses.append(timeout)
+        if self.access.state == "ready" or len(self.pauses) > 100:
+            self.access._stop.set()
+        return False
+
+
+def test_a_store_back_after_a_long_outage_is_probed_within_two_seconds():
+    """After 12 refused probes (0.25 s doubling: over 25 s, the outside d_db_away.py outage), the prober still asks
+    every 2 s at most, so a database that is back is used again within 2 s.  With the old 10 s cap, edits and polls
+    stayed 503 for up to 10 s with the database back (38 PUTs and 57 polls in one pg-stop run)."""
+    store = _DownForProbes(down=12)
+    access = store_access.StoreAccess(store, wait_s=5, threads=1)
+    pauses = _RecordedPauses(access)
+    access._wake = pauses
+    try:
+        access._probe_loop()  # in this thread, ended by the recorder once the store answered
+    finally:
+        access.close()
+    assert access.state == "ready" and store.probes == 13
+    away = pauses.pauses[:12]  # the pauses after each refused probe
+    assert away[:3] == [0.5, 1.0, 2.0], away  # 0.25 s doubling (the first probe comes at once)
+    assert max(away) <= 2.0, away
+
+
 # ------------------------------------------------------------------ real uvicorn
 
 def _get(connection: http.client.HTTPConnection, path: str, method: str = "GET", body: bytes | None = None,
