@@ -198,6 +198,21 @@ def test_hijri_calendar_is_the_native_month(client):
     assert [d["date"]["hijri"]["day"] for d in data] == [str(k) for k in range(1, month["monthLength"] + 1)]
 
 
+def test_annual_with_a_month_in_the_path_is_the_whole_year(client):
+    """calendar/2026/11?annual=true: Aladhan's annual ignores the month, so the answer is all of 2026 (365 days in
+    12 months), each day's Hijri date the native /v1/hijri's.  Was a 500 (KeyError '2026-01-01': the Hijri plan
+    began at the path's month while the times covered the year), found by bench/sweep_new_surfaces.py."""
+    response = door(client, "calendar/2026/11?latitude=43.6532&longitude=-79.3832&method=2&calendarMethod=cssna-east"
+                            "&annual=true")
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert sorted(data, key=int) == [str(m) for m in range(1, 13)]
+    assert sum(len(days) for days in data.values()) == 365
+    hijri = client.get("/v1/hijri?date=2026-01-01&calendar=cssna-east").json()["hijri"]
+    assert data["1"][0]["date"]["gregorian"]["date"] == "01-01-2026"
+    assert data["1"][0]["date"]["hijri"]["date"] == f"{hijri['day']:02d}-{hijri['month']:02d}-{hijri['year']}"
+
+
 @pytest.mark.parametrize("url, status, parameter", [
     ("timings/01-01-2025?latitude=51.5&longitude=-0.13&method=8", 400, "method"),  # Gulf: no preset here
     ("timings/01-01-2025?longitude=-0.13", 400, "latitude"),

@@ -83,7 +83,7 @@ def serving_store(store: mosque_store.Store):
 
     previous, probe_s, buckets = hosted._store, store_access.MAX_PROBE_S, (hosted.creations, hosted.edits)
     hosted.creations, hosted.edits = hosted.HourlyBucket(1000), hosted.HourlyBucket(1000)
-    store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (10 s in service): a returning store is seen sooner
+    store_access.MAX_PROBE_S = 1.0  # the prober's longest pause (2 s in service): a returning store is seen sooner
     hosted.open_store(store)
     responses._body.cache_clear()
     try:
@@ -368,6 +368,106 @@ def test_a_held_store_is_waited_for_once_then_refused_at_once_and_probed_back():
         assert access.call_blocking(held.get, "y") is None
     finally:
         access.close()
+
+
+class _FailingLater(_HeldStore):
+    """A store whose call outlasts the caller's wait, then fails (a SQLite lock held past the wait, a Stale save)."""
+
+    def get(self, mosque_id):
+        super().get(mosque_id)
+        raise mosque_store.Unavailable("database is locked", away=False)
+
+
+def test_a_call_given_up_on_that_fails_later_logs_no_unretrieved_future():
+    """A caller that stopped waiting (503) leaves no asyncio "Future exception was never retrieved" behind when the
+    abandoned call fails afterwards: the outside script d_db_away.py (sqlite-locked) found 25 such tracebacks in one
+    app log.  The reference is asyncio's own report: the loop's exception handler, called from Future.__del__."""
+    import asyncio
+    import gc
+    held = _FailingLater()
+    access = store_access.StoreAccess(held, wait_s=0.05, threads=1)
+    reports = []
+
+    async def give_up_then_let_it_fail():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reports.append(context["message"]))
+        with pytest.raises(store_access.Away):
+            await access.call(held.get, "x")
+        held.release.set()
+        for _ in range(200):  # the store thread raises; the loop hands the error to the abandoned future
+            await asyncio.sleep(0.01)
+            if access._in_flight == 0:
+                break
+        access.close()  # its thread ends, dropping its last reference to the call
+        for thread in access._executor._threads:
+            thread.join(5)
+        await asyncio.sleep(0.05)
+        gc.collect()
+        await asyncio.sleep(0.05)
+    try:
+        asyncio.run(give_up_then_let_it_fail())
+    finally:
+        access.close()
+    assert held.calls == 1
+    assert not [m for m in reports if "never retrieved" in m], reports
+
+
+class _DownForProbes:
+    """A store that refuses its first ``down`` probes (a database stopped for a while), then answers."""
+
+    def __init__(self, down: int):
+        self.down, self.probes = down, 0
+
+    def describe(self):
+        return "down for a while"
+
+    def ensure_ready(self):
+        self.probes += 1
+        if self.probes <= self.down:
+            raise mosque_store.Unavailable("connection refused")
+
+    def ping(self):
+        pass
+
+    def close(self):
+        pass
+
+
+class _RecordedPauses:
+    """Stands for the prober's wake-up event: records each pause asked for and returns at once (no real waiting,
+    so the verdict does not depend on this machine's speed); stops the prober once the store answered."""
+
+    def __init__(self, access):
+        self.access, self.pauses = access, []
+
+    def set(self):
+        pass
+
+    def clear(self):
+        pass
+
+    def wait(self, timeout=None):
+        self.pauses.append(timeout)
+        if self.access.state == "ready" or len(self.pauses) > 100:
+            self.access._stop.set()
+        return False
+
+
+def test_a_store_back_after_a_long_outage_is_probed_within_two_seconds():
+    """After 12 refused probes (0.25 s doubling: over 25 s, the outside d_db_away.py outage), the prober still asks
+    every 2 s at most, so a database that is back is used again within 2 s.  With the old 10 s cap, edits and polls
+    stayed 503 for up to 10 s with the database back (38 PUTs and 57 polls in one pg-stop run)."""
+    store = _DownForProbes(down=12)
+    access = store_access.StoreAccess(store, wait_s=5, threads=1)
+    pauses = _RecordedPauses(access)
+    access._wake = pauses
+    try:
+        access._probe_loop()  # in this thread, ended by the recorder once the store answered
+    finally:
+        access.close()
+    assert access.state == "ready" and store.probes == 13
+    away = pauses.pauses[:12]  # the pauses after each refused probe
+    assert away[:3] == [0.5, 1.0, 2.0], away  # 0.25 s doubling (the first probe comes at once)
+    assert max(away) <= 2.0, away
 
 
 # ------------------------------------------------------------------ real uvicorn

@@ -414,7 +414,7 @@ def _calendar(by_city: bool):
                 raise QueryError("month", "required: a whole number from 1 to 12 (or annual=true)")
             span = {"year": year, "month": month}
         canonical = _native_times(times, place_items, span, now_s)
-        first = date(year, month or 1, 1)
+        first = date(year, 1 if annual else month, 1)  # annual: the whole year, whatever month the path names
         last = date(year, 12, 31) if annual else date(year, month, gregorian_calendar.monthrange(year, month)[1])
         hijri_days = _hijri_plan(_dates(first, last), times, now_s)
         render_times = _render_of("prayer-times", canonical.params)
