@@ -728,7 +728,7 @@ def year_runs(server):
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     try:
         # 30 runs in one Chromium: about 100 s on two busy cores, so a hung browser is bounded at 300 s, not 120
-        answer = run_node_peer("screen_check.js", "playwright-core", config, timeout_s=300)
+        answer = run_node_peer("screen_check.js", "playwright-core", config)
     except subprocess.CalledProcessError as error:  # the harness' own failure, said
         pytest.fail(f"screen_check.js failed: {error.stderr[-3000:]}")
     out = {run["name"]: run for run in answer["runs"]}
