@@ -134,3 +134,47 @@ def test_fa_13_irans_civic_days_as_its_official_calendar_names_them():
     assert "وفات حضرت ام‌البنین (س) — روز تکریم مادران و همسران شهدا" in html
     london = timetable.render(TODAY, "london", "fa", now_s=NOW_S).decode()
     assert "روز زن و مادر" not in london and "ولادت حضرت فاطمه زهرا (س)" in london
+
+
+def test_fa_05_r13_the_imsakiya_leads_with_the_solar_hijri_date_in_irans_official_time():
+    """FA-05 (S), gallery review R-13 (S): the Persian imsakiya's span and month start led with the Gregorian date
+    («۸ فوریه ۲۰۲۷ – ۹ مارس ۲۰۲۷», «آغاز ماه: ۸ فوریه ۲۰۲۷») and put «خورشیدی» after «تاریخ»; the reviewer's text is
+    «۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)» (his own conversion: Ramadan 1448 begins 8 February 2027 under Iran's calendar),
+    the Solar Hijri column first, and the times said to be «به وقت رسمی ایران» (FA-06)."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    meta = re.search(r'<p class="imsakiya-meta no-print">(.*?)</p>', html, re.S).group(1)
+    assert meta.startswith("۱۹ بهمن ۱۴۰۵ – "), meta
+    assert "(۸ فوریه ۲۰۲۷ – " in meta and "اوقات به وقت رسمی ایران" in meta, meta
+    assert "آغاز ماه: ۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)" in html
+    heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', html)
+    assert heads.index("خورشیدی") < heads.index("تاریخ"), heads
+    london = imsakiya.render(TODAY, "london", "en", now_s=NOW_S).decode()
+    assert "official time" not in london and "Month start: " in london
+
+
+def test_fa_06_a_qom_feed_gives_its_times_in_irans_official_time_not_qoms():
+    """FA-06 (S) in the feeds: «ساعت ۰۵:۲۵ به وقت قم» on a Qom feed read as Qom's own clock; Iran has one
+    (Asia/Tehran), which Iranian tables call «به وقت رسمی ایران»."""
+    body = call("prayer-times.ics", NOW_S, city="qom", lang="fa", days=7).decode()
+    summaries = [str(e["DESCRIPTION"]) for e in icalendar.Calendar.from_ical(body).walk("VEVENT")]
+    assert summaries and all("به وقت رسمی ایران" in s and "به وقت قم" not in s for s in summaries), summaries[:2]
+
+
+def test_fa_18_r02_the_widget_and_screen_lead_with_the_solar_hijri_date_and_irans_official_time():
+    """FA-18 (S), gallery review R-02 (S): «دوشنبه ۳۰ نوامبر ۲۰۲۶ — ۹ آذر ۱۴۰۵ — ۲۰ جمادی‌الثانی ۱۴۴۸» on the widget;
+    the reviewer's order is «دوشنبه ۹ آذر ۱۴۰۵» / «۲۰ جمادی‌الثانی ۱۴۴۸» / «۳۰ نوامبر ۲۰۲۶» (the weekday with the Solar
+    Hijri date; 30 November 2026 = 9 Azar 1405, the reviewer's conversion), and the times «به وقت رسمی ایران»."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    for kind in ("widget", "screen"):
+        query = screen.parse(kind, [("city", "tehran"), ("lang", "fa")], now)
+        html = screen.render(query, date(2026, 11, 30)).decode()
+        dates = [t for t in re.findall(r'class="(shamsi|hijri-date|hijri|gregorian)"[^>]*>([^<]*)<', html) if t[1]]
+        assert [name for name, _ in dates][:1] == ["shamsi"] and dates[0][1] == "دوشنبه ۹ آذر ۱۴۰۵", (kind, dates)
+        assert dates[-1] == ("gregorian", "۳۰ نوامبر ۲۰۲۶"), (kind, dates)
+        assert '<p class="official-time">اوقات به وقت رسمی ایران</p>' in html, kind
+    karachi = screen.render(screen.parse("widget", [("city", "karachi"), ("lang", "ur")], now), date(2026, 11, 30))
+    assert b'<p class="official-time">' not in karachi

@@ -62,9 +62,10 @@ ZONE_YEARS = 1  # the page carries its zone's offsets for this many years either
 # runs offline for a month; past the last change the last offset holds)
 ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (none comes closer in tzdata 2026)
 # The screen's words (data/glossary.csv page.screen.*)
+FADHILA = ("asr", "isha")  # the prayers whose computed time a mosque's screen labels as the recommended time
 SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
                 "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
-                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later")
+                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later", "until_fadhila")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -510,14 +511,17 @@ def table_text(query: PageQuery, seed: dict) -> dict:
     day, status = seed["day"], seed["status"]
     on_clock = functools.partial(feed_words.clock_text, lang=lang, clock=clock, marked=False)
     iso = date.fromisoformat(seed["date"])
-    gregorian = (f"{hijri_names.WEEKDAYS[lang][iso.weekday()]} {_native(iso.day, lang)} "
-                 f"{words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}")
+    weekday = hijri_names.WEEKDAYS[lang][iso.weekday()]
+    gregorian = f"{_native(iso.day, lang)} {words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}"
     h = status["hijri"]
     hijri_text = f"{_native(h['hd'], lang)} {hijri_names.month_in_date(h['hm'], lang)} {_native(h['hy'], lang)}"
     shamsi_text = None
     if lang == "fa":
         sy, sm, sd = shamsi.from_gregorian(iso)
-        shamsi_text = f"{_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
+        # the weekday goes with the Solar Hijri date, which leads (fa FA-18)
+        shamsi_text = f"{weekday} {_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
+    else:
+        gregorian = f"{weekday} {gregorian}"
     local = day.get("jamaatLocal") or {}
     cells = {name: {"adhan": on_clock(day["local"].get(name, "")),
                     "jamaat": on_clock(local[name]) if isinstance(local.get(name), str) else "", "fadhila": False}
@@ -540,8 +544,9 @@ def table_text(query: PageQuery, seed: dict) -> dict:
         ("jamaatMovedEnd", "screen.moved_end", True), ("jamaatMoved", "screen.moved_later", True),
         ("jamaatKept", "screen.outside_kept", True), ("jamaatSkipped", "screen.outside_skipped", False))
         if listed(field, with_time)]
-    for name in day.get("jamaatCombined") or []:  # no adhan of its own: its time opens its recommended time
-        cells[name]["fadhila"] = True
+    if day.get("jamaat"):  # at a mosque asr's and isha's computed times open their recommended times (screen_core.js
+        for name in FADHILA:  # fadhilaOn): combined, they have no adhan; apart, the mosque's adhan goes with its jamaat
+            cells[name]["fadhila"] = True
     return {"gregorian": gregorian, "hijri": hijri_text, "shamsi": shamsi_text, "cells": cells, "slots": slots,
             "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")), "moved": " ".join(notes)}
 
@@ -590,7 +595,8 @@ def render(query: PageQuery, today: date) -> bytes:
              **text["cells"][t]} for t in (ROWS if query.kind == "screen" else WIDGET_ROWS)]
     context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
                    today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)),
-                   second=second_language(query, today))
+                   second=second_language(query, today),
+                   official_time=words.OFFICIAL_TIME[lang].get(page_config["tz"]))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         if query.mosque is not None:

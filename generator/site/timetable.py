@@ -350,6 +350,24 @@ def date_text(day: date, lang: str) -> str:
     return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
 
 
+def lead_date_text(day: date, lang: str) -> str:
+    """Return a date as a sentence of the page gives it: "22 November 2026"; on a Persian page the Solar Hijri date
+    first and the Gregorian in brackets, «۳۰ بهمن ۱۴۰۴ (۱۹ فوریه ۲۰۲۶)» (language review 2026-11-28 fa FA-05)."""
+    if lang != "fa":
+        return date_text(day, lang)
+    return f"{shamsi_text(shamsi.from_gregorian(day), lang)} ({date_text(day, lang)})"
+
+
+def lead_span_text(first: date, last: date, lang: str) -> str:
+    """Return a span of days: "19 February 2026 – 20 March 2026"; Persian: «۳۰ بهمن ۱۴۰۴ – ۲۹ اسفند ۱۴۰۴ (۱۹ فوریه
+    ۲۰۲۶ – ۲۰ مارس ۲۰۲۶)», the Solar Hijri first (fa FA-05, gallery review R-13)."""
+    gregorian = f"{date_text(first, lang)} – {date_text(last, lang)}"
+    if lang != "fa":
+        return gregorian
+    solar = f"{shamsi_text(shamsi.from_gregorian(first), lang)} – {shamsi_text(shamsi.from_gregorian(last), lang)}"
+    return f"{solar} ({gregorian})"
+
+
 def shamsi_text(shamsi_date: tuple[int, int, int], lang: str) -> str:
     """Return a Solar Hijri date written out ("1 فروردین 1405", in the page's digits)."""
     year, month, day = shamsi_date
