@@ -178,3 +178,74 @@ def test_fa_18_r02_the_widget_and_screen_lead_with_the_solar_hijri_date_and_iran
         assert '<p class="official-time">اوقات به وقت رسمی ایران</p>' in html, kind
     karachi = screen.render(screen.parse("widget", [("city", "karachi"), ("lang", "ur")], now), date(2026, 11, 30))
     assert b'<p class="official-time">' not in karachi
+
+
+# --- S findings of the gallery reviews of 2026-11-28 (docs/reviews/gallery-2026-11-28-{ar,fa,ur}.md) taken ----------
+
+def test_gallery_ar_f5_f6_f7_f8_the_arabic_screen_says_jamaa_the_start_of_fadila_and_the_time_in_brackets():
+    """Gallery review ar F5 (S): a Karbala mosque heads the column «الجماعة», not «الإقامة»; F6 (S): the asr and
+    isha figure is «أول وقت الفضيلة» (as the feed: «أول وقت فضيلة صلاة العصر»); F7 (S): «الهاتف النقال», not the
+    Gulf «الجوال»; F8 (S): «المتبقي لصلاة العيد (٧:٣٠ ص)», not «… الساعة ٧:٣٠ ص»."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 7, tzinfo=timezone.utc).timestamp()
+    query = screen.parse("screen", [("city", "karbala"), ("lang", "ar"),
+                                    ("jamaat", "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib")], now)
+    html = screen.render(query, date(2026, 11, 30)).decode()
+    assert '<th scope="col" class="jamaat">الجماعة</th>' in html and ">الإقامة<" not in html
+    assert html.count('<small class="fadhila">أول وقت الفضيلة</small>') == 2
+    assert "يرجى إغلاق الهاتف النقال أو وضعه على الصامت" in html and "الجوال" not in html
+    assert '"until_eid":"المتبقي لصلاة العيد ({time})"' in html and "الساعة {time}" not in html
+    builder_html = builder.render(TODAY, "ar").decode()
+    assert "بلا وقت جماعة" in builder_html and "بلا وقت إقامة" not in builder_html
+
+
+def test_gallery_ar_f11_f14_fa_r09_ur2_8_the_imsakiya_and_error_pages_in_the_readers_words():
+    """Gallery review ar F11b (S): «بداية الشهر حسب {calendar}» with no colon after the preposition; F11c (S): «ليالي
+    القدر (ليالي ١٩ و٢١ و٢٣ من شهر رمضان)»; ar F14 and fa R-09 (= FA-12, S): the 400 lead «تعذّر على الصفحة قراءة
+    أحد معاملات هذا العنوان:» and «یکی از پارامترهای این نشانی نادرست است:»; fa R-09 (= FA-31): the 429 text «در یک
+    دقیقهٔ گذشته از نشانی IP شما بیش از حد مجاز درخواست رسیده است.»; ur UR2-8: «لنک سے date ہٹا دیں», not «پتے سے»."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "بداية الشهر حسب " in html and "بداية الشهر حسب:" not in html
+    assert "ليالي القدر (ليالي ١٩ و٢١ و٢٣ من شهر رمضان)" in html
+    assert "تعذّر على الصفحة قراءة أحد معاملات هذا العنوان:" in routes.error_page("/screen/", 400, "ar", "x").decode()
+    assert "یکی از پارامترهای این نشانی نادرست است:" in routes.error_page("/screen/", 400, "fa", "x").decode()
+    many = routes.error_page("/fa/", 429).decode()
+    assert "در یک دقیقهٔ گذشته از نشانی" in many and "آماده می‌کند" not in many
+    missing = routes.error_page("/ar/nothing/", 404).decode()
+    assert "تجد قائمة المدن وتوثيق الواجهة البرمجية في الصفحة الرئيسية." in missing
+    from generator.words import glossary
+
+    assert "لنک سے {name} ہٹا دیں" in glossary.term("error.screen_follows_today")["ur"]
+
+
+def test_gallery_fa_r05_fa_19_fa_31_persian_notes_without_a_marja_a_calque_or_arithmetic():
+    """Gallery review fa R-05 (S): «چنان‌که مرجعِ این روش محاسبه تعریف کرده است» reads «مرجع» as a marja' taqlid; FA-19
+    (S): «تا در وقت نماز بماند» is a calque, «تا پیش از پایان وقت ادا شود» the fiqh phrase; FA-31 (S): the night
+    feed's «مغرب به‌علاوهٔ دو سوم فاصله» → «(پس از گذشتن دو سوم از فاصلهٔ اذان مغرب تا اذان صبح)»."""
+    html = timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "چنان‌که نهادِ تعریف‌کنندهٔ این روش محاسبه آن را تعریف کرده است" in html and "مرجعِ این روش" not in html
+    from generator.words import glossary
+
+    assert glossary.term("page.screen.moved_end")["fa"].startswith("نماز جماعت زودتر برگزار می‌شود تا پیش از پایان وقت ادا شود")
+    body = call("night.ics", NOW_S, city="tehran", lang="fa").decode()
+    description = str(icalendar.Calendar.from_ical(body).get("X-WR-CALDESC"))
+    assert "(پس از گذشتن دو سوم از فاصلهٔ اذان مغرب تا اذان صبح)" in description, description
+
+
+def test_gallery_ur2_18_ur2_5_the_urdu_imsakiya_heads_say_sehri_and_iftar():
+    """Gallery review ur UR2-18 (S): under «نظام الاوقاتِ سحر و افطار» the columns «امساک … مغرب» did not say which is
+    the end of sehri and which is iftar: «امساک (اختتامِ سحری)», «مغرب (افطار)» (the reviewer's text; the mosque's
+    Ramadan table already had «(افطار)»); UR2-5: «یہ اعداد JSON API سے لیے گئے ہیں:», not «یہی اعداد JSON API سے:».
+    The Persian keeps «امساک» alone, as Iranian imsakiyas print it."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
+    heads = re.findall(r'<th scope="col" class="time">([^<]*)</th>', html)
+    assert "امساک (اختتامِ سحری)" in heads and "مغرب (افطار)" in heads, heads
+    tehran = imsakiya.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "امساک" in re.findall(r'<th scope="col" class="time">([^<]*)</th>', tehran)
+    page = timetable.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
+    assert "یہ اعداد ⁦JSON API⁩ سے لیے گئے ہیں:" in page and "یہی اعداد" not in page
