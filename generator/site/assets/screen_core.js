@@ -277,7 +277,7 @@ function fadhilaOn(day, name) {
   // At a mosque (a day with jamaat times) the computed asr and isha open their recommended (fadhila) times: the
   // mosque's own adhan goes with its own jamaat, or none when it combines (docs/decisions.md, "The countdown to asr
   // and isha at a mosque"; gallery review 2026-11-28 fa R-01).
-  return (name === "asr" || name === "isha") && Boolean(day && day.jamaat);
+  return (name === "asr" || name === "isha") && Boolean(day && day.jamaat && Object.keys(day.jamaat).length);
 }
 
 function combinedOn(day, name) {
