@@ -249,3 +249,35 @@ def test_gallery_ur2_18_ur2_5_the_urdu_imsakiya_heads_say_sehri_and_iftar():
     assert "امساک" in re.findall(r'<th scope="col" class="time">([^<]*)</th>', tehran)
     page = timetable.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
     assert "یہ اعداد ⁦JSON API⁩ سے لیے گئے ہیں:" in page and "یہی اعداد" not in page
+
+
+def test_fa_05_r08_a_nights_eve_in_the_persian_feed_is_its_solar_hijri_date_first():
+    """FA-05 (S), gallery review R-08 (S): «از غروب آفتاب روز ۲۳ ژانویه ۲۰۲۷ آغاز می‌شود.» made an Iranian convert the
+    date in the head; the reviewer's order is the Solar Hijri date with the Gregorian in brackets. Reference: the Solar
+    Hijri date counted here from Nowruz 1404 = 21 March 2025 (Iran's Calendar Center; tests/test_shamsi.py's table),
+    six months of 31 days then five of 30; the Arabic feed keeps its Gregorian date."""
+    months = ("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر", "دی", "بهمن", "اسفند")
+    persian = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+    def solar(day: date) -> str:
+        left = (day - date(2025, 3, 21)).days
+        for month, length in enumerate([31] * 6 + [30] * 5 + [29]):
+            if left < length:
+                return f"{left + 1} {months[month]} 1404".translate(persian)
+            left -= length
+        raise AssertionError(day)
+
+    body = call("events.ics", datetime(2025, 11, 28, 12, tzinfo=timezone.utc).timestamp(), lang="fa", calendar="iran")
+    seen = 0
+    for event in icalendar.Calendar.from_ical(body).walk("VEVENT"):
+        line = re.search(r"از غروب آفتاب روز (.*?) آغاز می‌شود\.", str(event.get("DESCRIPTION", "")))
+        if line is None:
+            continue
+        eve = event.decoded("DTSTART")  # a night's event is on its eve, the day its sunset begins it
+        eve = eve.date() if isinstance(eve, datetime) else eve
+        if date(2025, 3, 21) <= eve < date(2026, 3, 21):
+            text = line.group(1)
+            assert text.startswith(f"{solar(eve)} ("), (text, eve)  # then the Gregorian date in brackets
+            assert re.fullmatch(rf".*\({str(eve.day).translate(persian)} \S+ {str(eve.year).translate(persian)}\)", text), text
+            seen += 1
+    assert seen, "a night within 1404 in the feed"

@@ -22,7 +22,8 @@ from datetime import date
 from generator.calendars import hijri
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.site import head, mosque_page, qr_code, responses, shamsi, timetable, urls
+from generator.calendars import shamsi
+from generator.site import head, mosque_page, qr_code, responses, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 

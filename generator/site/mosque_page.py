@@ -34,7 +34,8 @@ from generator.prayer.methods import DEFAULT_METHOD, METHODS, Midnight
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import mosque_list
-from generator.site import head, qr_code, responses, shamsi, timetable, urls
+from generator.calendars import shamsi
+from generator.site import head, qr_code, responses, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 

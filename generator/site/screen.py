@@ -21,7 +21,7 @@ The page itself computes nothing.  It carries the addresses of the answers its s
 (`generator.output.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
 serves) and, as the fallback, the same query as a query URL (the only form a query whose values
 need a hash, such as ``jamaat=fajr:20``, has).  The page's own data is only what no endpoint
-answers: the first days of the Solar Hijri months on Persian screens (`generator.site.shamsi`,
+answers: the first days of the Solar Hijri months on Persian screens (`generator.calendars.shamsi`,
 `SHAMSI_YEARS` years either side of the render: the script counts the days from a month's 1st) and the words of its language (data/glossary.csv).  docs/site.md, "The screen
 and the widget", says how the scripts use them.
 """
@@ -50,7 +50,8 @@ from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import head, mosque_page, qr_code, responses, shamsi, urls
+from generator.calendars import shamsi
+from generator.site import head, mosque_page, qr_code, responses, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
 from generator.output import static_paths

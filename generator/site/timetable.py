@@ -28,7 +28,8 @@ from generator.calendars import hijri
 from generator.prayer import place_defaults
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.site import head, qibla_svg, responses, shamsi, urls
+from generator.calendars import shamsi
+from generator.site import head, qibla_svg, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -353,9 +354,7 @@ def date_text(day: date, lang: str) -> str:
 def lead_date_text(day: date, lang: str) -> str:
     """Return a date as a sentence of the page gives it: "22 November 2026"; on a Persian page the Solar Hijri date
     first and the Gregorian in brackets, «۳۰ بهمن ۱۴۰۴ (۱۹ فوریه ۲۰۲۶)» (language review 2026-11-28 fa FA-05)."""
-    if lang != "fa":
-        return date_text(day, lang)
-    return f"{shamsi_text(shamsi.from_gregorian(day), lang)} ({date_text(day, lang)})"
+    return shamsi.leading(day, date_text(day, lang), lang)
 
 
 def lead_span_text(first: date, last: date, lang: str) -> str:

@@ -123,7 +123,7 @@ function hijriText(status) {
 
 function shamsiText(iso) {
   // The Solar Hijri date on Persian pages: the server gives each month's first day (Iran's calendar,
-  // generator/site/shamsi.py); the day of the month is the count of days since then.
+  // generator/calendars/shamsi.py); the day of the month is the count of days since then.
   if (!config.shamsiMonths || !W.shamsiMonths) return null; // a Persian page, or a screen's Persian turn
   var month = null;
   for (var i = 0; i < config.shamsiMonths.length && config.shamsiMonths[i][0] <= iso; i++) month = config.shamsiMonths[i];
