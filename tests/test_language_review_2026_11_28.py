@@ -281,3 +281,16 @@ def test_fa_05_r08_a_nights_eve_in_the_persian_feed_is_its_solar_hijri_date_firs
             assert re.fullmatch(rf".*\({str(eve.day).translate(persian)} \S+ {str(eve.year).translate(persian)}\)", text), text
             seen += 1
     assert seen, "a night within 1404 in the feed"
+
+
+def test_fa_05_r06_a_persian_month_table_is_headed_by_its_solar_hijri_months():
+    """FA-05 (S), gallery review R-06 (S): «نوامبر ۲۰۲۶ — آبان ۱۴۰۵ – آذر ۱۴۰۵ — …» led with the Gregorian month, and the
+    mosque page's «نوامبر ۲۰۲۶ — جمادی‌الاول ۱۴۴۸ – …» had no Solar Hijri month at all; the reviewer's order is «آبان –
+    آذر ۱۴۰۵ (نوامبر ۲۰۲۶) — جمادی‌الاول – جمادی‌الثانی ۱۴۴۸». Reference: 1 November 2026 is 10 Aban 1405 and
+    30 November 9 Azar 1405 (the reviewer's «دوشنبه ۹ آذر ۱۴۰۵» for 30 November), so November spans Aban and Azar."""
+    for html in (timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode(),
+                 mosque_page.render(TODAY, "jaffari-toronto", "fa", now_s=NOW_S).decode()):
+        heads = re.findall(r'<h2 id="h-[^"]*">([^<]*)<span class="hijri-caption">', html)
+        assert "آبان ۱۴۰۵ – آذر ۱۴۰۵ (نوامبر ۲۰۲۶) " in heads, heads
+    arabic = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "تشرين الثاني ٢٠٢٦ " in re.findall(r'<h2 id="h-[^"]*">([^<]*)<span class="hijri-caption">', arabic)

@@ -318,12 +318,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     caption = words.WORDS[lang]["month_caption"].format(
         month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang))
     hijri_caption = " – ".join(hijri_months)
-    if lang == "fa":  # the Solar Hijri months first, as Iran's calendars print them
-        ends = (shamsi.from_gregorian(date.fromisoformat(prayer["days"][0]["date"])),
-                shamsi.from_gregorian(date.fromisoformat(prayer["days"][-1]["date"])))
-        shamsi_months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
-                                                 for y, m, _ in ends))
-        hijri_caption = f"{shamsi_months}{sep}{hijri_caption}"
+    caption = month_heading(caption, prayer["days"][0]["date"], prayer["days"][-1]["date"], lang)
     polar_days = [day["polar"] for day in prayer["days"] if "polar" in day]
     return {
         "id": f"{year:04d}-{month:02d}",
@@ -349,6 +344,17 @@ def _unix_s(instant: str | None) -> int | None:
 def date_text(day: date, lang: str) -> str:
     """Return "22 November 2026" in ``lang``."""
     return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
+
+
+def month_heading(caption: str, first_iso: str, last_iso: str, lang: str) -> str:
+    """Return a month table's heading before its Hijri months: the Gregorian month ("November 2026"); on a Persian
+    page the Solar Hijri months it spans first and the Gregorian in brackets, «آبان ۱۴۰۵ – آذر ۱۴۰۵ (نوامبر ۲۰۲۶)»,
+    as Iran's calendars print them (language review 2026-11-28 fa FA-05, gallery review R-06)."""
+    if lang != "fa":
+        return caption
+    ends = (shamsi.from_gregorian(date.fromisoformat(first_iso)), shamsi.from_gregorian(date.fromisoformat(last_iso)))
+    months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}" for y, m, _ in ends))
+    return f"{months} ({caption})"
 
 
 def lead_date_text(day: date, lang: str) -> str:
