@@ -71,6 +71,15 @@ class Moment:
     hijri: tuple[int, int, int] | None = None
     day_shift: int = 0
     screens: bool = True
+    # a language's place other than its usual one at this moment (Lucknow for Urdu: an Indian city and reckoning),
+    # and the languages shown (default: all asked for)
+    places: tuple[tuple[str, "Place"], ...] = ()
+    langs: tuple[str, ...] = ()
+    # what the index says of the moment beyond its name (e.g. that Iran has no clock change)
+    note: str = ""
+
+    def place(self, lang: str) -> "Place":
+        return dict(self.places).get(lang, PLACES[lang])
 
 
 MOMENTS = (
@@ -88,7 +97,15 @@ MOMENTS = (
     Moment("eid-morning", "the morning of Eid al-Fitr", "07:00", hijri=(1447, 10, 1)),
     Moment("tasua", "Tasua afternoon (9 Muharram 1448)", "16:30", hijri=(1448, 1, 9)),
     Moment("ashura", "Ashura morning (10 Muharram 1448)", "10:00", hijri=(1448, 1, 10)),
-    Moment("clock-change", "the morning of a clock change (Europe, 29 March 2026)", "09:00", gregorian="2026-03-29"),
+    Moment("clock-change", "the morning of a clock change (Europe, 29 March 2026)", "09:00", gregorian="2026-03-29",
+           note="London's clocks went forward at 01:00 UTC that night. Tehran has no clock change: Iran abolished "
+                "daylight saving time from 1402 (2023), so its page on this day is an ordinary one (Asia/Tehran "
+                "UTC+03:30 all year); Karbala (Iraq, since 2008) and Karachi (Pakistan, since 2009) have none either."),
+    Moment("clock-change-autumn", "the morning after the clocks go back (Europe, 25 October 2026)", "09:00",
+           gregorian="2026-10-25", langs=("en",)),
+    Moment("india", "an ordinary morning in an Indian city (Lucknow, Urdu; the Markazi Shia Chand Committee's "
+           "reckoning)", "10:00", gregorian="2026-11-30", langs=("ur",),
+           places=(("ur", Place("lucknow", "Asia/Kolkata", "india")),)),
 )
 ONCE = "no-moment"  # the builder with an error and the 400/404/429 pages: at the ordinary moment only
 
@@ -112,16 +129,18 @@ def _page(lang: str, path: str) -> str:
 
 def runs_for(base: str, moment: Moment, lang: str, at_ms: int, out: Path) -> list[dict]:
     """The addresses shown at one moment in one language: (surface name, url, viewport, full page)."""
-    place = PLACES[lang]
+    place = moment.place(lang)
     lang_q = f"&lang={lang}"
     shots: list[tuple[str, str, tuple[int, int], bool, dict]] = [
         ("city-phone", _page(lang, f"/city/{place.city}/"), PHONE, True, {}),
         ("mosque-page-phone", "/mosque/jaffari-toronto/" + ("" if lang == "en" else f"{lang}/"), PHONE, True, {}),
         ("widget", f"/widget/?city={place.city}{lang_q}&{COMBINING}", (400, 700), True, {}),
     ]
-    if moment.name in ("ordinary", "ramadan-afternoon"):
+    if moment.name in ("ordinary", "ramadan-afternoon", "india"):
         shots.append(("city-desktop", _page(lang, f"/city/{place.city}/"), DESKTOP, True, {}))
-    if moment.name.startswith(("ramadan", "qadr", "eid")):
+    if moment.name == "ordinary":  # the moon page of the coming Ramadan (1448), its maps and their captions
+        shots.append(("moon-phone", _page(lang, "/moon/1448-9/"), PHONE, True, {}))
+    if moment.name.startswith(("ramadan", "qadr", "eid", "india")):
         shots.append(("imsakiya-phone", f"/city/{place.city}/{lang}/imsakiya/", PHONE, True, {}))
     if moment.screens:
         for size, viewport in TV_SIZES.items():
@@ -154,9 +173,8 @@ def _error_page(lang: str, status: int) -> str:
     return site.error_page(f"/{lang}/" if lang != "en" else "/", status, lang).decode()
 
 
-def feeds_text(base: str, lang: str, out: Path) -> None:
+def feeds_text(base: str, lang: str, out: Path, place: Place) -> None:
     """The feeds' text a calendar shows: the city's prayer times (jamaat of the combining mosque) and nights."""
-    place = PLACES[lang]
     for name, path in (("feed-prayer-times.ics", f"/v1/prayer-times.ics?city={place.city}&lang={lang}&{COMBINING}"),
                        ("feed-events.ics", f"/v1/events.ics?lang={lang}&calendar={place.calendar}")):
         try:
@@ -207,8 +225,12 @@ def main(argv: list[str] | None = None) -> int:
             local_stack.wait_until_up(base + "/v1/qibla?lat=0&lng=0", 120)
             for moment in moments:
                 index.append(f"## {moment.name}: {moment.what}, {moment.clock} local")
+                if moment.note:
+                    index.append(moment.note)
                 for lang in langs:
-                    place = PLACES[lang]
+                    if moment.langs and lang not in moment.langs:
+                        continue
+                    place = moment.place(lang)
                     day = local_day(base, moment, place)
                     instant = datetime.combine(day, datetime.strptime(moment.clock, "%H:%M").time(),
                                                ZoneInfo(place.tz))
@@ -216,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
                     out = ARTIFACTS / moment.name / lang
                     out.mkdir(parents=True, exist_ok=True)
                     runs = runs_for(base, moment, lang, int(instant.timestamp() * 1000), out)
-                    if moment.name == "ordinary":
-                        feeds_text(base, lang, out)
+                    if moment.name in ("ordinary", "india"):
+                        feeds_text(base, lang, out, place)
                     result = subprocess.run(["node", str(PEERS / "gallery_shots.js")], cwd=PEERS, capture_output=True,
                                             input=json.dumps({"chromium": CHROMIUM, "runs": runs}), text=True,
                                             timeout=900)

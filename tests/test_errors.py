@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import html
+import json
 import re
 from pathlib import Path
 
@@ -142,3 +143,91 @@ def test_a_fault_on_a_page_under_a_language_is_that_languages_500_page():
     assert not _visible_latin(text, "/city/karbala/ar/")
     api = fault("/v1/qibla")
     assert api.status_code == 500 and api.body == b'{"error":"internal error"}'
+
+
+# --- No English sentence on any ar/fa/ur surface (issue 33) ----------------------------------------------------------
+# Every human surface in each right-to-left language, as served: the place of each language (its reckoning's own
+# city), a mosque that combines prayers (Jumu'ah, Eid) on the screen and the widget, the example mosque's page, the
+# builder, the moon page, the 400/404/429/500 pages (above and here), and the text a calendar shows of the feeds.
+PLACE = {"ar": "karbala", "fa": "tehran", "ur": "lucknow"}
+MOSQUE_RULES = "jamaat=fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib&jumuah=13:15,14:00&eid=07:30,09:00"
+
+
+def _surfaces(lang: str) -> list[str]:
+    city = PLACE[lang]
+    return [f"/city/{city}/{lang}/", f"/city/{city}/{lang}/imsakiya/", f"/moon/1448-9/{lang}/",
+            f"/mosque/jaffari-toronto/{lang}/", f"/mosque/new/{lang}/",
+            f"/screen/?city={city}&lang={lang}&{MOSQUE_RULES}", f"/widget/?city={city}&lang={lang}&{MOSQUE_RULES}"]
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _surface_latin(page: str, path: str, lang: str) -> list[str]:
+    """`_visible_latin` of a whole page, less what is English by design and said so: the language switcher (each
+    language's own name, hreflang), the API's addresses and web addresses shown as themselves, and a source the
+    profile gives in English where the page says so before it (page.mosque.source_in_english)."""
+    from generator.words import glossary
+
+    marker = html.escape(glossary.term("page.mosque.source_in_english")[lang])
+    page = re.sub(r'<a\b[^>]*\bhreflang="[^"]*"[^>]*>[^<]*</a>', "", page)
+    page = re.sub(r'<a\b[^>]*\bclass="api-link"[^>]*>[^<]*</a>', "", page)
+    page = re.sub(r'<a\b[^>]*>\s*https?://[^<]*</a>', "", page)
+    page = re.sub(f'{re.escape(marker)} <span lang="en" dir="ltr">.*?</span>', "", page, flags=re.S)
+    # the builder's languages of a mosque's name, each in its own language (its option, label and name field)
+    page = re.sub(r'<(option|label|bdi)\b[^>]*\blang="en"[^>]*>English</\1>', "", page)
+    return [w for w in _visible_latin(page, path) if w not in {"SVG"}]  # the moon maps' format, a code
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "ur"])
+def test_no_english_sentence_on_any_right_to_left_surface(client, lang):
+    """The readers of 28 November found English behind localised leads on the builder, the 400/404/429 pages and
+    unknown /ar/… addresses (ar D2, F1, F2; fa FA-11, FA-22, FA-28; ur UR-7, UR-31): every surface a reader of ar, fa
+    or ur opens shows Latin words only inside an isolate (a name or code kept in its own direction) or from the
+    allow-list of codes above; the 429 page (its words are the app's, served by the limiter) likewise."""
+    from generator.site import routes
+
+    for path in _surfaces(lang):
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.status_code)
+        latin = _surface_latin(response.text, path.split("?")[0], lang)
+        assert not latin, (path, latin)
+        # what the screen's and the widget's script write comes from the words in the page's config (screen.js)
+        config = re.search(r'<script type="application/json" id="page-config">(.*?)</script>', response.text, re.S)
+        if config is not None:
+            words = json.loads(html.unescape(config.group(1)))["words"]
+            periods = words.pop("eventPeriods", {})  # Urdu's part-of-day words; its "events" map prayers to their keys
+            written = _strings(words) + _strings(periods.get("words", {}))
+            latin = [w for text in written for w in re.findall(r"[A-Za-z]{2,}", re.sub(rf"{LRI}[^{PDI}]*{PDI}|\{{\w+\}}", "", text))
+                     if w not in ALLOWED_LATIN]  # less the placeholders the script fills ({prayer})
+            assert written and not latin, (path, latin)
+    many = routes.error_page(f"/{lang}/", 429).decode()
+    assert not _visible_latin(many, f"/{lang}/"), _visible_latin(many, f"/{lang}/")
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "ur"])
+def test_no_english_sentence_in_the_text_a_calendar_shows_of_the_feeds(client, lang):
+    """The feeds' SUMMARY, DESCRIPTION, LOCATION and the calendar's name and description, as a calendar app shows
+    them, in ar, fa and ur: Latin words only inside an isolate (the query's options line, a zone id) or codes."""
+    import icalendar
+
+    city = PLACE[lang]
+    for path in (f"/v1/prayer-times.ics?city={city}&lang={lang}&{MOSQUE_RULES}", f"/v1/events.ics?lang={lang}",
+                 f"/v1/night.ics?city={city}&lang={lang}"):
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.text[:200])
+        calendar = icalendar.Calendar.from_ical(response.content)
+        texts = [str(calendar.get(k, "")) for k in ("X-WR-CALNAME", "X-WR-CALDESC")]
+        texts += [str(e.get(k, "")) for e in calendar.walk("VEVENT") for k in ("SUMMARY", "DESCRIPTION", "LOCATION")]
+        for text in texts:
+            shown = re.sub(f"{LRI}[^{PDI}]*{PDI}", "", text)
+            shown = re.sub(r"https?://\S+", "", shown)
+            latin = [w for w in re.findall(r"[A-Za-z]{2,}", shown) if w not in ALLOWED_LATIN]
+            assert not latin, (path, latin, text[:300])

@@ -723,14 +723,15 @@ def test_a_declared_time_outside_its_prayers_time_needs_the_committees_choice_an
 def test_the_mosque_page_marks_the_recommended_time_beside_a_combined_jamaat(api):
     """Issue 33: the example profile prays asr with dhuhr and isha with maghrib (its rules, read here), so on every day
     of the month its page's asr and isha cells are marked ° and the page says what the mark means (the glossary's
-    mosque.fadhila_note in the page's language); fajr, dhuhr and maghrib are never marked."""
+    mosque.fadhila_note in the page's language, in all four: the page prints as the mosque's notice, so the print
+    carries the note too); fajr, dhuhr and maghrib are never marked."""
     from generator.words import glossary
 
     client, _ = api
     rules = profile()["jamaat"]["jamaat"].split(",")
     assert "asr:dhuhr" in rules and "isha:maghrib" in rules
     mosque_id = _create(client)["id"]
-    for lang in ("en", "ur"):
+    for lang in ("en", "ar", "fa", "ur"):
         html = client.get(f"/mosque/{mosque_id}/" + ("" if lang == "en" else f"{lang}/")).text
         cells = re.findall(r'<td data-time="(\w+)">([^<]*)</td>', html)
         assert cells and all(text.endswith("°") == (name in ("asr", "isha")) for name, text in cells if text), cells[:8]

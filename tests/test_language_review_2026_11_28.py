@@ -145,3 +145,163 @@ def test_ur2_28_the_moon_page_names_the_evening_of_the_29th_not_a_sighting():
     page = moon_page.render(date(2026, 11, 30), 1448, 9, "ur").decode()
     assert "رویت کی شام" not in page
     assert "انتیس تاریخ کی شام (چاند دیکھنے کی شام):" in page
+
+
+def test_fa_05_r13_the_imsakiya_leads_with_the_solar_hijri_date_in_irans_official_time():
+    """FA-05 (S), gallery review R-13 (S): the Persian imsakiya's span and month start led with the Gregorian date
+    («۸ فوریه ۲۰۲۷ – ۹ مارس ۲۰۲۷», «آغاز ماه: ۸ فوریه ۲۰۲۷») and put «خورشیدی» after «تاریخ»; the reviewer's text is
+    «۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)» (his own conversion: Ramadan 1448 begins 8 February 2027 under Iran's calendar),
+    the Solar Hijri column first, and the times said to be «به وقت رسمی ایران» (FA-06)."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    meta = re.search(r'<p class="imsakiya-meta no-print">(.*?)</p>', html, re.S).group(1)
+    assert meta.startswith("۱۹ بهمن ۱۴۰۵ – "), meta
+    assert "(۸ فوریه ۲۰۲۷ – " in meta and "اوقات به وقت رسمی ایران" in meta, meta
+    assert "آغاز ماه: ۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)" in html
+    heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', html)
+    assert heads.index("خورشیدی") < heads.index("تاریخ"), heads
+    london = imsakiya.render(TODAY, "london", "en", now_s=NOW_S).decode()
+    assert "official time" not in london and "Month start: " in london
+
+
+def test_fa_06_a_qom_feed_gives_its_times_in_irans_official_time_not_qoms():
+    """FA-06 (S) in the feeds: «ساعت ۰۵:۲۵ به وقت قم» on a Qom feed read as Qom's own clock; Iran has one
+    (Asia/Tehran), which Iranian tables call «به وقت رسمی ایران»."""
+    body = call("prayer-times.ics", NOW_S, city="qom", lang="fa", days=7).decode()
+    summaries = [str(e["DESCRIPTION"]) for e in icalendar.Calendar.from_ical(body).walk("VEVENT")]
+    assert summaries and all("به وقت رسمی ایران" in s and "به وقت قم" not in s for s in summaries), summaries[:2]
+
+
+def test_fa_18_r02_the_widget_and_screen_lead_with_the_solar_hijri_date_and_irans_official_time():
+    """FA-18 (S), gallery review R-02 (S): «دوشنبه ۳۰ نوامبر ۲۰۲۶ — ۹ آذر ۱۴۰۵ — ۲۰ جمادی‌الثانی ۱۴۴۸» on the widget;
+    the reviewer's order is «دوشنبه ۹ آذر ۱۴۰۵» / «۲۰ جمادی‌الثانی ۱۴۴۸» / «۳۰ نوامبر ۲۰۲۶» (the weekday with the Solar
+    Hijri date; 30 November 2026 = 9 Azar 1405, the reviewer's conversion), and the times «به وقت رسمی ایران»."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    for kind in ("widget", "screen"):
+        query = screen.parse(kind, [("city", "tehran"), ("lang", "fa")], now)
+        html = screen.render(query, date(2026, 11, 30)).decode()
+        dates = [t for t in re.findall(r'class="(shamsi|hijri-date|hijri|gregorian)"[^>]*>([^<]*)<', html) if t[1]]
+        assert [name for name, _ in dates][:1] == ["shamsi"] and dates[0][1] == "دوشنبه ۹ آذر ۱۴۰۵", (kind, dates)
+        assert dates[-1] == ("gregorian", "۳۰ نوامبر ۲۰۲۶"), (kind, dates)
+        assert '<p class="official-time">اوقات به وقت رسمی ایران</p>' in html, kind
+    karachi = screen.render(screen.parse("widget", [("city", "karachi"), ("lang", "ur")], now), date(2026, 11, 30))
+    assert b'<p class="official-time">' not in karachi
+
+
+# --- S findings of the gallery reviews of 2026-11-28 (docs/reviews/gallery-2026-11-28-{ar,fa,ur}.md) taken ----------
+
+def test_gallery_ar_f5_f7_f8_the_arabic_screen_says_jamaa_and_the_time_in_brackets():
+    """Gallery review ar F5 (S): a Karbala mosque heads the column «الجماعة», not «الإقامة»; F7 (S): «الهاتف
+    النقال», not the Gulf «الجوال»; F8 (S): «المتبقي لصلاة العيد (٧:٣٠ ص)», not «… الساعة ٧:٣٠ ص». (F6, «أول وقت
+    الفضيلة», is not taken: it overflows the row; the asr and isha rows keep «وقت الفضيلة».)"""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 7, tzinfo=timezone.utc).timestamp()
+    query = screen.parse("screen", [("city", "karbala"), ("lang", "ar"),
+                                    ("jamaat", "fajr:20,dhuhr:13:30,asr:dhuhr,maghrib:5,isha:maghrib")], now)
+    html = screen.render(query, date(2026, 11, 30)).decode()
+    assert '<th scope="col" class="jamaat">الجماعة</th>' in html and ">الإقامة<" not in html
+    assert html.count('<small class="fadhila">وقت الفضيلة</small>') == 2
+    assert "يرجى إغلاق الهاتف النقال أو وضعه على الصامت" in html and "الجوال" not in html
+    assert '"until_eid":"المتبقي لصلاة العيد ({time})"' in html and "الساعة {time}" not in html
+    builder_html = builder.render(TODAY, "ar").decode()
+    assert "بلا وقت جماعة" in builder_html and "بلا وقت إقامة" not in builder_html
+
+
+def test_gallery_ar_f11_f14_fa_r09_ur2_8_the_imsakiya_and_error_pages_in_the_readers_words():
+    """Gallery review ar F11b (S): «بداية الشهر حسب {calendar}» with no colon after the preposition; F11c (S): «ليالي
+    القدر (ليالي ١٩ و٢١ و٢٣ من شهر رمضان)»; ar F14 and fa R-09 (= FA-12, S): the 400 lead «تعذّر على الصفحة قراءة
+    أحد معاملات هذا العنوان:» and «یکی از پارامترهای این نشانی نادرست است:»; fa R-09 (= FA-31): the 429 text «در یک
+    دقیقهٔ گذشته از نشانی IP شما بیش از حد مجاز درخواست رسیده است.»; ur UR2-8: «لنک سے date ہٹا دیں», not «پتے سے»."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "بداية الشهر حسب " in html and "بداية الشهر حسب:" not in html
+    assert "ليالي القدر (ليالي ١٩ و٢١ و٢٣ من شهر رمضان)" in html
+    assert "تعذّر على الصفحة قراءة أحد معاملات هذا العنوان:" in routes.error_page("/screen/", 400, "ar", "x").decode()
+    assert "یکی از پارامترهای این نشانی نادرست است:" in routes.error_page("/screen/", 400, "fa", "x").decode()
+    many = routes.error_page("/fa/", 429).decode()
+    assert "در یک دقیقهٔ گذشته از نشانی" in many and "آماده می‌کند" not in many
+    missing = routes.error_page("/ar/nothing/", 404).decode()
+    assert "تجد قائمة المدن وتوثيق الواجهة البرمجية في الصفحة الرئيسية." in missing
+    from generator.words import glossary
+
+    assert "لنک سے {name} ہٹا دیں" in glossary.term("error.screen_follows_today")["ur"]
+
+
+def test_gallery_fa_r05_fa_19_fa_31_persian_notes_without_a_marja_a_calque_or_arithmetic():
+    """Gallery review fa R-05 (S): «چنان‌که مرجعِ این روش محاسبه تعریف کرده است» reads «مرجع» as a marja' taqlid; FA-19
+    (S): «تا در وقت نماز بماند» is a calque, «تا پیش از پایان وقت ادا شود» the fiqh phrase; FA-31 (S): the night
+    feed's «مغرب به‌علاوهٔ دو سوم فاصله» → «(پس از گذشتن دو سوم از فاصلهٔ اذان مغرب تا اذان صبح)»."""
+    html = timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "چنان‌که نهادِ تعریف‌کنندهٔ این روش محاسبه آن را تعریف کرده است" in html and "مرجعِ این روش" not in html
+    from generator.words import glossary
+
+    assert glossary.term("page.screen.moved_end")["fa"].startswith("نماز جماعت زودتر برگزار می‌شود تا پیش از پایان وقت ادا شود")
+    body = call("night.ics", NOW_S, city="tehran", lang="fa").decode()
+    description = str(icalendar.Calendar.from_ical(body).get("X-WR-CALDESC"))
+    assert "(پس از گذشتن دو سوم از فاصلهٔ اذان مغرب تا اذان صبح)" in description, description
+
+
+def test_gallery_ur2_18_ur2_5_the_urdu_imsakiya_heads_say_sehri_and_iftar():
+    """Gallery review ur UR2-18 (S): under «نظام الاوقاتِ سحر و افطار» the columns «امساک … مغرب» did not say which is
+    the end of sehri and which is iftar: «امساک (اختتامِ سحری)», «مغرب (افطار)» (the reviewer's text; the mosque's
+    Ramadan table already had «(افطار)»); UR2-5: «یہ اعداد JSON API سے لیے گئے ہیں:», not «یہی اعداد JSON API سے:».
+    The Persian keeps «امساک» alone, as Iranian imsakiyas print it."""
+    from generator.site import imsakiya
+
+    html = imsakiya.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
+    heads = re.findall(r'<th scope="col" class="time">([^<]*)</th>', html)
+    assert "امساک (اختتامِ سحری)" in heads and "مغرب (افطار)" in heads, heads
+    tehran = imsakiya.render(TODAY, "tehran", "fa", now_s=NOW_S).decode()
+    assert "امساک" in re.findall(r'<th scope="col" class="time">([^<]*)</th>', tehran)
+    page = timetable.render(TODAY, "karachi", "ur", now_s=NOW_S).decode()
+    assert "یہ اعداد ⁦JSON API⁩ سے لیے گئے ہیں:" in page and "یہی اعداد" not in page
+
+
+def test_fa_05_r08_a_nights_eve_in_the_persian_feed_is_its_solar_hijri_date_first():
+    """FA-05 (S), gallery review R-08 (S): «از غروب آفتاب روز ۲۳ ژانویه ۲۰۲۷ آغاز می‌شود.» made an Iranian convert the
+    date in the head; the reviewer's order is the Solar Hijri date with the Gregorian in brackets. Reference: the Solar
+    Hijri date counted here from Nowruz 1404 = 21 March 2025 (Iran's Calendar Center; tests/test_shamsi.py's table),
+    six months of 31 days then five of 30; the Arabic feed keeps its Gregorian date."""
+    months = ("فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر", "دی", "بهمن", "اسفند")
+    persian = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+    def solar(day: date) -> str:
+        left = (day - date(2025, 3, 21)).days
+        for month, length in enumerate([31] * 6 + [30] * 5 + [29]):
+            if left < length:
+                return f"{left + 1} {months[month]} 1404".translate(persian)
+            left -= length
+        raise AssertionError(day)
+
+    body = call("events.ics", datetime(2025, 11, 28, 12, tzinfo=timezone.utc).timestamp(), lang="fa", calendar="iran")
+    seen = 0
+    for event in icalendar.Calendar.from_ical(body).walk("VEVENT"):
+        line = re.search(r"از غروب آفتاب روز (.*?) آغاز می‌شود\.", str(event.get("DESCRIPTION", "")))
+        if line is None:
+            continue
+        eve = event.decoded("DTSTART")  # a night's event is on its eve, the day its sunset begins it
+        eve = eve.date() if isinstance(eve, datetime) else eve
+        if date(2025, 3, 21) <= eve < date(2026, 3, 21):
+            text = line.group(1)
+            assert text.startswith(f"{solar(eve)} ("), (text, eve)  # then the Gregorian date in brackets
+            assert re.fullmatch(rf".*\({str(eve.day).translate(persian)} \S+ {str(eve.year).translate(persian)}\)", text), text
+            seen += 1
+    assert seen, "a night within 1404 in the feed"
+
+
+def test_fa_05_r06_a_persian_month_table_is_headed_by_its_solar_hijri_months():
+    """FA-05 (S), gallery review R-06 (S): «نوامبر ۲۰۲۶ — آبان ۱۴۰۵ – آذر ۱۴۰۵ — …» led with the Gregorian month, and the
+    mosque page's «نوامبر ۲۰۲۶ — جمادی‌الاول ۱۴۴۸ – …» had no Solar Hijri month at all; the reviewer's order is «آبان –
+    آذر ۱۴۰۵ (نوامبر ۲۰۲۶) — جمادی‌الاول – جمادی‌الثانی ۱۴۴۸». Reference: 1 November 2026 is 10 Aban 1405 and
+    30 November 9 Azar 1405 (the reviewer's «دوشنبه ۹ آذر ۱۴۰۵» for 30 November), so November spans Aban and Azar."""
+    for html in (timetable.render(TODAY, "tehran", "fa", now_s=NOW_S).decode(),
+                 mosque_page.render(TODAY, "jaffari-toronto", "fa", now_s=NOW_S).decode()):
+        heads = re.findall(r'<h2 id="h-[^"]*">([^<]*)<span class="hijri-caption">', html)
+        assert "آبان ۱۴۰۵ – آذر ۱۴۰۵ (نوامبر ۲۰۲۶) " in heads, heads
+    arabic = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "تشرين الثاني ٢٠٢٦ " in re.findall(r'<h2 id="h-[^"]*">([^<]*)<span class="hijri-caption">', arabic)

@@ -272,10 +272,45 @@ def seen(server):
                  "steps": [{"at": at}, {"at": _ms(api.day(FRIDAY)["dhuhr"]) + 1000}, {"layout": True},
                            {"shot": "mosque-tv.png"}]})
     expected["mosque"] = (api, "America/Toronto", "en")
+    # A mosque that prays asr and isha apart (fa R-01): a minute before the computed asr and isha, and the time the
+    # Hijri date changes (a second before and after sunset), in Tehran on the month end.
+    api = _Year(server, SEPARATE, "iran")
+    row = api.day(MONTH_END)
+    reads = [_ms(row["asr"]) - 60_000, _ms(row["sunset"]) - 1000, _ms(row["sunset"]) + 1000, _ms(row["isha"]) - 60_000]
+    runs.append({"name": "separate-fa", "url": _screen_url(SEPARATE, "fa"), "viewport": VIEWPORTS["tv"],
+                 "start": reads[0] - 60_000, "steps": [{"at": at} for at in reads]})
+    expected["separate-fa"] = (api, "Asia/Tehran", "fa")
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "runs": runs}
     out = {run["name"]: run for run in run_node_peer("screen_check.js", "playwright-core", config)["runs"]}
     print(f"screen browser session: {len(out)} runs in {time.perf_counter() - started:.1f} s")
     return out, expected
+
+
+# A mosque with a jamaat for each prayer apart (asr and isha not with dhuhr and maghrib): the gallery's "separate" one.
+SEPARATE = {"city": "tehran", "jamaat": "fajr:15,dhuhr:10,asr:10,maghrib:5,isha:10"}
+
+
+def test_a_mosque_praying_asr_apart_counts_down_to_the_recommended_time_not_an_adhan(seen):
+    """Gallery review of 2026-11-28, fa R-01 (docs/decisions.md "The countdown to asr and isha at a mosque"): a mosque
+    that prays asr apart showed «تا اذان عصر» before the computed asr, where the city page, the widget and a combining
+    screen call that instant «فضیلت عصر»; the mosque's adhan goes with its own jamaat. The countdown now reads the
+    reviewer's «تا وقت فضیلت عصر» (and isha's likewise), to the API's asr and isha instants, and the asr and isha rows
+    say «وقت فضیلت»; the Hijri line is the civil day's before sunset and the next civil day's from it."""
+    runs, expected = seen
+    run = runs["separate-fa"]
+    api = expected["separate-fa"][0]
+    assert run["errors"] == [], run["errors"][:3]
+    row = api.day(MONTH_END)
+    before_asr, before_sunset, after_sunset, before_isha = run["reads"]
+    for read, prayer in ((before_asr, "asr"), (before_isha, "isha")):
+        assert (read["next"]["kind"], read["next"]["at"]) == ("adhan", _ms(row[prayer])), read["next"]
+        assert read["next"]["label"] == {"asr": "تا وقت فضیلت عصر", "isha": "تا وقت فضیلت عشا"}[prayer], read["next"]
+        assert "اذان" not in read["next"]["label"]
+        assert sorted(read["fadhila"]) == ["asr", "isha"], read["fadhila"]
+    today, tomorrow = (api.status(d.isoformat())["hijri"] for d in (MONTH_END, MONTH_END + timedelta(days=1)))
+    assert _digits(before_sunset["hijri"]).split()[0] == str(today["hd"]), before_sunset["hijri"]
+    assert _digits(after_sunset["hijri"]).split()[0] == str(tomorrow["hd"]), after_sunset["hijri"]
+    assert today["hd"] != tomorrow["hd"]
 
 
 def _digits(text: str | None) -> str | None:
@@ -338,6 +373,18 @@ def test_table_and_dates_follow_the_place_across_midnight_and_a_month_end(seen, 
     for read in runs[name]["reads"]:
         shown[_tz_date(read["now"], tz)] = read
     assert set(shown) == {MONTH_END, MONTH_END + timedelta(days=1)}
+    # The Hijri date changes at sunset (the API's hijriChange; docs/decisions.md): before the day's sunset it is the
+    # day-status of the civil day, from it the next civil day's. The month end's reads run from before dawn to after
+    # isha, so both sides are read (issue 33: the old screen changed it at midnight).
+    sides = set()
+    for read in runs[name]["reads"]:
+        day = _tz_date(read["now"], tz)
+        after_sunset = read["now"] >= _ms(api.day(day)["sunset"])
+        sides.add(after_sunset)
+        status = api.status((day + timedelta(days=after_sunset)).isoformat())["hijri"]
+        assert _digits(read["hijri"]).split()[0] == str(status["hd"]), (name, read["now"], read["hijri"], status)
+        assert str(status["hy"]) in _digits(read["hijri"])
+    assert sides == {False, True}
     for day, read in shown.items():
         row = api.day(day)
         for time_name, cells in read["times"].items():
@@ -348,12 +395,14 @@ def test_table_and_dates_follow_the_place_across_midnight_and_a_month_end(seen, 
         assert (read["changes"] is not None) == bool(changed), (name, day)
         for prayer in changed:
             assert _clock(api.day(day + timedelta(days=1))["jamaatLocal"][prayer], lang) in _digits(read["changes"])
-        status = api.status(day.isoformat())["hijri"]
-        assert _digits(read["hijri"]).split()[0] == str(status["hd"]) and str(status["hy"]) in _digits(read["hijri"])
-        assert _digits(read["gregorian"]) == _gregorian(day, lang), (name, read["gregorian"])
-        if lang == "fa":  # Solar Hijri: 11 and 12 Farvardin 1405 (Nowruz 1405 is 21 March 2026)
-            assert _digits(read["shamsi"]) == f"{(day - date(2026, 3, 20)).days} فروردین 1405"
+        if lang == "fa":
+            # Solar Hijri first, with the weekday (11 and 12 Farvardin 1405: Nowruz 1405 is 21 March 2026), the Gregorian
+            # after it without one, as Iranian calendars print them (language review 2026-11-28 fa FA-18, gallery R-02)
+            weekday, bare = _gregorian(day, lang).split(" ", 1)
+            assert _digits(read["shamsi"]) == f"{weekday} {(day - date(2026, 3, 20)).days} فروردین 1405", read["shamsi"]
+            assert _digits(read["gregorian"]) == bare, (name, read["gregorian"])
         else:
+            assert _digits(read["gregorian"]) == _gregorian(day, lang), (name, read["gregorian"])
             assert read["shamsi"] is None
 
 
@@ -877,6 +926,8 @@ def _check_reads(run: dict, api: _Year28, lang: str) -> None:
                 (where, label)
         elif kind in ("imsak", "iftar"):
             assert label == words[f"until_{kind}"], (where, label)
+        elif kind == "adhan" and what[0] in ("asr", "isha") and api.day(today).get("jamaat"):
+            assert label == words["until_fadhila"].replace("{prayer}", _prayer(what[0], lang)), (where, label)
         elif kind == "adhan":
             assert label == words["until_adhan"].replace("{prayer}", _prayer(what[0], lang)), (where, label)
         congregations = [c for d in (today - timedelta(days=1), today, today + timedelta(days=1)) for c in api.congregations(d)]
@@ -891,7 +942,7 @@ def _words(lang: str) -> dict[str, str]:
     from generator.words import glossary
 
     return {key: glossary.term(f"page.screen.{key}")[lang]
-            for key in ("until_adhan", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "moved_end", "in_prayer",
+            for key in ("until_adhan", "until_fadhila", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "moved_end", "in_prayer",
                         "tonight", "jumuah", "eid")}
 
 

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from generator.site import shamsi
+from generator.calendars import shamsi
 
 # Solar Hijri year: (Gregorian date of 1 Farvardin, the year is leap) per the Calendar Center's table.
 NOWRUZ = {

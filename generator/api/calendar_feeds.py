@@ -8,9 +8,11 @@ and every other choice: docs/decisions.md.
 """
 from __future__ import annotations
 
+from datetime import date
+
 import numpy as np
 
-from generator.calendars import day_status, events, hijri
+from generator.calendars import day_status, events, hijri, shamsi
 from generator.output import feeds
 from generator.places import days
 from generator.words import hijri_names, page_words
@@ -80,7 +82,9 @@ def build_events(params: Params) -> bytes:
             summary = words.titled(summary, words.PUBLIC_HOLIDAY[lang], lang)
         if event["night"]:
             summary = words.titled(summary, words.NIGHT_BEGINS[lang], lang)
-            night_line = words.NIGHT_BEGINS_ON[lang].format(date=page_words.date_text(days.iso(begin), lang))
+            eve = days.iso(begin)  # the Solar Hijri date first on a Persian feed (fa FA-05, gallery review R-08)
+            night_line = words.NIGHT_BEGINS_ON[lang].format(
+                date=shamsi.leading(date.fromisoformat(eve), page_words.date_text(eve, lang), lang))
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
             unix_day=begin,

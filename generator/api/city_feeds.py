@@ -211,7 +211,8 @@ def _place(params: Params) -> tuple[str, str, str, str]:
         method_label = METHODS[params["method"]].label[lang]
     if "city" in params:
         city = cities.by_id()[params["city"]]
-        return city["names"][lang], city["names"][lang], str(city["tz"]), method_label
+        zone_word = words.ZONE_COUNTRY_NAMES[lang].get(str(city["tz"]), city["names"][lang])
+        return city["names"][lang], zone_word, str(city["tz"]), method_label
     zone = params["tz"]
     place_name = words.coordinates(params["lat"], params["lng"], lang)
     if params.get("name") is not None:

@@ -22,7 +22,8 @@ from datetime import date
 from generator.calendars import hijri
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.site import head, mosque_page, qr_code, responses, shamsi, timetable, urls
+from generator.calendars import shamsi
+from generator.site import head, mosque_page, qr_code, responses, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -66,17 +67,18 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
         calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
-        span=f"{timetable.date_text(days[1], lang)} – {timetable.date_text(days[max(days)], lang)}",
+        span=timetable.lead_span_text(days[1], days[max(days)], lang),
         other_calendar={"href": urls.imsakiya_url(city_id, lang, other, own_calendar, method,
                                                   shared["default_method"]),
                         "text": p["imsakiya_other_calendar"].format(calendar=words.CALENDAR_BASES[lang][other])},
         method_label=method_label,
-        times=[{"id": t, "kind": "time", "name": words.TIME_NAMES[lang][t]} for t in TIMES],
+        times=[{"id": t, "kind": "time", "name": column_name(t, lang)} for t in TIMES],
         shamsi_column=lang == "fa",
         rows=rows,
         note=p["imsakiya_note"].format(tz=words.isolate(meta["tz"], lang), method=method_label),
+        official_time=words.OFFICIAL_TIME[lang].get(meta["tz"]),
         source=p["imsakiya_source"].format(
-            begins=timetable.date_text(days[1], lang),
+            begins=timetable.lead_date_text(days[1], lang),
             source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
         # not the timetable's note on its two Hijri columns, which the imsakiya has not (review fa FA-09, ur UR-4):
         # the sentence on its own reckoning when regional, and that the fast begins at fajr, imsak a precaution
@@ -143,6 +145,17 @@ def ramadan_rows(days: dict[int, date], by_date: dict, local_today: date, lang: 
 MOSQUE_PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")  # the jamaat columns, after their adhan where it has one
 
 
+def column_name(time: str, lang: str) -> str:
+    """A Ramadan table's column head: the fast's two ends say so, as Ramadan tables print them: maghrib's with
+    «(افطار)», imsak's with the end of suhoor where the language says it («امساک (اختتامِ سحری)»; gallery review
+    2026-11-28 ur UR2-18; the Persian imsakiya's «امساک» alone, as Iran's print it)."""
+    if time == "maghrib":
+        return f"{words.TIME_NAMES[lang][time]} ({feed_words.IFTAR[lang]})"
+    if time == "imsak":
+        return words.WORDS[lang]["imsakiya_imsak_column"]
+    return words.TIME_NAMES[lang][time]
+
+
 def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None, now_s: float | None = None) -> bytes:
     """Return the HTML of a mosque's own Ramadan timetable (issue 36): the city imsakiya's rows asked with the
     mosque's query (``mosque=<id>``: its place, method, jamaat rules and reckoning), with its jamaat times (its
@@ -169,10 +182,7 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
     columns = []
     for t in TIMES + ("asr", "isha"):
         if t in TIMES:
-            name = words.TIME_NAMES[lang][t]
-            if t == "maghrib":  # the fast ends at maghrib: the column says so, as Ramadan tables print it
-                name = f"{name} ({feed_words.IFTAR[lang]})"
-            columns.append({"id": t, "kind": "time", "name": name})
+            columns.append({"id": t, "kind": "time", "name": column_name(t, lang)})
         if t in ruled:
             columns.append({"id": t, "kind": "jamaat", "name": feed_words.JAMAAT_SUMMARY[lang].format(
                 prayer=feed_words.PRAYER_NAMES[lang][t])})
@@ -197,15 +207,16 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
         calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
-        span=f"{timetable.date_text(days[1], lang)} – {timetable.date_text(days[max(days)], lang)}",
+        span=timetable.lead_span_text(days[1], days[max(days)], lang),
         other_calendar=None,
         method_label=None,
         times=columns,
         shamsi_column=lang == "fa",
         rows=rows,
         note=w["times_note"].format(tz=words.isolate(tz, lang)),
+        official_time=words.OFFICIAL_TIME[lang].get(tz),
         source=p["imsakiya_source"].format(
-            begins=timetable.date_text(days[1], lang),
+            begins=timetable.lead_date_text(days[1], lang),
             source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
         calendar_note=None,
         midnight_note=None,

@@ -35,7 +35,8 @@ from generator.prayer.methods import DEFAULT_METHOD, METHODS, Midnight
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.api import mosque_list
-from generator.site import head, qr_code, responses, shamsi, timetable, urls
+from generator.calendars import shamsi
+from generator.site import head, qr_code, responses, timetable, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -269,8 +270,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
         })
     return {"days": rows, "qibla": answer["meta"]["qibla"], "year": year,
             "month": f"{month:02d}",
-            "caption": words.WORDS[lang]["month_caption"].format(
+            "caption": timetable.month_heading(words.WORDS[lang]["month_caption"].format(
                 month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang)),
+                answer["days"][0]["date"], answer["days"][-1]["date"], lang),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
             "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,

@@ -23,7 +23,7 @@ The page itself computes nothing.  It carries the addresses of the answers its s
 (`generator.output.static_paths`: what build.py pre-renders for a catalogue city, and what a file host
 serves) and, as the fallback, the same query as a query URL (the only form a query whose values
 need a hash, such as ``jamaat=fajr:20``, has).  The page's own data is only what no endpoint
-answers: the first days of the Solar Hijri months on Persian screens (`generator.site.shamsi`,
+answers: the first days of the Solar Hijri months on Persian screens (`generator.calendars.shamsi`,
 `SHAMSI_YEARS` years either side of the render: the script counts the days from a month's 1st) and the words of its language (data/glossary.csv).  docs/site.md, "The screen
 and the widget", says how the scripts use them.
 """
@@ -52,7 +52,8 @@ from generator.api.city_feeds import CLOCK, read_name
 from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
-from generator.site import head, mosque_page, qr_code, responses, shamsi, urls
+from generator.calendars import shamsi
+from generator.site import head, mosque_page, qr_code, responses, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
 from generator.output import static_paths
@@ -64,9 +65,10 @@ ZONE_YEARS = 1  # the page carries its zone's offsets for this many years either
 # runs offline for a month; past the last change the last offset holds)
 ZONE_PROBE = timedelta(days=7)  # zone changes are found between weekly probes (none comes closer in tzdata 2026)
 # The screen's words (data/glossary.csv page.screen.*)
+FADHILA = ("asr", "isha")  # the prayers whose computed time a mosque's screen labels as the recommended time
 SCREEN_WORDS = ("until_adhan", "until_jamaat", "until_imsak", "until_iftar", "until_jumuah", "until_eid", "silence",
                 "changes_tomorrow", "moved_end", "in_prayer", "jumuah", "eid", "tonight", "today_events", "stale",
-                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later", "ashura_imsak")
+                "waiting", "fadhila", "outside_kept", "outside_skipped", "moved_later", "ashura_imsak", "until_fadhila")
 PRAYER_TIMES = BY_NAME["prayer-times"]
 DAY_STATUS = BY_NAME["day-status"]
 FOLLOWS_TODAY = ("date", "year", "month")  # the screen shows the place's today, always
@@ -564,14 +566,17 @@ def table_text(query: PageQuery, seed: dict) -> dict:
     day, status = seed["day"], seed["status"]
     on_clock = functools.partial(feed_words.clock_text, lang=lang, clock=clock, marked=False)
     iso = date.fromisoformat(seed["date"])
-    gregorian = (f"{hijri_names.WEEKDAYS[lang][iso.weekday()]} {_native(iso.day, lang)} "
-                 f"{words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}")
+    weekday = hijri_names.WEEKDAYS[lang][iso.weekday()]
+    gregorian = f"{_native(iso.day, lang)} {words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}"
     h = status["hijri"]
     hijri_text = f"{_native(h['hd'], lang)} {hijri_names.month_in_date(h['hm'], lang)} {_native(h['hy'], lang)}"
     shamsi_text = None
     if lang == "fa":
         sy, sm, sd = shamsi.from_gregorian(iso)
-        shamsi_text = f"{_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
+        # the weekday goes with the Solar Hijri date, which leads (fa FA-18)
+        shamsi_text = f"{weekday} {_native(sd, lang)} {shamsi.MONTHS_FA[sm - 1]} {_native(sy, lang)}"
+    else:
+        gregorian = f"{weekday} {gregorian}"
     local = day.get("jamaatLocal") or {}
     cells = {name: {"adhan": on_clock(day["local"].get(name, "")),
                     "jamaat": on_clock(local[name]) if isinstance(local.get(name), str) else "", "fadhila": False}
@@ -594,8 +599,9 @@ def table_text(query: PageQuery, seed: dict) -> dict:
         ("jamaatMovedEnd", "screen.moved_end", True), ("jamaatMoved", "screen.moved_later", True),
         ("jamaatKept", "screen.outside_kept", True), ("jamaatSkipped", "screen.outside_skipped", False))
         if listed(field, with_time)]
-    for name in day.get("jamaatCombined") or []:  # no adhan of its own: its time opens its recommended time
-        cells[name]["fadhila"] = True
+    if day.get("jamaat"):  # at a mosque asr's and isha's computed times open their recommended times (screen_core.js
+        for name in FADHILA:  # fadhilaOn): combined, they have no adhan; apart, the mosque's adhan goes with its jamaat
+            cells[name]["fadhila"] = True
     return {"gregorian": gregorian, "hijri": hijri_text, "shamsi": shamsi_text, "cells": cells, "slots": slots,
             "ramadan": h["hm"] == RAMADAN_MONTH, "jamaat": bool(day.get("jamaat")), "moved": " ".join(notes)}
 
@@ -653,7 +659,8 @@ def render(query: PageQuery, today: date) -> bytes:
               "second": shown_notes(query, query.lang2, local, announcements.SLIDE, exact=True) if second else []}
     context = dict(lang=lang, dir=words.direction(lang), sep=words.SEPARATOR[lang], w=w, place=place, rows=rows,
                    today=text, css=Markup(stylesheet(query.kind)), script=Markup(script(query.kind)),
-                   second=second, notes=notes)
+                   second=second, notes=notes,
+                   official_time=words.OFFICIAL_TIME[lang].get(page_config["tz"]))
     if query.kind == "screen":
         page_config.update(serviceWorker=SERVICE_WORKER, scope=SCOPE)
         if query.mosque is not None:

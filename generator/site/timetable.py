@@ -30,7 +30,8 @@ from generator.prayer import place_defaults
 from generator.prayer.methods import METHODS
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
-from generator.site import head, qibla_svg, responses, shamsi, urls
+from generator.calendars import shamsi
+from generator.site import head, qibla_svg, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
 
@@ -360,12 +361,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
     caption = words.WORDS[lang]["month_caption"].format(
         month=words.GREGORIAN_MONTHS[lang][month - 1], year=words.digits(year, lang))
     hijri_caption = " – ".join(hijri_months)
-    if lang == "fa":  # the Solar Hijri months first, as Iran's calendars print them
-        ends = (shamsi.from_gregorian(date.fromisoformat(prayer["days"][0]["date"])),
-                shamsi.from_gregorian(date.fromisoformat(prayer["days"][-1]["date"])))
-        shamsi_months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}"
-                                                 for y, m, _ in ends))
-        hijri_caption = f"{shamsi_months}{sep}{hijri_caption}"
+    caption = month_heading(caption, prayer["days"][0]["date"], prayer["days"][-1]["date"], lang)
     polar_days = [day["polar"] for day in prayer["days"] if "polar" in day]
     return {
         "id": f"{year:04d}-{month:02d}",
@@ -391,6 +387,33 @@ def _unix_s(instant: str | None) -> int | None:
 def date_text(day: date, lang: str) -> str:
     """Return "22 November 2026" in ``lang``."""
     return f"{words.digits(day.day, lang)} {words.GREGORIAN_MONTHS[lang][day.month - 1]} {words.digits(day.year, lang)}"
+
+
+def month_heading(caption: str, first_iso: str, last_iso: str, lang: str) -> str:
+    """Return a month table's heading before its Hijri months: the Gregorian month ("November 2026"); on a Persian
+    page the Solar Hijri months it spans first and the Gregorian in brackets, «آبان ۱۴۰۵ – آذر ۱۴۰۵ (نوامبر ۲۰۲۶)»,
+    as Iran's calendars print them (language review 2026-11-28 fa FA-05, gallery review R-06)."""
+    if lang != "fa":
+        return caption
+    ends = (shamsi.from_gregorian(date.fromisoformat(first_iso)), shamsi.from_gregorian(date.fromisoformat(last_iso)))
+    months = " – ".join(dict.fromkeys(f"{shamsi.MONTHS_FA[m - 1]} {words.digits(y, lang)}" for y, m, _ in ends))
+    return f"{months} ({caption})"
+
+
+def lead_date_text(day: date, lang: str) -> str:
+    """Return a date as a sentence of the page gives it: "22 November 2026"; on a Persian page the Solar Hijri date
+    first and the Gregorian in brackets, «۳۰ بهمن ۱۴۰۴ (۱۹ فوریه ۲۰۲۶)» (language review 2026-11-28 fa FA-05)."""
+    return shamsi.leading(day, date_text(day, lang), lang)
+
+
+def lead_span_text(first: date, last: date, lang: str) -> str:
+    """Return a span of days: "19 February 2026 – 20 March 2026"; Persian: «۳۰ بهمن ۱۴۰۴ – ۲۹ اسفند ۱۴۰۴ (۱۹ فوریه
+    ۲۰۲۶ – ۲۰ مارس ۲۰۲۶)», the Solar Hijri first (fa FA-05, gallery review R-13)."""
+    gregorian = f"{date_text(first, lang)} – {date_text(last, lang)}"
+    if lang != "fa":
+        return gregorian
+    solar = f"{shamsi_text(shamsi.from_gregorian(first), lang)} – {shamsi_text(shamsi.from_gregorian(last), lang)}"
+    return f"{solar} ({gregorian})"
 
 
 def shamsi_text(shamsi_date: tuple[int, int, int], lang: str) -> str:

@@ -205,9 +205,17 @@ def zone_city_name(tz: str, lang: str) -> str | None:
     return None if city is None else city["names"][lang]
 
 
+# A country's one zone as "… time" names it (feed.zone_country.<zone>): «به وقت رسمی ایران», not «به وقت قم» on a
+# Qom feed, whose times are the country's clock, not Qom's (issue 33; language review 2026-11-28 fa FA-06).
+ZONE_COUNTRY_NAMES = glossary.group("feed.zone_country")
+
+
 def zone_name(tz: str, lang: str) -> str:
-    """Return how "… time" names a zone in ``lang``: the catalogue city it is named after ("Toronto"),
-    else the IANA id, isolated (LRI … PDI) in right-to-left text."""
+    """Return how "… time" names a zone in ``lang``: the country whose one zone it is when the glossary names it
+    ("Iran"), else the catalogue city it is named after ("Toronto"), else the IANA id, isolated (LRI … PDI) in
+    right-to-left text."""
+    if tz in ZONE_COUNTRY_NAMES[lang]:
+        return ZONE_COUNTRY_NAMES[lang][tz]
     name = zone_city_name(tz, lang)
     if name is not None:
         return name

@@ -92,6 +92,8 @@ CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")
 BUILDER_WORDS = glossary.group("builder")  # the mosque builder's (generator/site/builder.py)
 ZONE_COUNTRY = glossary.group("page.zone_country")  # {lang: {IANA zone: "India time ({tz})"}}
+# The line under a table of times whose zone is a country's official clock: «اوقات به وقت رسمی ایران» (issue 33).
+OFFICIAL_TIME = glossary.group("page.official_time")  # {lang: {IANA zone: line}}
 # The grid digits of /v1/moon-visibility (docs/decisions.md), as the map legend says them.
 VISIBILITY = {lang: {int(digit): text for digit, text in texts.items()} for lang, texts in glossary.group("visibility").items()}
 # How a month start was obtained (/v1/hijri `source`).

@@ -27,6 +27,7 @@ function momentLabel(m) {
   if (m.kind === "iftar") return W.until_iftar;
   if (m.kind === "jumuah") return W.until_jumuah.replace("{time}", clockText(m.local, true));
   if (m.kind === "eid") return W.until_eid.replace("{time}", clockText(m.local, true));
+  if (m.kind === "adhan" && fadhilaOn(dayOf(m.iso), m.prayers[0])) return W.until_fadhila.replace("{prayer}", prayerNames(m.prayers));
   return (m.kind === "adhan" ? W.until_adhan : W.until_jamaat).replace("{prayer}", prayerNames(m.prayers));
 }
 
@@ -53,7 +54,7 @@ function isNight(event) {
 
 function renderDay(st) {
   var day = st.day;
-  var status = renderDates(st.today, $(".hijri-date"));
+  var status = renderDates(st, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
   setText($(".reckoning"), W.sep + W.calendar);
   var turn = spoken;
@@ -186,7 +187,7 @@ function renderBand(st) {
   show(band, items.length > 0);
   renderSlides(st);
   var stale = data.freshAt > 0 && st.nowMs - data.freshAt > STALE_MS;
-  setText($(".stale"), stale ? W.stale.replace("{date}", gregorianText(placeClock(data.freshAt).iso)) : "");
+  setText($(".stale"), stale ? W.stale.replace("{date}", dayText(placeClock(data.freshAt).iso)) : "");
   show($(".stale"), stale);
 }
 

@@ -99,10 +99,21 @@ function joinList(items) {
   return items.slice(0, -1).join(W.comma) + W.and + items[items.length - 1];
 }
 
-function gregorianText(iso) {
+function weekdayText(iso) {
   var p = isoParts(iso);
-  var weekday = (new Date(Date.UTC(p[0], p[1] - 1, p[2])).getUTCDay() + 6) % 7; // Monday first
-  return W.weekdays[weekday] + " " + native(p[2]) + " " + W.months[p[1] - 1] + " " + native(p[0]);
+  return W.weekdays[(new Date(Date.UTC(p[0], p[1] - 1, p[2])).getUTCDay() + 6) % 7]; // Monday first
+}
+
+function gregorianText(iso, bare) {
+  // The Gregorian date with its weekday; ``bare``: without it (a Persian page gives the weekday to the Solar Hijri date).
+  var p = isoParts(iso);
+  return (bare ? "" : weekdayText(iso) + " ") + native(p[2]) + " " + W.months[p[1] - 1] + " " + native(p[0]);
+}
+
+function dayText(iso) {
+  // A date in one phrase: on a Persian page the Solar Hijri date with its weekday, else the Gregorian (fa FA-18).
+  var shamsi = shamsiText(iso);
+  return shamsi ? weekdayText(iso) + " " + shamsi : gregorianText(iso);
 }
 
 function hijriText(status) {
@@ -112,7 +123,7 @@ function hijriText(status) {
 
 function shamsiText(iso) {
   // The Solar Hijri date on Persian pages: the server gives each month's first day (Iran's calendar,
-  // generator/site/shamsi.py); the day of the month is the count of days since then.
+  // generator/calendars/shamsi.py); the day of the month is the count of days since then.
   if (!config.shamsiMonths || !W.shamsiMonths) return null; // a Persian page, or a screen's Persian turn
   var month = null;
   for (var i = 0; i < config.shamsiMonths.length && config.shamsiMonths[i][0] <= iso; i++) month = config.shamsiMonths[i];
@@ -262,6 +273,13 @@ function dayNotes(day) {
   return notes;
 }
 
+function fadhilaOn(day, name) {
+  // At a mosque (a day with jamaat times) the computed asr and isha open their recommended (fadhila) times: the
+  // mosque's own adhan goes with its own jamaat, or none when it combines (docs/decisions.md, "The countdown to asr
+  // and isha at a mosque"; gallery review 2026-11-28 fa R-01).
+  return (name === "asr" || name === "isha") && Boolean(day && day.jamaat && Object.keys(day.jamaat).length);
+}
+
 function combinedOn(day, name) {
   return Boolean(day && Array.isArray(day.jamaatCombined) && day.jamaatCombined.indexOf(name) >= 0);
 }
@@ -307,23 +325,31 @@ function jamaatLocal(day, name) {
   return typeof instant === "string" ? localOf(Date.parse(instant)) : null;
 }
 
-// The dates both pages show (Gregorian, the Solar Hijri on Persian pages, the Hijri of the day's
-// status, written into ``hijriElement``) and a prayer's adhan and jamaat cells; returns the status.
-function renderDates(today, hijriElement) {
-  var status = statuses[today];
-  setText(document.querySelector(".gregorian"), gregorianText(today));
-  var shamsi = shamsiText(today);
-  setText(document.querySelector(".shamsi"), shamsi || "");
+function hijriStatus(st) {
+  // The status whose Hijri date is the date now: the Hijri date changes at sunset (docs/decisions.md, "The Hijri date
+  // changes at sunset"; the API's hijriChange), so from the day's sunset it is the next civil day's, as the nights are.
+  var sunset = st.day ? at(st.day.sunset) : null;
+  if (sunset !== null && st.nowMs >= sunset && statuses[st.tomorrow]) return statuses[st.tomorrow];
+  return statuses[st.today] || null;
+}
+
+// The dates both pages show (the Gregorian; on Persian pages the Solar Hijri first, with the weekday; the Hijri
+// date now, written into ``hijriElement``) and a prayer's adhan and jamaat cells; returns the civil day's status.
+function renderDates(st, hijriElement) {
+  var shamsi = shamsiText(st.today);
+  setText(document.querySelector(".gregorian"), gregorianText(st.today, Boolean(shamsi)));
+  setText(document.querySelector(".shamsi"), shamsi ? weekdayText(st.today) + " " + shamsi : "");
   show(document.querySelector(".shamsi"), Boolean(shamsi));
-  setText(hijriElement, status ? hijriText(status) : "");
-  return status;
+  var hijri = hijriStatus(st);
+  setText(hijriElement, hijri ? hijriText(hijri) : "");
+  return statuses[st.today];
 }
 
 function renderTimes(row, day, name) {
   setText(row.querySelector(".adhan"), day ? clockText(day.local[name]) : "");
   var jamaat = row.querySelector(".jamaat");
   if (jamaat) setText(jamaat, clockText(jamaatLocal(day, name)));
-  show(row.querySelector(".fadhila"), combinedOn(day, name)); // its time the start of its recommended time
+  show(row.querySelector(".fadhila"), fadhilaOn(day, name)); // its time the start of its recommended time
 
 }
 

@@ -37,7 +37,7 @@ function nextClock(m) {
 function render() {
   var st = dayState(Date.now());
   var day = st.day;
-  renderDates(st.today, $(".hijri"));
+  renderDates(st, $(".hijri"));
   each(document.querySelectorAll("[data-time]"), function (row) {
     var name = row.getAttribute("data-time");
     renderTimes(row, day, name);

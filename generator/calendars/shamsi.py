@@ -14,6 +14,7 @@ from datetime import date
 from persiantools.jdatetime import JalaliDate
 
 from generator.words import glossary
+from generator.words.locale import native
 
 # Month names as Iran's official calendar prints them.
 MONTHS_FA = glossary.sequence("shamsi_month")["fa"]  # data/glossary.csv
@@ -28,3 +29,15 @@ def from_gregorian(day: date) -> tuple[int, int, int]:
 def to_gregorian(year: int, month: int, day: int) -> date:
     """Return the Gregorian date of a Solar Hijri date."""
     return JalaliDate(year, month, day).to_gregorian()
+
+
+def date_text(day: date, lang: str) -> str:
+    """Return the Solar Hijri date of ``day`` written out («۳ بهمن ۱۴۰۵», in ``lang``'s digits)."""
+    year, month, day_of_month = from_gregorian(day)
+    return f"{native(str(day_of_month), lang)} {MONTHS_FA[month - 1]} {native(str(year), lang)}"
+
+
+def leading(day: date, gregorian: str, lang: str) -> str:
+    """Return a date as a sentence gives it: the Gregorian text as written, or on a Persian page the Solar Hijri date
+    first with the Gregorian in brackets, «۳ بهمن ۱۴۰۵ (۲۳ ژانویه ۲۰۲۷)» (language review 2026-11-28 fa FA-05)."""
+    return f"{date_text(day, lang)} ({gregorian})" if lang == "fa" else gregorian
