@@ -21,7 +21,7 @@ from generator.errors import QueryError
 from generator.words import error_words
 
 ROOT = Path(__file__).resolve().parents[1]
-LRI, PDI = "\u2066", "\u2069"
+LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"  # the Unicode isolates (UAX #9)
 
 
 def test_numbers_and_names_are_said_in_the_readers_digits_and_words():
@@ -77,7 +77,7 @@ def _visible_latin(page: str, path: str) -> list[str]:
     body = body.replace(f"<code>{html.escape(path)}</code>", "")  # the address asked for, as typed
     body = re.sub(r"<bdi\b.*?</bdi>", "", body, flags=re.S)
     text = html.unescape(re.sub(r"<[^>]+>", " ", body))
-    text = re.sub(f"{LRI}[^{PDI}]*{PDI}", "", text)
+    text = re.sub(f"[{LRI}{RLI}{FSI}][^{PDI}]*{PDI}", "", text)  # any isolate: a name keeps its own direction
     return [word for word in re.findall(r"[A-Za-z]{2,}", text) if word not in ALLOWED_LATIN]
 
 
