@@ -94,9 +94,10 @@ function readPage() {
       })),
     },
     frames: {
-      landscape: document.getElementById("frame-landscape").getAttribute("src"),
-      portrait: document.getElementById("frame-portrait").getAttribute("src"),
-      widget: document.getElementById("frame-widget").getAttribute("src"),
+      // the address each frame shows once scrolled into view (builder.js loads frames only then: issue 36)
+      landscape: document.getElementById("frame-landscape").dataset.src,
+      portrait: document.getElementById("frame-portrait").dataset.src,
+      widget: document.getElementById("frame-widget").dataset.src,
     },
     outputs: outputs,
   };
