@@ -98,7 +98,7 @@ def browser_app_server(tmp_path_factory, chromium: str):
         local_stack.stop(app)
 
 
-def run_node_peer(script: str, package: str, payload) -> object:
+def run_node_peer(script: str, package: str, payload, timeout_s: float = 120) -> object:
     """Run a node script of tests/peers (pinned by its package-lock.json) on JSON input; return its JSON output."""
     node = shutil.which("node")
     if node is None or not (PEERS / "node_modules" / package).is_dir():
@@ -110,7 +110,7 @@ def run_node_peer(script: str, package: str, payload) -> object:
         text=True,
         check=True,
         env={**os.environ, "TZ": "UTC"},
-        timeout=120,
+        timeout=timeout_s,
     )
     return json.loads(result.stdout)
 

@@ -86,7 +86,12 @@
   function ruleText(p, kind, typed) {
     // One rule in the jamaat grammar (docs/decisions.md "Jamaat"): a number at a fixed time is a clock ("2000" is
     // 20:00), never minutes; "" while a value is still missing.
-    const given = kind === "fixed" ? readClock(typed) || ascii(typed) : ascii(typed);
+    let given = ascii(typed);
+    if (kind === "fixed" && given) {
+      // a time it cannot read keeps a colon, so that the API reads it as a clock and names what is wrong ("25" is
+      // never 25 minutes after the adhan)
+      given = readClock(typed) || (given.includes(":") ? given : given + ":");
+    }
     if (kind === "with") return p + ":" + config.partners[p];
     if (!given) return "";
     return kind === "sunrise" ? p + ":sunrise-" + given : p + ":" + given;
@@ -596,7 +601,7 @@
     }
     state.held = null;
     form.dataset.valid = "true";
-    say("");
+    if (status.classList.contains("bad")) say(""); // an error answered; a message (draft restored, saved) stays
     drawTable(answer);
     warnings(q);
     frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
