@@ -53,6 +53,14 @@ EXAMPLE_QUERY = {"city": "birmingham", "method": "ImamAliFoundation",
                  "jamaatWeekly": "fajr:fri", "jumuah": "13:15", "eid": "07:30,09:00", "calendar": "moonsighting"}
 
 
+# Issue 36: the method's option for Birmingham, which has the Sistani office's own printed table
+# (najaf.org/english/prayer/birmingham), written here in each language with the city's name as /v1/cities gives it.
+PRINTED_TABLE = {"en": "The Sistani office's printed table for Birmingham",
+                 "ar": "الجدول المطبوع لمدينة برمنغهام الصادر عن مكتب السيد السيستاني",
+                 "fa": "جدول چاپی دفتر آیت‌الله سیستانی برای بیرمنگام",
+                 "ur": "برمنگھم کے لیے آیت اللہ سیستانی کے دفتر کا شائع شدہ جدول"}
+
+
 def example_profile(lang: str) -> dict:
     """The profile of the example in the data/mosques format (docs/mosques.md), as written by hand."""
     return {"names": {"en": NAMES["en"], **({lang: NAMES[lang]} if lang != "en" else {})},
@@ -135,6 +143,13 @@ def seen(server):
     edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-note-en": "Majlis moved to Friday"}, "tvMs": 60000}
     keeping = {"name": "Draft Hussainiya", "search": "Leicester", "typing": ["8:3", "0pm"], "wrong": "25:00",
                "links": {"wrong": "#edit={id}.AAAAAAAAAAAAAAAAAAAAAA", "cut": "#edit={id}", "short": "#edit={id}.AbCd"}}
+    # a profile written before issue 36 (typed summer and Ramadan rules: tests/fixtures/mosques), published by the API
+    old = json.loads((ROOT / "tests" / "fixtures" / "mosques" / "leicester-committee.json").read_text(encoding="utf-8"))
+    request = urllib.request.Request(f"{server}/v1/mosques", data=json.dumps(old).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        created = json.loads(response.read())
+    keeping["oldProfile"] = f"#edit={created['id']}.{created['edit']}"
     try:
         return _run_builder_check(server, edit, keeping)
     except subprocess.CalledProcessError as failure:  # the peer's own message, not only its exit status
@@ -182,6 +197,8 @@ def test_the_builder_composes_the_birmingham_example(seen, lang):
     run = run_of(seen, lang)
     assert run["errors"] == [] and run["keyboardReachesResults"]
     assert run["method"] == "ImamAliFoundation" and run["methodOwnShown"] and run["reckoning"] == "moonsighting"
+    # issue 36: the table Birmingham has of its own is named as what it is, the city in the page's language
+    assert run["methodLabel"] == PRINTED_TABLE[lang], run["methodLabel"]
     assert run["valid"] == "true" and run["errors"] == [] and not [e for e in run["errors"] if e]
 
 
@@ -445,12 +462,19 @@ def test_the_leicester_committee_finishes_on_a_phone_in_under_ten_minutes_withou
     assert counts["read"]["method"] == "The Sistani office's printed table for Leicester"
     grammar = {"f-jamaatEarliest", "f-jamaatLatest", "f-jamaatTable"}
     assert not grammar & set(counts["typedInto"]), counts["typedInto"]
-    assert run["published"]["outputs"]["o-edit"], run["published"]["status"]  # published
+    assert run["published"]["outputs"]["o-edit"], (run["published"]["status"], run["published"]["errors"])
     mosque_id = urllib.parse.urlsplit(run["published"]["outputs"]["o-screen"]).path.split("/")[2]
     served = api(server, f"/v1/mosques/{mosque_id}", {})
     read = served["sources"][0].pop("read")
     assert date.fromisoformat(read) and served == json.loads(COMMITTEE_PROFILE.read_text(encoding="utf-8"))
     assert run["draftAfterPublish"] is None  # the draft is forgotten once the server keeps the profile
+    # the members' calendar with Ramadan's suhoor and iftar (feed_options.RAMADAN), a calendar the feed answers
+    feed = urllib.parse.urlsplit(run["ramadanFeed"])
+    assert dict(urllib.parse.parse_qsl(feed.query)) == {"mosque": mosque_id, "lang": "en", "ramadan": "1"}
+    status, body, headers = get(run["ramadanFeed"])
+    assert status == 200 and headers["content-type"].startswith("text/calendar") and b"BEGIN:VEVENT" in body
+    # the second language's widget beside the first's in the preview
+    assert dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(run["beforePublish"]["frames"]["widget2"]).query))["lang"] == "ur"
     assert all(a["status"] in (200, 400) for a in run["asked"]), run["asked"]
     seconds = klm_seconds(counts)
     print(f"committee run: {counts['steps']} steps, {counts['taps']} taps, {counts['keys']} keystrokes, "
@@ -484,6 +508,9 @@ def test_a_draft_is_kept_until_published_and_edit_links_are_checked_when_opened(
     assert keeping["restored"]["name"] == "Draft Hussainiya" and keeping["restored"]["city"] == "leicester"
     assert keeping["restored"]["isha"] == "20:30" and keeping["restored"]["cleared"]
     assert keeping["restored"]["status"].startswith("The form you had not published yet")
+    # a profile's summer and Ramadan rules typed before issue 36 ("dhuhr:13:45"; "fajr:15,maghrib:10"), read into rows
+    assert keeping["oldRows"] == [["jamaatDst", "dhuhr", "fixed", "13:45"], ["jamaatRamadan", "fajr", "after", "15"],
+                                  ["jamaatRamadan", "maghrib", "after", "10"], "13:30,14:30"]
     links = keeping["links"]
     assert links["wrong"]["status"].startswith("This edit link is not valid") and links["wrong"]["bad"]
     for name in ("cut", "short"):

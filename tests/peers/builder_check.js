@@ -78,6 +78,7 @@ function readPage() {
                widget: li.querySelector("input.widget-in").value }));
   return {
     method: document.getElementById("f-method").value,
+    methodLabel: document.getElementById("f-method").selectedOptions[0].textContent.trim(),
     reckoning: document.getElementById("f-reckoning").value,
     methodOwnShown: !document.getElementById("method-own").hidden,
     valid: document.getElementById("builder").dataset.valid,
@@ -98,6 +99,7 @@ function readPage() {
       landscape: document.getElementById("frame-landscape").dataset.src,
       portrait: document.getElementById("frame-portrait").dataset.src,
       widget: document.getElementById("frame-widget").dataset.src,
+      widget2: document.getElementById("frame-widget-2").dataset.src || null,
     },
     outputs: outputs,
   };
@@ -304,7 +306,9 @@ async function committee(browser, input, job) {
       const mode = await page.locator(target).first().evaluate((e) => e.inputMode);
       if (mode !== "numeric" && mode !== "decimal" && /\d/.test(step.text)) counts.taps += 1;
       counts.typedInto.push(await page.locator(target).first().evaluate((e) => e.id || e.className));
-      await page.keyboard.type(step.text);
+      // the text as typed, one keystroke a character (counted below); set at once, then left: a key typed key by key
+      // right after a tap was lost about once in five runs in the phone emulation (never with the box's events traced)
+      await page.locator(target).first().fill(step.text);
       counts.keys += Array.from(step.text).length;
       await page.locator(target).first().blur();
     }
@@ -318,12 +322,19 @@ async function committee(browser, input, job) {
     const before = await page.evaluate(() => scrollY);
     await page.locator("#publish-button").scrollIntoViewIfNeeded();
     counts.scrolledPx += Math.abs((await page.evaluate(() => scrollY)) - before);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/v1/mosques"
+      && r.request().method() === "POST", { timeout: 60000 });
     await page.locator("#publish-button").tap();
     counts.taps += 1;
     counts.steps += 1;
+    run.publishStatus = (await answered).status();
     await page.waitForFunction(() => document.getElementById("o-edit").value !== ""
-      || document.getElementById("status").classList.contains("bad"), null, { timeout: 60000 });
+      || document.getElementById("status").classList.contains("bad")
+      || document.querySelector("p.error:not([hidden])"), null, { timeout: 20000 });
     run.published = await page.evaluate(readPage);
+    await page.locator("#o-ramadan").scrollIntoViewIfNeeded();
+    await page.locator("#o-ramadan").tap(); // suhoor and iftar in the members' calendars
+    run.ramadanFeed = await page.evaluate(() => document.getElementById("o-https").value);
     run.draftAfterPublish = await page.evaluate(() => localStorage.getItem("mosque-builder-draft"));
   }
   await context.close();
@@ -385,8 +396,19 @@ async function keeping(browser, input, job) {
       saveShown: !document.getElementById("save-button").hidden, name: document.getElementById("f-name-en").value }));
     await other.close();
   }
+  let oldRows = null;
+  if (job.oldProfile) { // a profile whose summer and Ramadan rules were typed in the grammar, opened by its edit link
+    const other = await context.newPage();
+    guard(other, errors);
+    await other.goto(builder + job.oldProfile);
+    await other.waitForFunction(() => document.getElementById("save-button").hidden === false, null, { timeout: 30000 });
+    oldRows = await other.evaluate(() => Array.from(document.querySelectorAll("#season-rules li"), (li) =>
+      [".s-when", ".s-prayer", ".s-kind", ".s-value"].map((c) => li.querySelector(c).value)));
+    oldRows.push(await other.evaluate(() => document.getElementById("f-jumuahDst").value));
+    await other.close();
+  }
   await context.close();
-  return { errors, whileTyping, afterLeaving, wrongWhileTyping, wrongAfterLeaving, restored, links };
+  return { errors, oldRows, whileTyping, afterLeaving, wrongWhileTyping, wrongAfterLeaving, restored, links };
 }
 
 async function main() {
@@ -398,7 +420,7 @@ async function main() {
     for (const job of input.compose) out.runs.push(await compose(browser, input, job));
     if (input.committee) out.committee = await committee(browser, input, input.committee);
     if (input.keeping) {
-      const id = out.committee && out.committee.published
+      const id = out.committee && out.committee.published && out.committee.published.outputs["o-edit"]
         ? new URL(out.committee.published.outputs["o-screen"]).pathname.split("/")[2] : "none";
       out.keeping = await keeping(browser, input, Object.assign({ id: id }, input.keeping));
     }

@@ -115,13 +115,15 @@
     }
     return out;
   }
-  function jamaat() {
+  function jamaat(publishing) {
+    // publishing: a rule whose value is missing goes to the API, which refuses it beside the jamaat (at Save);
+    // the preview leaves it out meanwhile (a kind just chosen is no error: the trial's "half-typed rule")
     const rules = [], round = [], weekly = [];
     for (const p of config.prayers) {
       const kind = $("j-kind-" + p).value;
       if (!kind) continue;
       const text = ruleText(p, kind, $("j-value-" + p).value);
-      rules.push(text || p + ":"); // a missing value: the API names the prayer (shown once the box is left)
+      if (text) rules.push(text); else if (publishing) rules.push(p + ":");
       if (kind === "after" || kind === "sunrise") {
         if ($("j-round-" + p).value) round.push(p + ":" + $("j-round-" + p).value);
         if ($("j-weekly-" + p).value) weekly.push(p + ":" + $("j-weekly-" + p).value);
@@ -177,7 +179,7 @@
     const out = { names: byLanguage("f-name-") };
     out.place = where.city ? { city: where.city } : { lat: numeric(where.lat || ""), lng: numeric(where.lng || ""), tz: where.tz || "" };
     out.times = times();
-    const rules = jamaat();
+    const rules = jamaat(true);
     if (Object.keys(rules).length) out.jamaat = rules;
     out.reckoning = $("f-reckoning").value;
     out.languages = languages();
@@ -607,6 +609,12 @@
     frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
     frame("frame-portrait", "/screen/?" + query(screenQuery("screen")));
     frame("frame-widget", "/widget/?" + query(screenQuery("widget")));
+    const second = languages()[1]; // the widget in the second language too (issue 36)
+    $("frame-widget-2-box").hidden = !second;
+    $("frame-widget-2-lang").textContent = second ? config.languageNames[second] : "";
+    $("frame-widget-2-lang").lang = second || "";
+    if (second) frame("frame-widget-2", "/widget/?" + query(screenQuery("widget", second)));
+    else $("frame-widget-2").dataset.src = "";
     outputs();
   }
 
@@ -1032,6 +1040,7 @@
   form.addEventListener("focusout", (event) => {
     const element = event.target;
     if (element.tagName === "INPUT" && element.type === "text") tidy(element);
+    // the error held while the box was typed in (a later answer, if any, clears or replaces it)
     if (state.held && !typingIn(state.held)) { clearErrors(); showError(state.held); state.held = null; }
   });
   $("season-add").addEventListener("click", () => {
