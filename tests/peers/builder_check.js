@@ -318,6 +318,15 @@ async function committee(browser, input, job) {
   run.beforePublish = await page.evaluate(readPage);
   run.layout = [await page.evaluate(layout)];
   await page.screenshot({ path: path.join(input.artifacts, "builder-committee-phone.png"), fullPage: true });
+  for (const [name, selector] of [["seasons", "fieldset.seasons"], ["preview", "table.preview tbody tr:nth-child(-n+3)"]]) {
+    // the summer/Ramadan rows, the first day cards (page coordinates: the boxes are the viewport's)
+    const [top, bottom] = await page.evaluate((css) => {
+      const all = Array.from(document.querySelectorAll(css));
+      return [all[0].getBoundingClientRect().top + scrollY, all[all.length - 1].getBoundingClientRect().bottom + scrollY];
+    }, selector);
+    await page.screenshot({ path: path.join(input.artifacts, "builder-committee-" + name + ".png"), fullPage: true,
+      clip: { x: 0, y: top, width: PHONE.width, height: bottom - top } });
+  }
   if (job.publish) {
     const before = await page.evaluate(() => scrollY);
     await page.locator("#publish-button").scrollIntoViewIfNeeded();
