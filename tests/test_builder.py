@@ -71,7 +71,12 @@ def test_every_named_field_is_a_prayer_times_parameter_with_its_limits(client, o
             if {f"j-{part}-{prayer}" for part in ("kind", "value", "round", "weekly")} <= set(found)}
     assert len(rows) == 5
     composed = {jamaat.JAMAAT, jamaat.ROUND, jamaat.WEEKLY}
-    assert set(mosques.JAMAAT_KEYS) == composed | (set(named) & set(mosques.JAMAAT_KEYS))
+    # issue 36: the summer-time and Ramadan rows (a row's "Days" select names the parameter it writes)
+    page = client.get("/mosque/new/" if lang == "en" else f"/mosque/new/{lang}/").text
+    days = re.search(r'<select class="s-when">(.*?)</select>', page, re.S)[1]
+    seasons = set(re.findall(r'<option value="(\w+)">', days))
+    assert seasons == {jamaat.DST, jamaat.RAMADAN_RULES}
+    assert set(mosques.JAMAAT_KEYS) == composed | seasons | (set(named) & set(mosques.JAMAAT_KEYS))
     assert {"method", "asr", "highLatitudeRule", "midnight", "tune", "elevation", "imsak"} <= set(named)
 
 

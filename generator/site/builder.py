@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from generator.errors import QueryError
 from generator.places import cities
-from generator.prayer import announcements, mosques, place_defaults
+from generator.prayer import announcements, mosques, place_defaults, timetables
 from generator.prayer.methods import DEFAULT_METHOD, METHODS
 from generator.calendars import hijri
 from generator.words import error_words, feed_words, hijri_names
@@ -49,7 +49,7 @@ PARTNERS = {"asr": "dhuhr", "isha": "maghrib"}  # a prayer whose jamaat may be "
 ROUND_MINUTES = (5, 10, 15, 30)  # the rounding offered per prayer (the API takes 1..30)
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # the API's spelling (jamaatWeekly), Monday first
 ADJUSTMENTS = ("asr", "highLatitudeRule", "midnight", "tune", "elevation", "imsak")  # a method's options
-MORE_RULES = ("jamaatDst", "jumuahDst", "jamaatRamadan", "jamaatEarliest", "jamaatLatest")
+MORE_RULES = ("jamaatEarliest", "jamaatLatest")  # summer and Ramadan rules are form controls (issue 36)
 ALARM_MINUTES = (5, 10, 15, 30)  # the feed's alert choices offered (the API takes 0..120)
 FEED_TIMES = feed_options.EVENT_NAMES  # what a member's feed may show (imsak … midnight)
 PRAYER_TIMES = BY_NAME["prayer-times"]
@@ -85,16 +85,24 @@ def _field(name: str, lang: str) -> dict:
 
 
 def city_defaults() -> dict[str, list[str]]:
-    """Each catalogue city's own [method, reckoning, midnight] where it is not a place's with no row (the script
-    preselects them; the midnight is the ``midnight=`` its pages ask for the method, "" for the method's own)."""
+    """Each catalogue city's own [method, reckoning, midnight, printed] where it is not a place's with no row (the
+    script preselects them; the midnight is the ``midnight=`` its pages ask for the method, "" for the method's own;
+    printed is the method when a table of it was printed for this very city (data/timetables/index.csv), which the
+    picker then names as what it is: "the Sistani office's printed table for Leicester" (issue 36), else "")."""
     out = {}
-    spec = [DEFAULT_METHOD, hijri.DEFAULT_CALENDAR, place_defaults.page_midnight(DEFAULT_METHOD, None) or ""]
+    spec = [DEFAULT_METHOD, hijri.DEFAULT_CALENDAR, place_defaults.page_midnight(DEFAULT_METHOD, None) or "", ""]
     for city_id in sorted(cities.by_id()):
         own = place_defaults.for_city(city_id)
-        defaults = [own.method, own.calendar, place_defaults.page_midnight(own.method, city_id) or ""]
+        printed = own.method if city_id in _printed_cities(own.method) else ""
+        defaults = [own.method, own.calendar, place_defaults.page_midnight(own.method, city_id) or "", printed]
         if defaults != spec:
             out[city_id] = defaults
     return out
+
+
+def _printed_cities(method: str) -> frozenset[str]:
+    """The catalogue cities for which ``method``'s authority printed a table of their own."""
+    return frozenset(table.city for table in timetables.tables_of(method))
 
 
 def method_midnights() -> dict[str, str]:
@@ -140,7 +148,10 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "viewJumuah": b["view_jumuah"], "viewRakaat": b["view_rakaat"], "keptNote": w["mosque.kept_note"],
                   "skippedNote": w["mosque.skipped_note"], "fadhilaNote": w["mosque.fadhila_note"],
                   "linkNew": b["link_new"], "linkRevoke": b["link_revoke"], "linkYours": b["link_yours"],
-                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"], "contestedNote": b["contested_note"]},
+                  "linkRevoked": b["link_revoked"], "rotated": b["rotated"], "contestedNote": b["contested_note"],
+                  # issue 36: a printed table named as what it is, the summer and Ramadan rows, the draft, the link
+                  "printedBy": {m: b[f"printed.{m}"] for m in METHODS if f"printed.{m}" in b},
+                  "kindWith": b["kind_with"], "draftRestored": b["draft_restored"], "linkCut": b["link_cut"]},
         "limits": {"name": mosques.MAX_NAME_CHARS, "announcement": mosques.MAX_ANNOUNCEMENT_CHARS},
         "qrPath": QR_PATH,
         # An API error said in the page's language: its code's sentence, the names of the times it names and
@@ -159,7 +170,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
         reckonings=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in hijri.CALENDARS],
         adjustments=[_field(name, lang) for name in ADJUSTMENTS],
         more_rules=[_field(name, lang) for name in MORE_RULES],
-        jumuah=_field("jumuah", lang), eid=_field("eid", lang), outside=_field("jamaatOutside", lang),
+        jumuah=_field("jumuah", lang), eid=_field("eid", lang), jumuah_dst=_field("jumuahDst", lang), outside=_field("jamaatOutside", lang),
         table=_field("jamaatTable", lang),
         point=[_field(name, lang) for name in ("lat", "lng", "tz")],
         website_label=b["website"].format(example=words.isolate("https://…", lang)),

@@ -78,6 +78,7 @@ function readPage() {
                widget: li.querySelector("input.widget-in").value }));
   return {
     method: document.getElementById("f-method").value,
+    methodLabel: document.getElementById("f-method").selectedOptions[0].textContent.trim(),
     reckoning: document.getElementById("f-reckoning").value,
     methodOwnShown: !document.getElementById("method-own").hidden,
     valid: document.getElementById("builder").dataset.valid,
@@ -94,9 +95,11 @@ function readPage() {
       })),
     },
     frames: {
-      landscape: document.getElementById("frame-landscape").getAttribute("src"),
-      portrait: document.getElementById("frame-portrait").getAttribute("src"),
-      widget: document.getElementById("frame-widget").getAttribute("src"),
+      // the address each frame shows once scrolled into view (builder.js loads frames only then: issue 36)
+      landscape: document.getElementById("frame-landscape").dataset.src,
+      portrait: document.getElementById("frame-portrait").dataset.src,
+      widget: document.getElementById("frame-widget").dataset.src,
+      widget2: document.getElementById("frame-widget-2").dataset.src || null,
     },
     outputs: outputs,
   };
@@ -256,6 +259,167 @@ async function edit(browser, input, job, editLink, screenPath) {
   return { errors, before, loaded, after, afterMs, status, phoneScrollWidth, links };
 }
 
+// Issue 36: the Leicester committee's run on a 390×844 phone, step by step as a person does it, counted: taps (a
+// drop-down is two: open, choose), keystrokes, pixels scrolled to reach each control (Playwright scrolls a control
+// into view as a thumb would) and the fieldsets visited. No rule is typed in a grammar: the steps touch form controls
+// only. Every /v1/prayer-times request of the page and its frames is recorded (year or month, status).
+// committee: {lang, steps: [{tap | type + text | select + value | check | keyboard | read}], publish: bool}
+async function committee(browser, input, job) {
+  const errors = [];
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: job.lang });
+  const asked = [];
+  context.on("response", (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith("/v1/prayer-times")) {
+      asked.push({ path: url.pathname, month: url.searchParams.has("month"), year: url.searchParams.has("year"),
+                   status: response.status() });
+    }
+    if (response.status() === 429) errors.push("429: " + url.pathname);
+  });
+  const page = await context.newPage();
+  guard(page, errors);
+  await page.goto(input.base + "/mosque/new/" + (job.lang === "en" ? "" : job.lang + "/"));
+  const counts = { taps: 0, keys: 0, scrolledPx: 0, steps: 0, fieldsets: [], typedInto: [], read: {} };
+  for (const step of job.steps) {
+    const target = step.tap || step.type || step.select || step.check || step.read;
+    counts.steps += 1;
+    if (step.keyboard) { counts.taps += 1; continue; } // the phone's keyboard switched to another language
+    if (step.wait) await page.waitForSelector(target, { timeout: 10000 });
+    const before = await page.evaluate(() => scrollY);
+    await page.locator(target).first().scrollIntoViewIfNeeded();
+    counts.scrolledPx += Math.abs((await page.evaluate(() => scrollY)) - before);
+    const legend = await page.locator(target).first().evaluate((e) => {
+      const set = e.closest("form > fieldset, section");
+      const title = set && set.querySelector("legend, h2");
+      return title ? title.textContent.trim() : "";
+    });
+    if (legend && !counts.fieldsets.includes(legend)) counts.fieldsets.push(legend);
+    if (step.read) { counts.read[step.as] = await page.locator(target).first().evaluate((e) => (e.tagName === "SELECT"
+      ? e.selectedOptions[0].textContent : e.textContent).trim()); counts.steps -= 1; continue; }
+    if (step.tap) { await page.locator(target).first().tap(); counts.taps += 1; }
+    if (step.check) { await page.locator(target).first().tap(); counts.taps += 1; }
+    if (step.select) { await page.selectOption(target, step.value); counts.taps += 2; }
+    if (step.type) {
+      await page.locator(target).first().tap();
+      counts.taps += 1;
+      // the digits of a text keyboard are a layer away: one more tap (a digits keypad has them at once)
+      const mode = await page.locator(target).first().evaluate((e) => e.inputMode);
+      if (mode !== "numeric" && mode !== "decimal" && /\d/.test(step.text)) counts.taps += 1;
+      counts.typedInto.push(await page.locator(target).first().evaluate((e) => e.id || e.className));
+      // the text as typed, one keystroke a character (counted below); set at once, then left: a key typed key by key
+      // right after a tap was lost about once in five runs in the phone emulation (never with the box's events traced)
+      await page.locator(target).first().fill(step.text);
+      counts.keys += Array.from(step.text).length;
+      await page.locator(target).first().blur();
+    }
+  }
+  await settled(page);
+  const run = { name: "committee", errors, counts, asked };
+  run.beforePublish = await page.evaluate(readPage);
+  run.layout = [await page.evaluate(layout)];
+  await page.screenshot({ path: path.join(input.artifacts, "builder-committee-phone.png"), fullPage: true });
+  for (const [name, selector] of [["seasons", "fieldset.seasons"], ["preview", "table.preview tbody tr:nth-child(-n+3)"]]) {
+    // the summer/Ramadan rows, the first day cards (page coordinates: the boxes are the viewport's)
+    const [top, bottom] = await page.evaluate((css) => {
+      const all = Array.from(document.querySelectorAll(css));
+      return [all[0].getBoundingClientRect().top + scrollY, all[all.length - 1].getBoundingClientRect().bottom + scrollY];
+    }, selector);
+    await page.screenshot({ path: path.join(input.artifacts, "builder-committee-" + name + ".png"), fullPage: true,
+      clip: { x: 0, y: top, width: PHONE.width, height: bottom - top } });
+  }
+  if (job.publish) {
+    const before = await page.evaluate(() => scrollY);
+    await page.locator("#publish-button").scrollIntoViewIfNeeded();
+    counts.scrolledPx += Math.abs((await page.evaluate(() => scrollY)) - before);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/v1/mosques"
+      && r.request().method() === "POST", { timeout: 60000 });
+    await page.locator("#publish-button").tap();
+    counts.taps += 1;
+    counts.steps += 1;
+    run.publishStatus = (await answered).status();
+    await page.waitForFunction(() => document.getElementById("o-edit").value !== ""
+      || document.getElementById("status").classList.contains("bad")
+      || document.querySelector("p.error:not([hidden])"), null, { timeout: 20000 });
+    run.published = await page.evaluate(readPage);
+    await page.locator("#o-ramadan").scrollIntoViewIfNeeded();
+    await page.locator("#o-ramadan").tap(); // suhoor and iftar in the members' calendars
+    run.ramadanFeed = await page.evaluate(() => document.getElementById("o-https").value);
+    run.draftAfterPublish = await page.evaluate(() => localStorage.getItem("mosque-builder-draft"));
+  }
+  await context.close();
+  return run;
+}
+
+// Issue 36: a draft kept in the browser (closed before publishing, opened again) and edit links checked when opened.
+async function keeping(browser, input, job) {
+  const errors = [];
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  guard(page, errors);
+  const builder = input.base + "/mosque/new/";
+  await page.goto(builder);
+  await page.fill("#f-name-en", job.name);
+  await page.fill("#f-city-q", job.search);
+  await page.waitForSelector("#city-results button", { timeout: 10000 });
+  await page.click("#city-results button");
+  const errorsShown = () => Array.from(document.querySelectorAll("p.error:not([hidden])"), (p) => p.textContent.trim());
+  await page.selectOption("#j-kind-isha", "fixed");
+  await page.locator("#j-value-isha").pressSequentially(job.typing[0]); // half typed: "8:3"
+  await page.waitForTimeout(700); // past the form's wait: the preview has asked the API while the box is typed in
+  await settled(page);
+  const whileTyping = { errors: await page.evaluate(errorsShown),
+                        valid: await page.evaluate(() => document.getElementById("builder").dataset.valid) };
+  await page.locator("#j-value-isha").pressSequentially(job.typing[1]); // the rest: "0pm"
+  await page.locator("#j-value-isha").blur();
+  await settled(page);
+  const afterLeaving = await page.evaluate(() => ({ value: document.getElementById("j-value-isha").value,
+    inputMode: document.getElementById("j-value-isha").inputMode,
+    minutesInputMode: document.getElementById("j-value-fajr").inputMode }));
+  afterLeaving.errors = await page.evaluate(errorsShown);
+  await page.selectOption("#j-kind-maghrib", "fixed");
+  await page.locator("#j-value-maghrib").pressSequentially(job.wrong); // a time no clock has: "25:00"
+  await page.waitForTimeout(700);
+  await settled(page);
+  const wrongWhileTyping = await page.evaluate(errorsShown);
+  await page.locator("#j-value-maghrib").blur();
+  await page.waitForTimeout(100);
+  const wrongAfterLeaving = await page.evaluate(errorsShown);
+  await page.selectOption("#j-kind-maghrib", "");
+  await settled(page);
+  const page2 = await context.newPage(); // the page closed, opened again
+  await page.close();
+  guard(page2, errors);
+  await page2.goto(builder);
+  await settled(page2);
+  const restored = await page2.evaluate(() => ({ name: document.getElementById("f-name-en").value,
+    city: document.getElementById("f-city").value, isha: document.getElementById("j-value-isha").value,
+    status: document.getElementById("status").textContent.trim(), cleared: !document.getElementById("draft-clear").hidden }));
+  const links = {};
+  for (const [name, fragment] of Object.entries(job.links)) {
+    const other = await context.newPage();
+    guard(other, errors);
+    await other.goto(builder + fragment.replace("{id}", job.id));
+    await other.waitForFunction(() => /\S/.test(document.getElementById("status").textContent), null, { timeout: 20000 });
+    links[name] = await other.evaluate(() => ({ status: document.getElementById("status").textContent.trim(),
+      bad: document.getElementById("status").classList.contains("bad"),
+      saveShown: !document.getElementById("save-button").hidden, name: document.getElementById("f-name-en").value }));
+    await other.close();
+  }
+  let oldRows = null;
+  if (job.oldProfile) { // a profile whose summer and Ramadan rules were typed in the grammar, opened by its edit link
+    const other = await context.newPage();
+    guard(other, errors);
+    await other.goto(builder + job.oldProfile);
+    await other.waitForFunction(() => document.getElementById("save-button").hidden === false, null, { timeout: 30000 });
+    oldRows = await other.evaluate(() => Array.from(document.querySelectorAll("#season-rules li"), (li) =>
+      [".s-when", ".s-prayer", ".s-kind", ".s-value"].map((c) => li.querySelector(c).value)));
+    oldRows.push(await other.evaluate(() => document.getElementById("f-jumuahDst").value));
+    await other.close();
+  }
+  await context.close();
+  return { errors, oldRows, whileTyping, afterLeaving, wrongWhileTyping, wrongAfterLeaving, restored, links };
+}
+
 async function main() {
   const input = JSON.parse(fs.readFileSync(0, "utf8"));
   fs.mkdirSync(input.artifacts, { recursive: true });
@@ -263,6 +427,12 @@ async function main() {
   const out = { runs: [], edit: null };
   try {
     for (const job of input.compose) out.runs.push(await compose(browser, input, job));
+    if (input.committee) out.committee = await committee(browser, input, input.committee);
+    if (input.keeping) {
+      const id = out.committee && out.committee.published && out.committee.published.outputs["o-edit"]
+        ? new URL(out.committee.published.outputs["o-screen"]).pathname.split("/")[2] : "none";
+      out.keeping = await keeping(browser, input, Object.assign({ id: id }, input.keeping));
+    }
     const published = out.runs.find((r) => r.published);
     if (input.edit && published) {
       const screenPath = new URL(published.published.outputs["o-screen"]).pathname;

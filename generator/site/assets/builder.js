@@ -22,7 +22,9 @@
     shown: "", // the preview's query as last asked
     warned: "", // the warnings' query as last asked (issue 33)
     methodTouched: false, reckoningTouched: false, midnightTouched: false,
+    held: null, // an error about the box being typed in, shown when it is left (issue 36)
   };
+  const DRAFT_KEY = "mosque-builder-draft"; // the form not yet published, kept in this browser (issue 36)
 
   // ---- text ---------------------------------------------------------------------------------------------------
   function native(text) {
@@ -63,7 +65,8 @@
     // The fields of a section named after their API parameter (data-name), when filled.
     const out = {};
     for (const element of container.querySelectorAll("[data-name]")) {
-      const text = element.tagName === "TEXTAREA" ? element.value.trim() : ascii(element.value);
+      const text = element.tagName === "TEXTAREA" ? element.value.trim()
+        : CLOCK_LISTS.includes(element.dataset.name) ? clockList(element.value) : ascii(element.value);
       if (text !== "" && element.id !== "f-city" && !["lat", "lng", "tz"].includes(element.dataset.name)) {
         out[element.dataset.name] = text;
       }
@@ -73,15 +76,54 @@
   function times() {
     return named($("f-method").closest("fieldset"));
   }
-  function jamaat() {
+  const CLOCK_LISTS = ["jumuah", "eid", "jumuahDst"]; // boxes of local times HH:MM, comma-separated
+  function clockList(text) {
+    // "1pm، 2pm" -> "13:00,14:00": each time as the API's grammar writes it (a time it cannot read is left as typed,
+    // for the API's error to name it)
+    return String(text).split(/[,\u060c]/).map((item) => item.trim()).filter(Boolean)
+      .map((item) => readClock(item) || ascii(item)).join(",");
+  }
+  function ruleText(p, kind, typed) {
+    // One rule in the jamaat grammar (docs/decisions.md "Jamaat"): a number at a fixed time is a clock ("2000" is
+    // 20:00), never minutes; "" while a value is still missing.
+    let given = ascii(typed);
+    if (kind === "fixed" && given) {
+      // a time it cannot read keeps a colon, so that the API reads it as a clock and names what is wrong ("25" is
+      // never 25 minutes after the adhan)
+      given = readClock(typed) || (given.includes(":") ? given : given + ":");
+    }
+    if (kind === "with") return p + ":" + config.partners[p];
+    if (!given) return "";
+    return kind === "sunrise" ? p + ":sunrise-" + given : p + ":" + given;
+  }
+  function kindOf(rule) {
+    // A rule of the grammar back into the form's kind and value (a profile opened by its edit link, or a draft).
+    if (/^\d+$/.test(rule)) return ["after", rule];
+    if (/^\d{1,2}:\d{2}$/.test(rule)) return ["fixed", rule];
+    if (/^sunrise-\d+$/.test(rule)) return ["sunrise", rule.slice(8)];
+    return [rule ? "with" : "", ""];
+  }
+  function seasons() {
+    // The summer-time and Ramadan rows (issue 36) as jamaatDst and jamaatRamadan, in prayer order.
+    const out = { jamaatDst: [], jamaatRamadan: [] };
+    const rows = Array.from(document.querySelectorAll("#season-rules li"));
+    for (const p of config.prayers) {
+      for (const row of rows.filter((r) => r.querySelector(".s-prayer").value === p)) {
+        const text = ruleText(p, row.querySelector(".s-kind").value, row.querySelector(".s-value").value);
+        if (text) out[row.querySelector(".s-when").value].push(text);
+      }
+    }
+    return out;
+  }
+  function jamaat(publishing) {
+    // publishing: a rule whose value is missing goes to the API, which refuses it beside the jamaat (at Save);
+    // the preview leaves it out meanwhile (a kind just chosen is no error: the trial's "half-typed rule")
     const rules = [], round = [], weekly = [];
     for (const p of config.prayers) {
       const kind = $("j-kind-" + p).value;
-      const given = ascii($("j-value-" + p).value);
       if (!kind) continue;
-      if (kind === "after" || kind === "fixed") rules.push(p + ":" + given);
-      else if (kind === "sunrise") rules.push(p + ":sunrise-" + given);
-      else if (kind === "with") rules.push(p + ":" + config.partners[p]);
+      const text = ruleText(p, kind, $("j-value-" + p).value);
+      if (text) rules.push(text); else if (publishing) rules.push(p + ":");
       if (kind === "after" || kind === "sunrise") {
         if ($("j-round-" + p).value) round.push(p + ":" + $("j-round-" + p).value);
         if ($("j-weekly-" + p).value) weekly.push(p + ":" + $("j-weekly-" + p).value);
@@ -91,6 +133,8 @@
     if (rules.length) out.jamaat = rules.join(",");
     if (round.length) out.jamaatRound = round.join(",");
     if (weekly.length) out.jamaatWeekly = weekly.join(",");
+    const season = seasons();
+    for (const name of ["jamaatDst", "jamaatRamadan"]) if (season[name].length) out[name] = season[name].join(",");
     return Object.assign(out, named(document.querySelector("fieldset.jamaat")));
   }
   function languages() {
@@ -136,7 +180,7 @@
     const out = { names: byLanguage("f-name-") };
     out.place = where.city ? { city: where.city } : { lat: numeric(where.lat || ""), lng: numeric(where.lng || ""), tz: where.tz || "" };
     out.times = times();
-    const rules = jamaat();
+    const rules = jamaat(true);
     if (Object.keys(rules).length) out.jamaat = rules;
     out.reckoning = $("f-reckoning").value;
     out.languages = languages();
@@ -218,6 +262,24 @@
     }
   }
 
+  function typingIn(answer) {
+    // Whether the error names the field whose text box has the focus: a value still being typed.
+    const active = document.activeElement;
+    if (!active || !["INPUT", "TEXTAREA"].includes(active.tagName) || active.type === "checkbox") return false;
+    const colon = (answer.error || "").indexOf(": ");
+    const field = fieldOf(answer.parameter || (colon > 0 ? answer.error.slice(0, colon) : ""));
+    return Boolean(field && field.contains(active));
+  }
+  function tidy(element) {
+    // A time box left: its text as the API's HH:MM ("2000" -> 20:00, "8pm" -> 20:00, "۸:۰۰" -> 08:00).
+    let text = element.value;
+    const kindBox = element.classList.contains("value") ? $("j-kind-" + element.closest("[data-prayer]").dataset.prayer)
+      : element.classList.contains("s-value") ? element.closest("li").querySelector(".s-kind") : null;
+    if (kindBox && kindBox.value === "fixed") text = readClock(text) || text;
+    else if (CLOCK_LISTS.includes(element.dataset.name)) text = clockList(text);
+    if (text !== element.value) { element.value = text; update(); }
+  }
+
   // ---- the place ----------------------------------------------------------------------------------------------
   let searchTimer = null, asked = "";
   async function search() {
@@ -280,6 +342,13 @@
     const method = $("f-method").value;
     if (!state.midnightTouched) $("f-midnight").value = method === own[0] ? own[2] : config.defaults.midnights[method] || "";
     $("method-own").hidden = $("f-method").value !== own[0];
+    // A table its authority printed for this very city is named as what it is, in the page's language: "The Sistani
+    // office's printed table for Leicester", not the office's London label (issue 36); every other option as served.
+    for (const option of $("f-method").options) {
+      if (!option.dataset.label) option.dataset.label = option.textContent;
+      const printed = option.value === own[3] && W.printedBy[own[3]] && state.cityName;
+      option.textContent = printed ? fill(W.printedBy[own[3]], { city: state.cityName }) : option.dataset.label;
+    }
   }
 
   // ---- the preview --------------------------------------------------------------------------------------------
@@ -330,12 +399,14 @@
       for (const c of columns) {
         const td = document.createElement("td");
         td.dataset.time = c;
+        td.dataset.label = names[c]; // the column's name beside the time on a phone (builder.css: one day a card)
         td.textContent = clock(day.local[c]);
         if ((day.jamaatCombined || []).includes(c)) { td.textContent += "°"; fadhila = true; } // no adhan of its own
         tr.append(td);
         if (ruled.includes(c)) {
           const j = document.createElement("td");
           j.dataset.jamaat = c;
+          j.dataset.label = fill(W.jamaatOf, { prayer: W.prayers[c] });
           j.className = "jamaat";
           let mark = "";
           if ((day.jamaatMovedEnd || []).includes(c)) { mark = "†"; movedEnd = true; }
@@ -350,6 +421,7 @@
       if (slots) {
         const td = document.createElement("td");
         td.dataset.slots = "";
+        td.dataset.label = W.jumuah + " / " + W.eid;
         const parts = [];
         const slotMark = (day.jamaatContested || []).includes("jumuah") ? "§" : ""; // kept past the computed asr
         if (slotMark) contested = true;
@@ -439,15 +511,57 @@
     }
     return own;
   }
+  // The frames' pages each ask a year of times (the screen keeps a year for offline days): asked only while the frames
+  // are on screen and the form has rested FRAME_WAIT_MS, so that filling the form costs the months the preview shows,
+  // not a year per change (issue 34's 429s; issue 36). data-src is the address each frame shows once it is seen.
+  const FRAME_WAIT_MS = 1500;
+  let framesSeen = !("IntersectionObserver" in window), frameTimer = null;
   function frame(id, src) {
-    const element = $(id);
-    if (element.dataset.src !== src) {
-      element.dataset.src = src;
-      element.src = src;
+    $(id).dataset.src = src;
+    clearTimeout(frameTimer);
+    frameTimer = setTimeout(showFrames, FRAME_WAIT_MS);
+  }
+  function showFrames() {
+    if (!framesSeen) return;
+    for (const element of document.querySelectorAll(".frames iframe")) {
+      if (element.dataset.src && element.getAttribute("src") !== element.dataset.src) element.src = element.dataset.src;
     }
+  }
+  if (!framesSeen) {
+    new IntersectionObserver((entries) => {
+      framesSeen = entries.some((entry) => entry.isIntersecting);
+      showFrames();
+    }).observe(document.querySelector(".frames"));
+  }
+  function keepDraft() {
+    // The form as it is, until it is published: a page closed or reloaded opens it again (never a published
+    // profile's edit: that one lives on the server).
+    if (state.edit) return;
+    try {
+      localStorage.setItem(DRAFT_KEY, JSON.stringify({ profile: profile(), cityName: state.cityName,
+                                                       method: $("f-method").value }));
+    } catch (failure) { /* storage off or full: nothing kept */ }
+  }
+  function forgetDraft() {
+    try { localStorage.removeItem(DRAFT_KEY); } catch (failure) { /* storage off */ }
+    $("draft-clear").hidden = true;
+  }
+  function restoreDraft() {
+    let draft = null;
+    try { draft = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null"); } catch (failure) { draft = null; }
+    if (!draft || !draft.profile || !draft.profile.place || !Array.isArray(draft.profile.languages)) return;
+    fillForm(draft.profile);
+    state.cityName = draft.cityName || "";
+    if (state.city && state.cityName) $("city-chosen").textContent = fill(W.cityChosen, { city: state.cityName });
+    if (draft.method) $("f-method").value = draft.method;
+    preselect();
+    $("draft-clear").hidden = false;
+    say(W.draftRestored);
+    update();
   }
   let updateTimer = null;
   function update() {
+    keepDraft();
     form.dataset.pending = "1"; // until the preview has the API's answer to the form as it is now
     clearTimeout(updateTimer);
     updateTimer = setTimeout(preview, WAIT_MS);
@@ -484,17 +598,25 @@
     clearErrors();
     form.dataset.pending = "0";
     if (error) {
-      showError(error);
       form.dataset.valid = "false";
+      if (typingIn(error)) { state.held = error; return; } // shown once the box is left (issue 36)
+      showError(error);
       return;
     }
+    state.held = null;
     form.dataset.valid = "true";
-    say("");
+    if (status.classList.contains("bad")) say(""); // an error answered; a message (draft restored, saved) stays
     drawTable(answer);
     warnings(q);
     frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
     frame("frame-portrait", "/screen/?" + query(screenQuery("screen")));
     frame("frame-widget", "/widget/?" + query(screenQuery("widget")));
+    const second = languages()[1]; // the widget in the second language too (issue 36)
+    $("frame-widget-2-box").hidden = !second;
+    $("frame-widget-2-lang").textContent = second ? config.languageNames[second] : "";
+    $("frame-widget-2-lang").lang = second || "";
+    if (second) frame("frame-widget-2", "/widget/?" + query(screenQuery("widget", second)));
+    else $("frame-widget-2").dataset.src = "";
     outputs();
   }
 
@@ -513,6 +635,10 @@
     if (duration && duration !== $("o-duration").defaultValue) out.duration = duration;
     const shown = Array.from(document.querySelectorAll(".feed-time:checked"), (box) => box.value).join(",");
     if (shown !== FIVE) out.prayers = shown;
+    if ($("o-ramadan").checked) {
+      out.ramadan = "1"; // suhoor ends and iftar on the days of Ramadan under the mosque's reckoning
+      if (!out.mosque) out.calendar = $("f-reckoning").value;
+    }
     return out;
   }
   function qr(id, address) {
@@ -629,6 +755,7 @@
     const answer = await send("POST", "/v1/mosques", profile());
     if (!answer) return;
     state.edit = { id: answer.id, secret: answer.edit, version: answer.version };
+    forgetDraft(); // published: the server keeps it now
     // The link is shown in its field (copy button), never put in the address bar: history and synced tabs keep
     // what the address bar shows (issue 34).
     $("o-edit").value = editAddress(answer.id, answer.edit);
@@ -778,7 +905,10 @@
       $("city-chosen").textContent = fill(W.cityChosen, { city: p.place.city });
       fetch("/v1/cities?all=1").then((r) => r.json()).then((all) => {
         const city = all.cities.find((c) => c.id === p.place.city);
-        if (city) $("city-chosen").textContent = fill(W.cityChosen, { city: city.names[LANG] });
+        if (!city) return;
+        $("city-chosen").textContent = fill(W.cityChosen, { city: city.names[LANG] });
+        state.cityName = city.names[LANG];
+        preselect(); // the method's label for this city (every choice is kept: touched)
       }).catch(() => null);
     } else {
       $("f-place-point").checked = true;
@@ -798,16 +928,17 @@
       weekly = readPairs((p.jamaat || {}).jamaatWeekly);
     for (const prayer of config.prayers) {
       const rule = rules[prayer] || "";
-      let kind = "", given = "";
-      if (/^\d+$/.test(rule)) { kind = "after"; given = rule; }
-      else if (/^\d{1,2}:\d{2}$/.test(rule)) { kind = "fixed"; given = rule; }
-      else if (/^sunrise-\d+$/.test(rule)) { kind = "sunrise"; given = rule.slice(8); }
-      else if (rule) kind = "with";
+      const [kind, given] = kindOf(rule);
       $("j-kind-" + prayer).value = kind;
       $("j-value-" + prayer).value = given;
       $("j-round-" + prayer).value = round[prayer] || round["*"] || "";
       $("j-weekly-" + prayer).value = weekly[prayer] || weekly["*"] || "";
       ruleRow(prayer);
+    }
+    $("season-rules").replaceChildren();
+    for (const name of ["jamaatDst", "jamaatRamadan"]) {
+      const pairs = readPairs((p.jamaat || {})[name]);
+      for (const prayer of config.prayers) if (pairs[prayer]) seasonRow(name, prayer, pairs[prayer]);
     }
     for (const box of document.querySelectorAll(".mosque-lang")) box.checked = p.languages.includes(box.value);
     $("f-first").value = p.languages[0];
@@ -819,7 +950,7 @@
     const source = (p.sources || [])[0] || {};
     set("f-source-about", source.about);
     set("f-source-url", source.url);
-    state.edit.read = source.read;
+    if (state.edit) state.edit.read = source.read;
   }
   function readPairs(text) {
     // "fajr:20,dhuhr:13:30" -> {fajr: "20", dhuhr: "13:30"}; a lone value ("5", "fri") is every prayer's ("*").
@@ -838,7 +969,44 @@
     const input = $("j-value-" + prayer);
     input.disabled = !PLACEHOLDERS[kind];
     input.placeholder = PLACEHOLDERS[kind] ? native(PLACEHOLDERS[kind]) : "";
+    keypad(input, kind);
     for (const part of ["round", "weekly"]) $("j-" + part + "-" + prayer).disabled = !(kind === "after" || kind === "sunrise");
+  }
+  function keypad(input, kind) {
+    // Minutes: the digits keypad. A time: the phone's text keyboard, whose digits layer has ":" (an iPhone's digits
+    // and decimal keypads have none; docs/mosques.md "Time boxes"); "2000", "20.00" and "8pm" are read as well.
+    input.inputMode = kind === "fixed" ? "text" : "numeric";
+  }
+  // ---- summer-time and Ramadan rules (issue 36): a row each, no typed grammar --------------------------------------
+  function seasonRow(when, prayer, rule) {
+    const row = $("season-row").content.firstElementChild.cloneNode(true);
+    const [kind, given] = kindOf(rule || "");
+    row.querySelector(".s-when").value = when;
+    row.querySelector(".s-prayer").value = prayer;
+    seasonKinds(row);
+    row.querySelector(".s-kind").value = kind || "after";
+    row.querySelector(".s-value").value = given;
+    seasonValue(row);
+    $("season-rules").append(row);
+    return row;
+  }
+  function seasonKinds(row) {
+    // The kinds this prayer can take: before sunrise for fajr only, "together with" for asr and isha only.
+    const prayer = row.querySelector(".s-prayer").value;
+    const kind = row.querySelector(".s-kind");
+    kind.querySelector('[value="sunrise"]').disabled = prayer !== "fajr";
+    const partner = config.partners[prayer];
+    const together = kind.querySelector('[value="with"]');
+    together.disabled = !partner;
+    together.textContent = partner ? fill(W.kindWith, { prayer: W.prayers[partner] }) : "";
+    if (kind.selectedOptions[0] && kind.selectedOptions[0].disabled) kind.value = "after";
+  }
+  function seasonValue(row) {
+    const kind = row.querySelector(".s-kind").value;
+    const input = row.querySelector(".s-value");
+    input.disabled = kind === "with";
+    input.placeholder = PLACEHOLDERS[kind] ? native(PLACEHOLDERS[kind]) : "";
+    keypad(input, kind);
   }
   function showPlace() {
     const point = placeKind() === "point";
@@ -872,6 +1040,30 @@
     update();
   });
   form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("focusout", (event) => {
+    const element = event.target;
+    if (element.tagName === "INPUT" && element.type === "text") tidy(element);
+    // the error held while the box was typed in (a later answer, if any, clears or replaces it)
+    if (state.held && !typingIn(state.held)) { clearErrors(); showError(state.held); state.held = null; }
+  });
+  $("season-add").addEventListener("click", () => {
+    const row = seasonRow("jamaatDst", config.prayers[1], "");
+    row.querySelector(".s-when").focus();
+    update();
+  });
+  $("season-rules").addEventListener("click", (event) => {
+    if (!event.target.classList.contains("s-remove")) return;
+    const row = event.target.closest("li");
+    row.remove();
+    $("season-add").focus();
+    if (state.edit) state.unsaved = true;
+    update();
+  });
+  $("season-rules").addEventListener("change", (event) => {
+    const row = event.target.closest("li");
+    if (event.target.classList.contains("s-prayer")) seasonKinds(row);
+    seasonValue(row);
+  });
   $("outputs").addEventListener("change", outputs);
   $("outputs").addEventListener("input", outputs);
   document.addEventListener("click", (event) => {
@@ -890,14 +1082,28 @@
   for (const p of config.prayers) ruleRow(p);
   showPlace();
 
-  const link = /^#edit=([a-z0-9-]{1,48})\.([A-Za-z0-9_-]{16,200})$/.exec(location.hash);
-  if (location.hash) {
+  const hash = location.hash;
+  const link = /^#edit=([a-z0-9-]{1,48})\.([A-Za-z0-9_-]{16,200})$/.exec(hash);
+  if (hash) {
     // Read once, then out of the address bar (and this history entry): the secret stays in the page's memory only.
     history.replaceState(null, "", location.pathname + location.search);
   }
+  $("draft-clear").addEventListener("click", () => { forgetDraft(); location.reload(); });
   if (link) {
-    state.edit = { id: link[1], secret: link[2], version: null };
-    $("o-edit").value = editAddress(link[1], link[2]);
+    openLink(link[1], link[2]);
+  } else if (/^#edit=/.test(hash)) {
+    // An id with no secret, or a secret cut short: said at once, not at Save (issue 36)
+    say(/^#edit=[a-z0-9-]{1,48}\.[A-Za-z0-9_-]{16,}/.test(hash) ? W.forbidden : W.linkCut, true);
+  } else {
+    restoreDraft();
+  }
+  async function openLink(id, secret) {
+    // The link is asked at once whether it opens this profile (its list of links needs its secret): a wrong or
+    // revoked link says so before any form is filled (issue 36).
+    state.edit = { id: id, secret: secret, version: null };
+    const answer = await send("GET", "/v1/mosques/" + id + "/links");
+    if (!answer) { state.edit = null; return; }
+    $("o-edit").value = editAddress(id, secret);
     load();
   }
 })();
