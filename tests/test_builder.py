@@ -76,6 +76,10 @@ def test_every_named_field_is_a_prayer_times_parameter_with_its_limits(client, o
     days = re.search(r'<select class="s-when">(.*?)</select>', page, re.S)[1]
     seasons = set(re.findall(r'<option value="(\w+)">', days))
     assert seasons == {jamaat.DST, jamaat.RAMADAN_RULES}
+    # and each row its own rounding (mosque trial of 28 November: the Ramadan rule had inherited 06:15 for 06:11)
+    rounding = re.search(r'<select class="s-round">(.*?)</select>', page, re.S)[1]
+    assert re.findall(r'<option value="(\d*)">', rounding)[:2] == ["", "1"]  # the usual rule's, then none
+    composed |= {jamaat.ROUND_DST, jamaat.ROUND_RAMADAN}
     assert set(mosques.JAMAAT_KEYS) == composed | seasons | (set(named) & set(mosques.JAMAAT_KEYS))
     assert {"method", "asr", "highLatitudeRule", "midnight", "tune", "elevation", "imsak"} <= set(named)
 

@@ -125,6 +125,7 @@ COMMITTEE_STEPS = [
     {"select": "#season-rules li:nth-child(2) .s-when", "value": "jamaatRamadan"},
     {"select": "#season-rules li:nth-child(2) .s-prayer", "value": "fajr"},
     {"type": "#season-rules li:nth-child(2) .s-value", "text": "15"},
+    {"select": "#season-rules li:nth-child(2) .s-round", "value": "1"},  # not rounded: 06:11, not 06:15 (REPORT)
     {"type": "#f-jumuahDst", "text": "1:30pm, 2:30pm"},
     {"check": "#f-lang-ur"},
     {"type": "#f-source-about", "text": "The committee's rules, agreed at its meeting of November 2026"},

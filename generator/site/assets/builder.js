@@ -103,14 +103,21 @@
     if (/^sunrise-\d+$/.test(rule)) return ["sunrise", rule.slice(8)];
     return [rule ? "with" : "", ""];
   }
+  const SEASON_ROUND = { jamaatDst: "jamaatRoundDst", jamaatRamadan: "jamaatRoundRamadan" };
   function seasons() {
     // The summer-time and Ramadan rows (issue 36) as jamaatDst and jamaatRamadan, in prayer order.
-    const out = { jamaatDst: [], jamaatRamadan: [] };
+    // A row's own rounding (minutes-after and before-sunrise rules only, as the usual rule's) writes the rule's
+    // rounding parameter; empty keeps the usual rule's rounding, "1" is none (the API's jamaatRoundRamadan).
+    const out = { jamaatDst: [], jamaatRamadan: [], jamaatRoundDst: [], jamaatRoundRamadan: [] };
     const rows = Array.from(document.querySelectorAll("#season-rules li"));
     for (const p of config.prayers) {
       for (const row of rows.filter((r) => r.querySelector(".s-prayer").value === p)) {
-        const text = ruleText(p, row.querySelector(".s-kind").value, row.querySelector(".s-value").value);
-        if (text) out[row.querySelector(".s-when").value].push(text);
+        const when = row.querySelector(".s-when").value, kind = row.querySelector(".s-kind").value;
+        const text = ruleText(p, kind, row.querySelector(".s-value").value);
+        if (!text) continue;
+        out[when].push(text);
+        const round = row.querySelector(".s-round").value;
+        if (round && (kind === "after" || kind === "sunrise")) out[SEASON_ROUND[when]].push(p + ":" + round);
       }
     }
     return out;
@@ -134,7 +141,7 @@
     if (round.length) out.jamaatRound = round.join(",");
     if (weekly.length) out.jamaatWeekly = weekly.join(",");
     const season = seasons();
-    for (const name of ["jamaatDst", "jamaatRamadan"]) if (season[name].length) out[name] = season[name].join(",");
+    for (const name of Object.keys(season)) if (season[name].length) out[name] = season[name].join(",");
     return Object.assign(out, named(document.querySelector("fieldset.jamaat")));
   }
   function languages() {
@@ -937,8 +944,8 @@
     }
     $("season-rules").replaceChildren();
     for (const name of ["jamaatDst", "jamaatRamadan"]) {
-      const pairs = readPairs((p.jamaat || {})[name]);
-      for (const prayer of config.prayers) if (pairs[prayer]) seasonRow(name, prayer, pairs[prayer]);
+      const pairs = readPairs((p.jamaat || {})[name]), rounds = readPairs((p.jamaat || {})[SEASON_ROUND[name]]);
+      for (const prayer of config.prayers) if (pairs[prayer]) seasonRow(name, prayer, pairs[prayer], rounds[prayer] || "");
     }
     for (const box of document.querySelectorAll(".mosque-lang")) box.checked = p.languages.includes(box.value);
     $("f-first").value = p.languages[0];
@@ -978,9 +985,10 @@
     input.inputMode = kind === "fixed" ? "text" : "numeric";
   }
   // ---- summer-time and Ramadan rules (issue 36): a row each, no typed grammar --------------------------------------
-  function seasonRow(when, prayer, rule) {
+  function seasonRow(when, prayer, rule, round) {
     const row = $("season-row").content.firstElementChild.cloneNode(true);
     const [kind, given] = kindOf(rule || "");
+    row.querySelector(".s-round").value = round || "";
     row.querySelector(".s-when").value = when;
     row.querySelector(".s-prayer").value = prayer;
     seasonKinds(row);
@@ -1007,6 +1015,7 @@
     input.disabled = kind === "with";
     input.placeholder = PLACEHOLDERS[kind] ? native(PLACEHOLDERS[kind]) : "";
     keypad(input, kind);
+    row.querySelector(".s-round").disabled = !(kind === "after" || kind === "sunrise");  // as the usual rule's
   }
   function showPlace() {
     const point = placeKind() === "point";
