@@ -64,7 +64,7 @@ def test_the_mosque_page_names_tomorrows_new_time_and_todays_in_four_languages(l
     adhan = {d["date"]: d["local"]["fajr"] for d in days}
     assert (adhan["2026-11-27"], adhan["2026-11-28"], adhan["2026-11-29"]) == ("06:23", "06:24", "06:26")
     expected = {"en": "Jamaat times change tomorrow: Fajr 06:40 (today 06:35)",
-                "ar": "تتغير أوقات الإقامة غداً: الفجر ٦:٤٠ (اليوم ٦:٣٥)",
+                "ar": "تتغير أوقات الجماعة غداً: الفجر ٦:٤٠ (اليوم ٦:٣٥)",
                 "fa": "اوقات نماز جماعت فردا تغییر می\u200cکند: صبح ۰۶:۴۰ (امروز ۰۶:۳۵)",
                 "ur": "کل جماعت کے اوقات بدلیں گے: فجر ۶:۴۰ (آج ۶:۳۵)"}
     for lang, text in expected.items():
@@ -150,3 +150,25 @@ def test_a_latin_mosque_name_does_not_turn_a_right_to_left_heading_left_to_right
     assert heading and "<bdi" not in heading.group(1) and "dir=\"ltr\"" not in heading.group(0)
     assert re.search(r'<html[^>]*dir="rtl"', page)
     assert "\u2068" in heading.group(1) and "\u2069" in heading.group(1)  # the name isolated inside the RTL heading
+
+
+def test_the_builders_outputs_are_on_public_origin(monkeypatch):
+    """Mosque trial D14, the builder's part: its screen and widget addresses, feed links, QR codes and edit link were
+    built from ``location.origin`` (the address the builder happened to be read on: port 8000 behind a proxy).  The
+    page now carries PUBLIC_ORIGIN in its config, and the script takes every output's origin from it (the reader's
+    own only when the operator set none)."""
+    import json as json_module
+
+    from generator.site import builder, urls
+
+    def config_of(html: str) -> dict:
+        found = re.search(r'<script type="application/json" id="builder-config">(.*?)</script>', html, re.S)
+        return json_module.loads(found.group(1))
+
+    assert config_of(builder.render(date(2026, 11, 28), "en").decode())["publicOrigin"] is None
+    monkeypatch.setattr(urls, "CONFIGURED_ORIGIN", "https://times.example.org")
+    assert config_of(builder.render(date(2026, 11, 28), "ur").decode())["publicOrigin"] == "https://times.example.org"
+    script = (Path(__file__).resolve().parent.parent / "generator" / "site" / "assets" / "builder.js").read_text()
+    # every output reads ORIGIN/HOST; location.origin is read once, as the fallback
+    assert script.count("location.origin") == 1 and "location.host" not in script
+    assert "const ORIGIN = config.publicOrigin || location.origin;" in script

@@ -128,6 +128,9 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                      "midnights": method_midnights()},
         "prayers": list(PRAYERS),
         "partners": PARTNERS,
+        # the addresses the outputs give (screen, widget, feeds, QR codes, edit link): PUBLIC_ORIGIN when the operator
+        # set it (issue 36), never the address the builder happens to be read on (null: the reader's own)
+        "publicOrigin": urls.CONFIGURED_ORIGIN,
         "languages": list(words.LANGUAGES),
         "languageNames": words.LANGUAGE_NAMES,
         "words": {"prayers": prayer_names, "times": {t: words.TIME_NAMES[lang][t] for t in FEED_TIMES},

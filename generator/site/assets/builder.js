@@ -6,6 +6,9 @@
 (function () {
   const config = JSON.parse(document.getElementById("builder-config").textContent);
   const W = config.words;
+  // The service's public address for every output (PUBLIC_ORIGIN, issue 36), else the address read on.
+  const ORIGIN = config.publicOrigin || location.origin;
+  const HOST = ORIGIN.slice(ORIGIN.indexOf("//") + 2);
   const LANG = config.lang;
   const DIGITS = { en: "0123456789", ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹", ur: "۰۱۲۳۴۵۶۷۸۹" };
   const FIVE = "fajr,dhuhr,asr,maghrib,isha";
@@ -655,7 +658,7 @@
   }
   function widgetCode(id, lang) {
     const widget = id ? { mosque: id, lang: lang } : screenQuery("widget", lang);
-    return '<script src="' + location.origin + '/widget.js" '
+    return '<script src="' + ORIGIN + '/widget.js" '
       + Object.keys(widget).map((k) => dataName(k) + '="' + attribute(widget[k]) + '"').join(" ") + " async></" + "script>";
   }
   function eachLanguage(id) {
@@ -689,20 +692,20 @@
     const id = state.edit && state.edit.id;
     const own = id ? { mosque: id } : prayerQuery();
     const screen = id ? "/mosque/" + id + "/screen/" : "/screen/?" + query(screenQuery("screen"));
-    $("o-screen").value = location.origin + screen;
+    $("o-screen").value = ORIGIN + screen;
     $("o-screen-open").href = screen;
-    $("o-screen-open").textContent = location.origin + screen;
-    qr("o-screen-qr", location.origin + screen);
+    $("o-screen-open").textContent = ORIGIN + screen;
+    qr("o-screen-qr", ORIGIN + screen);
     $("o-widget").value = widgetCode(id, languages()[0]);
     eachLanguage(id);
     const feed = "/v1/prayer-times.ics?" + query(feedQuery(own));
-    $("o-webcal").value = "webcal://" + location.host + feed;
-    $("o-https").value = location.origin + feed;
-    qr("o-feed-qr", "webcal://" + location.host + feed);
+    $("o-webcal").value = "webcal://" + HOST + feed;
+    $("o-https").value = ORIGIN + feed;
+    qr("o-feed-qr", "webcal://" + HOST + feed);
     const month = id ? "/mosque/" + id + "/" + (LANG === "en" ? "" : LANG + "/")
       : "/v1/prayer-times.csv?" + query(Object.assign({}, own, { year: state.year, month: state.month }));
     $("o-month").href = month;
-    $("o-month").textContent = id ? location.origin + month : monthCaption() + " (CSV)";
+    $("o-month").textContent = id ? ORIGIN + month : monthCaption() + " (CSV)";
     const text = JSON.stringify(profile(), null, 2) + "\n";
     $("o-profile").value = text;
     const link = $("o-profile-file");
@@ -813,7 +816,7 @@
   }
   // ---- edit links (issue 34): one per committee member, each revocable; a new secret for this one ----------------
   function editAddress(id, secret) {
-    return location.origin + location.pathname + "#edit=" + id + "." + secret;
+    return ORIGIN + location.pathname + "#edit=" + id + "." + secret;
   }
   async function links() {
     const answer = await send("GET", "/v1/mosques/" + state.edit.id + "/links");
