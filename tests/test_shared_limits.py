@@ -137,3 +137,24 @@ def test_reads_through_nginx_are_one_budget_for_both_apps(stack):
         if found:
             answered_by.add(found.group(1))
     assert answered_by == {f"{host}:{port}" for host, port in stack["apps"]}, answered_by
+
+
+def test_a_keys_budget_is_shared_by_the_app_processes(tmp_path):
+    """nginx does not count keyed requests, and the app's buckets are per process: with APP_PROCESSES=2 each
+    process keeps half a key's budget (rounded up), so a key's requests spread over two processes get its budget
+    in all (20 units a minute: 20 one-unit renders admitted at a fixed instant, the 21st and 22nd refused), where
+    each process alone used to give the whole budget (40 in all).  The limiter is asked directly (no server: the
+    clock is the test's)."""
+    from runtime import keys
+    from runtime.ratelimit import RateLimiter
+
+    path = tmp_path / "app_keys.json"
+    keys.issue(path, "twoprocs", 20)
+    processes = [keys.KeyedLimiter(RateLimiter(0), keys.KeyStore(path), processes=keys.processes_from_env("2"))
+                 for _ in range(2)]
+    admitted = [processes[i % 2].admit("key:twoprocs", 1, now_s=1000.0) is None for i in range(22)]
+    assert admitted == [True] * 20 + [False] * 2, admitted
+    assert keys.KeyedLimiter(RateLimiter(0), keys.KeyStore(path), processes=3).of("key:twoprocs").per_minute == 7
+    for bad in ("0", "x", "-1", ""):
+        with pytest.raises(ValueError, match="^APP_PROCESSES: "):
+            keys.processes_from_env(bad)
