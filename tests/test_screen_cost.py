@@ -162,3 +162,20 @@ def test_one_screen_for_an_hour_and_one_admin_editing_never_meet_a_429(mosque_ap
     polls = sum(1 for t, method, path, _ in log if path == profile_path)
     print(f"an hour: {len(log)} requests, {polls} profile polls, {len(renders)} others; "
           f"busiest minute {busiest_minute(renders)} of nginx's {NGINX_RATE}")
+
+
+def test_a_ceiling_expectation_needs_half_the_bucket_and_runs_alone():
+    """RateLimiter.admit's arithmetic, written out (100 units a minute, refilled 5/3 a second): after a page (5 units)
+    an expectation capped at the whole minute (100) is admitted (5 <= 50 spent); while it is charged nothing else is
+    (105 + 1 > 100); settled to its real 3 units, the next render is.  With 60 spent a ceiling waits until 50 are:
+    (60 - 50) / (5/3) = 6 s.  A render expected below the ceiling still needs its whole cost in the bucket."""
+    limiter = RateLimiter(100)
+    assert limiter.admit("screen", 5, now_s=0.0) is None
+    assert limiter.admit("screen", 500, now_s=0.0) is None  # capped at 100: a ceiling
+    assert limiter.admit("screen", 1, now_s=0.0) == 4  # 106 > 100: (106 - 100) / (5/3) = 3.6 -> 4 s
+    limiter.settle("screen", 500, 0.025, now_s=0.0)  # 25 ms: 3 units
+    assert limiter.admit("screen", 1, now_s=0.0) is None
+    assert limiter.admit("busy", 60, now_s=0.0) is None
+    assert limiter.admit("busy", 100, now_s=0.0) == 6
+    assert limiter.admit("busy", 41, now_s=0.0) == 1  # 101 > 100: not a ceiling, its whole cost needed
+    assert limiter.admit("busy", 100, now_s=6.0) is None
