@@ -167,7 +167,8 @@ def processes_from_env(text: str | None = None) -> int:
     """Read APP_PROCESSES: how many app processes share the traffic (behind nginx: as many as its upstreams)."""
     text = os.environ.get("APP_PROCESSES", "1") if text is None else text
     if not text.isdigit() or not 1 <= int(text) <= 1000:
-        raise ValueError(f"APP_PROCESSES: the number of app processes behind the load balancer, 1 to 1000; got {text[:20]!r}")
+        raise ValueError("APP_PROCESSES: the number of app processes behind the load balancer, 1 to 1000; "
+                         f"got {text[:20]!r}")
     return int(text)
 
 
