@@ -70,7 +70,8 @@ def main() -> None:
     print(f"profile body {len(body)} bytes; one /64: {len(created)} creations and {edited} edits accepted, "
           f"{refused['create']} and {refused['edit']} refused (429)")
     print(f"database pages in use grew {grown} bytes = {grown / 2**20:.2f} MiB ({after['versions']} versions); "
-          f"an hour at most twice that: {2 * grown / 2**20:.2f} MiB per app process")
+          f"an hour at most twice that: {2 * grown / 2**20:.2f} MiB "
+          f"(the budgets are kept in the store: the same with any number of app processes)")
     hosted.close_store()
     store.close()
 

@@ -39,7 +39,13 @@ def wait_until_up(url: str, seconds: float = 30.0) -> None:
     raise RuntimeError(f"{url} did not come up within {seconds} s")
 
 
-UVICORN_FLAGS = ("--loop", "uvloop", "--http", "runtime.http_protocol:BoundedHttpToolsProtocol", "--no-proxy-headers", "--no-access-log")
+# As docs/operations.md and deploy/systemd run the app: uvicorn keeps an idle connection longer than nginx's
+# upstream keepalive_timeout (30 s), so nginx closes first.  With uvicorn's default 5 s, nginx can send a request on
+# a connection uvicorn is closing (a reset: a failure, counted towards max_fails; a known race, e.g.
+# lsst-sqre/phalanx#5103); in a rolling restart the retry may meet the app being restarted (a 502).  Issue 34: one of
+# three rolling restarts beside a CPU hog gave 579 x 502 with the tests' 5 s.
+UVICORN_FLAGS = ("--loop", "uvloop", "--http", "runtime.http_protocol:BoundedHttpToolsProtocol", "--no-proxy-headers",
+                 "--no-access-log", "--timeout-keep-alive", "75", "--timeout-graceful-shutdown", "20")
 
 
 def start_app(static_root: Path, port: int, *, workers: int = 1, rate_limit_per_minute: int = 0,

@@ -92,7 +92,8 @@ data_generation = 0  # bumped when the Hijri data or the printed timetables are 
 # meanwhile nothing renders on the event loop, where waiting for a table would stop every answer.
 tables_pending = False
 app_keys = keys.KeyStore(keys.path_from_env())  # optional app keys, each with its own budget (runtime/keys.py)
-limiter = keys.KeyedLimiter(RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100"))), app_keys)
+limiter = keys.KeyedLimiter(RateLimiter(int(os.environ.get("RATE_LIMIT_PER_MINUTE", "100"))), app_keys,
+                            keys.processes_from_env())  # a key's budget shared by the processes behind nginx
 costs = CostModel()
 trusted_proxies = parse_trusted(os.environ.get("TRUSTED_PROXIES", ""))
 ipv6_client_prefix = ipv6_prefix_bits(os.environ.get("IPV6_CLIENT_PREFIX", str(IPV6_CLIENT_PREFIX_BITS)))

@@ -24,7 +24,9 @@ anything is stored: a refused profile is a 400 naming the field, never half-appl
 bounded (`MAX_BODY_BYTES`, 413).  Creation and edits are limited per client (the render limiter's
 client identity, runtime/ratelimit.py `client_ip`): `CREATE_PER_HOUR` and `EDITS_PER_HOUR`
 (env HOSTED_CREATES_PER_HOUR, HOSTED_EDITS_PER_HOUR), each a bucket of that many refilled over
-an hour, answered 429 with Retry-After.
+an hour, answered 429 with Retry-After.  The buckets are kept in the profile store (`HourlyBucket`,
+`mosque_store.Store.spend`), so a client's budget is the same whether its writes reach one app process or
+several nodes (docs/decisions.md "Limits across nodes").
 
 How a hosted profile is served (`find`, registered as generator.prayer.mosques' hosted reader): read from
 the store and kept in this process at most `PROFILE_TTL_S` (an edit on this node forgets it at
@@ -382,18 +384,31 @@ def listing_variant() -> tuple | None:
 # ---------------------------------------------------------------- rate limits
 
 class HourlyBucket:
-    """``per_hour`` actions per client, refilled continuously over an hour (0: no limit)."""
+    """``per_hour`` actions per client, refilled continuously over an hour (0: no limit).
 
-    def __init__(self, per_hour: int, max_clients: int = 100_000):
-        self.per_hour, self.max_clients = per_hour, max_clients
+    ``action`` names a budget kept in the profile store (`mosque_store.Store.spend`): every app process and node on
+    that store then counts one client once (issue 34: per process, N processes allowed N times the limit).  Without
+    it (or with no store), the budget is this process's own (`admit`).  ``clock``: unix seconds (tests inject one)."""
+
+    def __init__(self, per_hour: int, max_clients: int = 100_000, action: str | None = None, clock=time.time):
+        self.per_hour, self.max_clients, self.action, self.clock = per_hour, max_clients, action, clock
         self._spent: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def admit(self, client: str, now_s: float | None = None) -> int | None:
-        """Count one action; return the seconds to wait instead when the client has none left."""
+    async def spend(self, client: str) -> int | None:
+        """Count one action of ``client`` where this budget is kept; the seconds to wait instead when none is left
+        (`Away` when the store keeping it cannot answer: the write it guards could not be made either)."""
         if self.per_hour <= 0:
             return None
-        now_s = time.time() if now_s is None else now_s
+        if self.action is not None and _store is not None:
+            return await _call(_store.spend, self.action, client, self.per_hour, self.clock())
+        return self.admit(client, self.clock())
+
+    def admit(self, client: str, now_s: float | None = None) -> int | None:
+        """Count one action in this process; return the seconds to wait instead when the client has none left."""
+        if self.per_hour <= 0:
+            return None
+        now_s = self.clock() if now_s is None else now_s
         rate_per_s = self.per_hour / 3600.0
         with self._lock:
             spent, as_of = self._spent.get(client, (0.0, now_s))
@@ -406,8 +421,8 @@ class HourlyBucket:
             return None
 
 
-creations = HourlyBucket(CREATE_PER_HOUR)
-edits = HourlyBucket(EDITS_PER_HOUR)
+creations = HourlyBucket(CREATE_PER_HOUR, action="create")  # kept in the store: shared by every process and node
+edits = HourlyBucket(EDITS_PER_HOUR, action="edit")
 
 
 # ---------------------------------------------------------------- HTTP
@@ -511,8 +526,8 @@ def _if_match(request: Request) -> int:
     return int(match.group(1) or match.group(2))
 
 
-def _limit(bucket: HourlyBucket, request: Request, what: str) -> None:
-    wait_s = bucket.admit(_client(request))
+async def _limit(bucket: HourlyBucket, request: Request, what: str) -> None:
+    wait_s = await bucket.spend(_client(request))
     if wait_s is not None:
         raise _Refused(_error(429, f"more than {bucket.per_hour} {what} an hour from one client; retry in {wait_s} s",
                               headers={"Retry-After": str(wait_s)}))
@@ -568,7 +583,7 @@ async def _call(fn, *args):
 @_handled
 async def create(request: Request) -> Response:
     store = _store_or_refuse()
-    _limit(creations, request, "new profiles")
+    await _limit(creations, request, "new profiles")
     mosque_id = mosque_store.new_id()  # checked under a provisional id; the store draws the stored one
     text = await _checked(request, mosque_id)
     mosque_id, secret, version = await _call(store.create, text, mosques.by_id().__contains__)
@@ -625,10 +640,10 @@ async def _save(request: Request, mosque_id: str, text: str | None) -> Response:
                        **({"deleted": True} if text is None else {})}, {"ETag": f'"{version}"'})
 
 
-def _editable(request: Request) -> str:
+async def _editable(request: Request) -> str:
     """The id of an edit (PUT, DELETE), charged to the client's edits; a file profile's is never editable."""
     mosque_id = _id(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     if mosque_id in mosques.by_id():
         raise Forbidden()
     return mosque_id
@@ -636,7 +651,7 @@ def _editable(request: Request) -> str:
 
 @_handled
 async def update(request: Request) -> Response:
-    mosque_id = _editable(request)
+    mosque_id = await _editable(request)
     _secret(request)  # both headers are checked before the body is read
     _if_match(request)
     return await _save(request, mosque_id, await _checked(request, mosque_id))
@@ -644,7 +659,7 @@ async def update(request: Request) -> Response:
 
 @_handled
 async def delete(request: Request) -> Response:
-    return await _save(request, _editable(request), None)
+    return await _save(request, await _editable(request), None)
 
 
 def _version_number(request: Request) -> int:
@@ -657,7 +672,7 @@ def _version_number(request: Request) -> int:
 @_handled
 async def versions(request: Request) -> Response:
     mosque_id = _id(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     found = await _call(store.versions, mosque_id, _secret(request))
     return _json(200, {"id": mosque_id, "versions": found})
@@ -666,7 +681,7 @@ async def versions(request: Request) -> Response:
 @_handled
 async def version(request: Request) -> Response:
     mosque_id, number = _id(request), _version_number(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     try:
         body = await _call(store.version_body, mosque_id, _secret(request), number)
@@ -681,7 +696,7 @@ async def version(request: Request) -> Response:
 @_handled
 async def restore(request: Request) -> Response:
     mosque_id, number = _id(request), _version_number(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     secret, _ = _secret(request), _if_match(request)
     try:
@@ -710,7 +725,7 @@ def _link_name(request: Request) -> str:
 async def list_links(request: Request) -> Response:
     """``GET /v1/mosques/<id>/links``: the names of the profile's edit links and which one this secret is."""
     mosque_id = _id(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     mine, found = await _call(store.links, mosque_id, _secret(request))
     return _json(200, {"id": mosque_id, "you": mine, "links": found})
@@ -731,7 +746,7 @@ async def _json_body(request: Request) -> dict:
 async def add_link(request: Request) -> Response:
     """``POST /v1/mosques/<id>/links`` ``{"name": "treasurer"}``: a new named edit link, its secret shown this once."""
     mosque_id = _id(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     secret = _secret(request)
     name = (await _json_body(request))["name"]
@@ -746,7 +761,7 @@ async def add_link(request: Request) -> Response:
 async def revoke_link(request: Request) -> Response:
     """``DELETE /v1/mosques/<id>/links/<name>``: that link opens nothing any more (never the last one: 409)."""
     mosque_id, name = _id(request), _link_name(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     try:
         await _call(store.revoke_link, mosque_id, name, _secret(request))
@@ -761,7 +776,7 @@ async def revoke_link(request: Request) -> Response:
 async def rotate(request: Request) -> Response:
     """``POST /v1/mosques/<id>/rotate``: a new secret for the link presented; the old secret opens nothing."""
     mosque_id = _id(request)
-    _limit(edits, request, "edits")
+    await _limit(edits, request, "edits")
     store = _store_or_refuse()
     name, new = await _call(store.rotate, mosque_id, _secret(request))
     return _json(200, {"id": mosque_id, "name": name, "edit": new})

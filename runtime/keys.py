@@ -163,12 +163,26 @@ class KeyStore:
         return self._by_name.get(name)
 
 
-class KeyedLimiter:
-    """The address limiter for addresses, and one bucket of its key's budget for each keyed client."""
+def processes_from_env(text: str | None = None) -> int:
+    """Read APP_PROCESSES: how many app processes share the traffic (behind nginx: as many as its upstreams)."""
+    text = os.environ.get("APP_PROCESSES", "1") if text is None else text
+    if not text.isdigit() or not 1 <= int(text) <= 1000:
+        raise ValueError("APP_PROCESSES: the number of app processes behind the load balancer, 1 to 1000; "
+                         f"got {text[:20]!r}")
+    return int(text)
 
-    def __init__(self, addresses: RateLimiter, store: KeyStore):
+
+class KeyedLimiter:
+    """The address limiter for addresses, and one bucket of its key's budget for each keyed client.
+
+    A key's budget is the whole service's: nginx does not count keyed requests (deploy/nginx.conf), and a bucket
+    here is per process, so each of ``processes`` processes keeps its share, ``ceil(budget / processes)`` (nginx
+    spreads a client's requests round-robin: N processes had allowed a key N times its budget, issue 34)."""
+
+    def __init__(self, addresses: RateLimiter, store: KeyStore, processes: int = 1):
         self.addresses = addresses
         self.store = store
+        self.processes = processes
         self._keyed: dict[str, RateLimiter] = {}
         self._lock = threading.Lock()
 
@@ -180,7 +194,8 @@ class KeyedLimiter:
         if not client.startswith("key:"):
             return self.addresses
         key = self.store.by_name(client[4:])
-        budget = key.budget if key is not None else self.addresses.per_minute  # revoked meanwhile: as an address
+        # revoked meanwhile: as an address; budget 0 (unlimited) stays 0
+        budget = -(-key.budget // self.processes) if key is not None else self.addresses.per_minute
         with self._lock:
             limiter = self._keyed.get(client)
             if limiter is None or limiter.per_minute != budget:

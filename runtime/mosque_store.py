@@ -13,6 +13,9 @@ edit link can list and restore them:
               ``secret_hash``, ``created``.  The first link, named "first", is ``mosques``' secret; a revoked
               first link has an empty hash (nothing matches it).  Any link may rotate its own secret, add a named
               link and revoke any other; the last link is never revoked (``mosque.py link`` issues one).
+``budgets``   the per-client budgets of writes (issue 34: one client's creations and edits counted once whichever
+              app process or node they reach): ``action`` (``create``, ``edit``), ``client`` (an address, an IPv6
+              client's /64), ``spent`` (actions not yet refilled, as of) ``as_of`` (unix seconds); `spend`.
 ``versions``  one row per save: ``id``, ``version`` (1, 2, …), ``saved`` (UTC, ISO 8601 seconds) and
               ``body``: the profile as compact JSON text, or NULL for a deletion (the profile is
               gone while its latest version is one; restoring an older version brings it back).
@@ -93,7 +96,16 @@ SCHEMA = (
          secret_hash TEXT NOT NULL,
          created TEXT NOT NULL,
          PRIMARY KEY (id, name))""",
+    # Per-client budgets of writes shared by every app process and node on this store (issue 34; `spend`).
+    """CREATE TABLE IF NOT EXISTS budgets (
+         action TEXT NOT NULL,
+         client TEXT NOT NULL,
+         spent DOUBLE PRECISION NOT NULL,
+         as_of DOUBLE PRECISION NOT NULL,
+         PRIMARY KEY (action, client))""",
 )
+BUDGET_WINDOW_S = 3600.0  # a budget of N actions refills N an hour (runtime/hosted.py HOSTED_CREATES_PER_HOUR …)
+PRUNE_BUDGETS_EVERY = 256  # spends per process between two removals of the budgets that have refilled
 FIRST_LINK = "first"  # the name of the edit link a profile is published with (its secret in ``mosques``)
 MAX_LINKS = 10  # edit links per profile, the first included
 LINK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)  # a committee member's link: "treasurer"
@@ -214,6 +226,7 @@ class Store(abc.ABC):
         self._opened_lock = threading.Lock()
         self._ready = False  # the schema is there (`ensure_ready`)
         self._ready_lock = threading.Lock()
+        self._spends = 0  # `spend` calls in this process (every `PRUNE_BUDGETS_EVERY`th prunes)
 
     @abc.abstractmethod
     def _connect(self): ...
@@ -516,6 +529,36 @@ class Store(abc.ABC):
             return row[0]
         return self._run(work)
 
+    # -- the shared budgets of writes (issue 34) --
+    greatest = "GREATEST"  # the larger of two numbers (SQLite: MAX with two arguments)
+
+    def spend(self, action: str, client: str, per_hour: int, now_s: float) -> int | None:
+        """Spend one of ``client``'s ``per_hour`` ``action``s (a token bucket refilled ``per_hour`` an hour); return None
+        when spent, else the seconds until one is there again.  One upsert, atomic in the database (PostgreSQL's
+        row lock on conflict, SQLite's write lock), so of two app processes or nodes spending a client's last
+        action at once exactly one succeeds.  ``now_s``: the app's clock (unix seconds; nodes keep it by NTP, as
+        their prayer times need): a node behind the others never refills a bucket (``as_of`` only moves on)."""
+        rate_per_s = per_hour / BUDGET_WINDOW_S
+        g = self.greatest
+        level = f"{g}(0, budgets.spent - {g}(0, excluded.as_of - budgets.as_of) * ?)"
+        upsert = self._sql(
+            f"INSERT INTO budgets (action, client, spent, as_of) VALUES (?, ?, 1, ?) "
+            f"ON CONFLICT (action, client) DO UPDATE SET spent = {level} + 1, as_of = {g}(budgets.as_of, excluded.as_of) "
+            f"WHERE {level} + 1 <= ? RETURNING spent")
+
+        def work(cursor):
+            self._spends += 1
+            if self._spends % PRUNE_BUDGETS_EVERY == 0:  # a bucket idle for the window has refilled: forget it
+                cursor.execute(self._sql("DELETE FROM budgets WHERE as_of < ?"), (now_s - BUDGET_WINDOW_S,))
+            cursor.execute(upsert, (action, client, now_s, rate_per_s, rate_per_s, per_hour))
+            if cursor.fetchone() is not None:
+                return None
+            spent, as_of = self._one(cursor, "SELECT spent, as_of FROM budgets WHERE action = ? AND client = ?",
+                                     action, client)
+            level_now = max(0.0, spent - max(0.0, now_s - as_of) * rate_per_s)
+            return max(1, math.ceil((level_now + 1 - per_hour) / rate_per_s - 1e-9))
+        return self._run(work, write=True)
+
     # -- writing: each one transaction --
     def create(self, body: str, reserved=lambda mosque_id: False) -> tuple[str, str, int]:
         """Store a new profile (``body``: already checked) as version 1; return (id, secret, version).  An id is
@@ -664,6 +707,8 @@ def create_private(path: Path | str) -> None:
 
 
 class SqliteStore(Store):
+    greatest = "MAX"  # SQLite's scalar max of its arguments
+
     def __init__(self, path: Path | str, timeout_s: float = SQLITE_BUSY_S):
         super().__init__()
         self.path = Path(path)

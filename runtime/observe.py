@@ -94,6 +94,21 @@ class _Formatter(logging.Formatter):
         return line + ("\n" + fields["exception"] if record.exc_info else "")
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to the ``sys.stderr`` of the moment, not the one of the start: a test runner swaps it per test and
+    closes the old one, and a store thread logging later then raised "I/O operation on closed file" (issue 34: its
+    traceback, printed by that thread while pytest's own thread parsed a module, met CPython 3.11's AST recursion
+    check, gh-106905, and ended the run)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass  # always sys.stderr
+
+
 def setup_logging(environ=os.environ, stream=None) -> logging.Logger:
     """Give the app's loggers (``runtime``) one handler writing `_Formatter` lines (``LOG_FORMAT``: ``text``
     or ``json``; ``LOG_LEVEL``: a level name); a bad value stops the app at start, naming the variable."""
@@ -107,7 +122,7 @@ def setup_logging(environ=os.environ, stream=None) -> logging.Logger:
     for handler in list(logger.handlers):
         if getattr(handler, "_observe", False):
             logger.removeHandler(handler)
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler._observe = True
     handler.setFormatter(_Formatter(log_format == "json"))
     logger.addHandler(handler)

@@ -427,11 +427,17 @@ def test_over_http_a_second_node_and_a_restarted_app_follow_an_edit_within_a_min
         assert status == 200, body
         _, _, page = _http(ports[0], "GET", screen)
         assert b"Renamed Mosque" in page  # the node that took the edit: at once
+        # The other node read version 1 before the edit (its screen above), so its copy is trusted until less than
+        # PROFILE_TTL_S after `started`: a question sent later than that must see the edit.  The verdict is that
+        # order (issue 34: "within TTL + 2 s" of wall-clock time failed when a loaded machine slowed the questions).
         started = time.monotonic()
-        while b"Renamed Mosque" not in _http(ports[1], "GET", screen)[2]:
-            assert time.monotonic() - started < 60, "the other node still shows the old profile after a minute"
+        while True:
+            sent = time.monotonic()
+            if b"Renamed Mosque" in _http(ports[1], "GET", screen)[2]:
+                break
+            assert sent - started <= hosted.PROFILE_TTL_S, \
+                f"a question sent {sent - started:.1f} s after the edit got the old profile (copies live {hosted.PROFILE_TTL_S} s)"
             time.sleep(0.5)
-        assert time.monotonic() - started <= hosted.PROFILE_TTL_S + 2
         # Restart: a new process on the same database serves the edited profile at once.
         local_stack.stop(apps[1])
         apps[1] = local_stack.start_app(static, ports[1], extra_env=extra)
