@@ -154,7 +154,7 @@ def runs_for(base: str, moment: Moment, lang: str, at_ms: int, out: Path) -> lis
              {"steps": [{"click": "#f-place-point"}, {"fill": "#f-lat", "value": "32.62"},
                         {"fill": "#f-lng", "value": "44.02"}, {"fill": "#f-tz", "value": "Asia/Baghdad"},
                         {"click": "details:has(#f-elevation) > summary"},
-                        {"fill": "#f-elevation", "value": "99999"}], "wait_ms": 3000}),
+                        {"fill": "#f-elevation", "value": "99999"}, {"press": "Tab"}], "wait_ms": 3000}),
             ("page-400", f"/screen/?city={place.city}&date=2026-03-11{lang_q}", DESKTOP, True, {}),
             ("page-404", f"/{lang}/no-such-page/" if lang != "en" else "/city/no-such-city/", DESKTOP, True, {}),
             ("page-429", _page(lang, "/"), DESKTOP, True, {"html": _error_page(lang, 429)}),

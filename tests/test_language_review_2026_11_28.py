@@ -305,3 +305,16 @@ def test_fa_05_r06_a_persian_month_table_is_headed_by_its_solar_hijri_months():
         assert "آبان ۱۴۰۵ – آذر ۱۴۰۵ (نوامبر ۲۰۲۶) " in heads, heads
     arabic = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
     assert "تشرين الثاني ٢٠٢٦ " in re.findall(r'<h2 id="h-[^"]*">([^<]*)<span class="hijri-caption">', arabic)
+
+
+def test_ur3_01_the_city_pages_today_card_says_ashuras_abstaining():
+    """Gallery review, third pass (docs/reviews/gallery-2026-11-28-third-ur.md), UR3-01 (W): on Ashura morning the
+    Karachi page's today card (what a 390-px phone shows first) said nothing of abstaining until after asr; the line
+    was only in the month table's events column, off the screen.  Reference: the reader's calendar, Ashura 1448 kept
+    in Karachi on Friday 26 June 2026 (the Central Ruet-e-Hilal Committee's Muharram), and the reader's own text."""
+    now = datetime(2026, 6, 26, 5, tzinfo=timezone.utc).timestamp()  # 10:00 in Karachi (UTC+5)
+    html = timetable.render(date(2026, 6, 26), "karachi", "ur", now_s=now).decode()
+    card = re.search(r'<section class="today-card.*?</section>', html, re.S).group(0)
+    practice = re.search(r'<p class="card-event practice">([^<]*)</p>', card)
+    assert practice and "عصر" in practice.group(1) and "روزے کی نیت کے بغیر" in practice.group(1), card
+    assert "عاشور" in card  # the day itself named on the card

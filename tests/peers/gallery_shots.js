@@ -25,7 +25,9 @@ async function one(context, spec) {
   if (response) status = response.status();
   if (spec.html) await page.setContent(spec.html, { waitUntil: "networkidle" });
   for (const step of spec.steps || []) {
-    const done = step.click ? page.click(step.click) : page.fill(step.fill, step.value);
+    // a key pressed (Tab: leave a box, as a reader does, so the builder shows its error: none while typing)
+    const done = step.click ? page.click(step.click) : step.press ? page.keyboard.press(step.press)
+      : page.fill(step.fill, step.value);
     await done.catch((error) => errors.push(String(error)));
   }
   // The page's timers (a countdown's tick, the builder's 400 ms preview) run on the fake clock: move it on a little,
