@@ -70,8 +70,7 @@ def measured(server):
     for name, (city, lang, lang2, days, portrait) in SCREENS.items():
         query = {"city": city, **RULES, "lang": lang, **({"lang2": lang2} if lang2 else {})}
         for day in days:
-            # 1366×768 has 1920×1080's shape (the layout is in vmin): measured for the screens of the trial only
-            landscape = LANDSCAPE if name in ("en", "ur") else tuple(v for v in LANDSCAPE if v != (1366, 768))
+            landscape = LANDSCAPE  # every size the issue names, for every screen (1366×768 included)
             viewports = [*landscape, *((PORTRAIT,) if portrait else ())]
             pages.append({"name": f"{name}-{day}", "url": "/screen/?" + urllib.parse.urlencode(query),
                           "start": int(DAYS[day].timestamp() * 1000), "viewports": [list(v) for v in viewports],
