@@ -26,6 +26,7 @@ import announce
 from generator.calendars import hijri, hijri_calibration, hijri_regions
 
 from conftest import assert_bad_request
+from regional_reckoning import assert_rows_served, day as _day, read_rows, announce_and_read, held_out_recount
 
 CALENDAR = "azerbaijan"
 BODY = "qmi"
@@ -35,14 +36,7 @@ AZT = timezone(timedelta(hours=4))
 
 
 def _rows() -> list[dict]:
-    with (hijri_regions.MONTH_STARTS_DIR / f"{CALENDAR}.csv").open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        assert reader.fieldnames == COLUMNS
-        return list(reader)
-
-
-def _day(iso: str) -> int:
-    return (date.fromisoformat(iso) - date(1970, 1, 1)).days
+    return read_rows(CALENDAR, COLUMNS)
 
 
 def _moonset_rule_start(near: date) -> date:
@@ -84,16 +78,7 @@ def test_the_rows_are_well_formed():
 def test_every_announced_row_is_served_as_announced(client):
     """/v1/hijri?date=<day 1>&calendar=azerbaijan is day 1 of the announced month, from the table, naming the
     Board; the day before is the last day of the month before; the month map starts there."""
-    for row in _rows():
-        hy, hm = int(row["hy"]), int(row["hm"])
-        body = client.get("/v1/hijri", params={"calendar": CALENDAR, "date": row["gregorian_start"]}).json()
-        assert body["hijri"] == {"year": hy, "month": hm, "day": 1}, row
-        assert body["calendarUsed"] == CALENDAR and body["source"] == "table" and body["authority"] == BODY, row
-        eve = (date.fromisoformat(row["gregorian_start"]) - timedelta(days=1)).isoformat()
-        before = client.get("/v1/hijri", params={"calendar": CALENDAR, "date": eve}).json()["hijri"]
-        assert before["day"] in (29, 30) and before["month"] == (hm - 2) % 12 + 1, row
-        month = client.get("/v1/hijri", params={"calendar": CALENDAR, "hy": hy, "hm": hm}).json()
-        assert month["start"] == row["gregorian_start"] and month["authority"] == BODY, row
+    assert_rows_served(client, CALENDAR, BODY, _rows())
 
 
 def test_the_boards_1443_evening_is_the_moonset_the_rule_computes():
@@ -131,16 +116,7 @@ def test_the_bench_figure_is_the_leave_one_year_out_agreement():
     computed here again, is the one bench/hijri.py prints and docs/hijri.md states (19 of 20).  The months
     before 1443 are served as announced and do not choose the rule."""
     rows = [r for r in _rows() if int(r["hy"]) >= 1443]
-    hy = np.array([int(r["hy"]) for r in rows])
-    hm = np.array([int(r["hm"]) for r in rows])
-    announced = np.array([_day(r["gregorian_start"]) for r in rows])
-    starts = hijri.candidate_starts(hy, hm, CALENDAR)
-    hits = starts == announced[None, :]
-    held = 0
-    for year in sorted(set(hy.tolist())):
-        train, test = hy != year, hy == year
-        best = max(range(len(starts)), key=lambda i: (hits[i, train].sum(), -i))
-        held += int(hits[best, test].sum())
+    held, _ = held_out_recount(CALENDAR, rows)
     fit = hijri_calibration.regional_fit(CALENDAR)
     assert int(fit.held_out.hits.sum()) == held == 19 and len(fit.announced) == len(rows) == 20
     assert fit.candidates[fit.chosen] == "Moon sets after the Sun at Baku"
@@ -205,17 +181,8 @@ def test_pages_screen_widget_and_builder_take_azerbaijan(client):
 def test_announce_records_an_azerbaijan_row_that_the_table_then_serves(hijri_sandbox):
     """1447/11 = 2026-04-18 (the conjunction is 2026-04-17 11:52 UT, USNO; by the Board's test the Moon sets
     after the Sun in Baku that evening): written with the Board as the body by default, then served."""
-    sandbox = hijri_sandbox / "month_starts"
-    assert announce.main(["azerbaijan", "1447", "11", "2026-04-18", "--source", "https://a.example/zulqade",
-                          "--quote", "18 aprel", "--today", "2026-11-28", "--out", str(sandbox / "out")]) == 0
-    with (sandbox / "azerbaijan.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    assert {"hy": "1447", "hm": "11", "gregorian_start": "2026-04-18", "decided_by": BODY, "shia_followed": "yes",
-            "source": "https://a.example/zulqade", "quote": "18 aprel", "reported": "",
-            "read": "2026-11-28"} in rows
-    hijri.reload()
-    assert hijri.month_start(1447, 11, CALENDAR) == _day("2026-04-18")
-    assert hijri.month_authority(1447, 11, CALENDAR) == BODY
+    announce_and_read(hijri_sandbox / "month_starts", CALENDAR, BODY, 1447, 11, "2026-04-18",
+                      "https://a.example/zulqade", "18 aprel")
 
 
 def test_announce_refuses_an_azerbaijan_day_before_the_conjunction(hijri_sandbox, capsys):

@@ -18,18 +18,17 @@ here it is computed again independently and compared with the bench's.
 """
 from __future__ import annotations
 
-import csv
 import re
 from datetime import date, timedelta
 from html import escape
 
-import numpy as np
 import pytest
 
 import announce
-from generator.calendars import hijri, hijri_calibration, hijri_regions
+from generator.calendars import hijri_calibration, hijri_regions
 
 from conftest import assert_bad_request
+from regional_reckoning import assert_rows_served, day as _day, read_rows, assert_computed_months_follow, held_out_recount
 
 BODY = "cssna"
 REGIONS = {"cssna-east": "east", "cssna-west": "west"}
@@ -40,15 +39,8 @@ SPLIT = {(1438, 10): ("2017-06-25", "2017-06-26"), (1443, 12): ("2022-06-30", "2
 
 
 def _rows(calendar: str | None = None) -> list[dict]:
-    with (hijri_regions.MONTH_STARTS_DIR / "cssna.csv").open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        assert reader.fieldnames == COLUMNS
-        rows = list(reader)
+    rows = read_rows("cssna", COLUMNS)
     return rows if calendar is None else [r for r in rows if r["region"] in ("all", REGIONS[calendar])]
-
-
-def _day(iso: str) -> int:
-    return (date.fromisoformat(iso) - date(1970, 1, 1)).days
 
 
 def test_the_rows_are_well_formed():
@@ -81,16 +73,7 @@ def test_the_rows_are_well_formed():
 def test_every_announced_row_is_served_as_announced(client, calendar):
     """/v1/hijri?date=<day 1>&calendar=cssna-<region> is day 1 of the announced month, from the table,
     naming the Council; the day before is the 29th or 30th of the month before; the month map starts there."""
-    for row in _rows(calendar):
-        hy, hm = int(row["hy"]), int(row["hm"])
-        body = client.get("/v1/hijri", params={"calendar": calendar, "date": row["gregorian_start"]}).json()
-        assert body["hijri"] == {"year": hy, "month": hm, "day": 1}, row
-        assert body["calendarUsed"] == calendar and body["source"] == "table" and body["authority"] == BODY, row
-        eve = (date.fromisoformat(row["gregorian_start"]) - timedelta(days=1)).isoformat()
-        before = client.get("/v1/hijri", params={"calendar": calendar, "date": eve}).json()["hijri"]
-        assert before["day"] in (29, 30) and before["month"] == (hm - 2) % 12 + 1, row
-        month = client.get("/v1/hijri", params={"calendar": calendar, "hy": hy, "hm": hm}).json()
-        assert month["start"] == row["gregorian_start"] and month["authority"] == BODY, row
+    assert_rows_served(client, calendar, BODY, _rows(calendar))
 
 
 def test_eid_al_adha_1444_is_a_day_apart_in_the_two_regions(client):
@@ -125,22 +108,10 @@ def test_the_bench_figure_is_the_leave_one_year_out_agreement(calendar):
     rows (first on ties), predict that year's months with it; the held-out hits, counted here again, are
     the bench's; the computed months follow the candidate chosen on every row."""
     rows = _rows(calendar)
-    hy = np.array([int(r["hy"]) for r in rows])
-    hm = np.array([int(r["hm"]) for r in rows])
-    announced = np.array([_day(r["gregorian_start"]) for r in rows])
-    starts = hijri.candidate_starts(hy, hm, calendar)
-    hits = starts == announced[None, :]
-    held = 0
-    for year in sorted(set(hy.tolist())):
-        train, test = hy != year, hy == year
-        best = max(range(len(starts)), key=lambda i: (hits[i, train].sum(), -i))
-        held += int(hits[best, test].sum())
+    held, best = held_out_recount(calendar, rows)
     fit = hijri_calibration.regional_fit(calendar)
     assert int(fit.held_out.hits.sum()) == held and len(fit.announced) == len(rows)
-    best = int(np.argmax(hits.sum(axis=1)))
-    months_hy, months_hm = np.array([(y, m) for y in range(1446, 1450) for m in range(1, 13)]).T
-    np.testing.assert_array_equal(hijri.computed_start(months_hy, months_hm, calendar),
-                                  hijri.candidate_starts(months_hy, months_hm, calendar)[best])
+    assert_computed_months_follow(calendar, best, 1446, 1449)
 
 
 def test_the_candidates_look_in_north_america_by_naked_eye():

@@ -23,13 +23,13 @@ from __future__ import annotations
 import csv
 from datetime import date, timedelta
 
-import numpy as np
 import pytest
 
 import announce
-from generator.calendars import hijri, hijri_calibration, hijri_regions
+from generator.calendars import hijri_calibration, hijri_regions
 
 from conftest import assert_bad_request
+from regional_reckoning import assert_rows_served, read_rows, announce_and_read, assert_computed_months_follow, held_out_recount
 
 CALENDAR = "lebanon"
 BODY = "fadlallah-office"
@@ -39,14 +39,7 @@ COUNCIL_DAYS = {(1435, 10): "2014-07-29", (1441, 10): "2020-05-25", (1443, 10): 
 
 
 def _rows() -> list[dict]:
-    with (hijri_regions.MONTH_STARTS_DIR / f"{CALENDAR}.csv").open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        assert reader.fieldnames == COLUMNS
-        return list(reader)
-
-
-def _day(iso: str) -> int:
-    return (date.fromisoformat(iso) - date(1970, 1, 1)).days
+    return read_rows(CALENDAR, COLUMNS)
 
 
 def test_the_rows_are_well_formed():
@@ -71,17 +64,7 @@ def test_the_rows_are_well_formed():
 def test_every_announced_row_is_served_as_announced(client):
     """/v1/hijri?date=<day 1>&calendar=lebanon is day 1 of the announced month, from the table, naming the
     office; the day before is the last (29th or 30th) of the month before; the month map starts there."""
-    rows = _rows()
-    for row in rows:
-        hy, hm = int(row["hy"]), int(row["hm"])
-        body = client.get("/v1/hijri", params={"calendar": CALENDAR, "date": row["gregorian_start"]}).json()
-        assert body["hijri"] == {"year": hy, "month": hm, "day": 1}, row
-        assert body["calendarUsed"] == CALENDAR and body["source"] == "table" and body["authority"] == BODY, row
-        eve = (date.fromisoformat(row["gregorian_start"]) - timedelta(days=1)).isoformat()
-        before = client.get("/v1/hijri", params={"calendar": CALENDAR, "date": eve}).json()["hijri"]
-        assert before["day"] in (29, 30) and before["month"] == (hm - 2) % 12 + 1, row
-        month = client.get("/v1/hijri", params={"calendar": CALENDAR, "hy": hy, "hm": hm}).json()
-        assert month["start"] == row["gregorian_start"] and month["authority"] == BODY, row
+    assert_rows_served(client, CALENDAR, BODY, _rows())
 
 
 def test_eid_1447_is_the_offices_friday_and_a_day_before_najaf(client):
@@ -127,23 +110,10 @@ def test_the_bench_figure_is_the_leave_one_year_out_agreement():
     (first on ties), predict that year's months with it; the count of held-out hits, computed here
     again, is the one bench/hijri.py prints and docs/hijri.md states."""
     rows = _rows()
-    hy = np.array([int(r["hy"]) for r in rows])
-    hm = np.array([int(r["hm"]) for r in rows])
-    announced = np.array([_day(r["gregorian_start"]) for r in rows])
-    starts = hijri.candidate_starts(hy, hm, CALENDAR)
-    hits = starts == announced[None, :]
-    held = 0
-    for year in sorted(set(hy.tolist())):
-        train, test = hy != year, hy == year
-        best = max(range(len(starts)), key=lambda i: (hits[i, train].sum(), -i))
-        held += int(hits[best, test].sum())
+    held, best = held_out_recount(CALENDAR, rows)
     fit = hijri_calibration.regional_fit(CALENDAR)
     assert int(fit.held_out.hits.sum()) == held and len(fit.announced) == len(rows)
-    # the computed months follow the candidate chosen on every row
-    best = int(np.argmax(hits.sum(axis=1)))
-    months_hy, months_hm = np.array([(y, m) for y in range(1426, 1450) for m in range(1, 13)]).T
-    np.testing.assert_array_equal(hijri.computed_start(months_hy, months_hm, CALENDAR),
-                                  hijri.candidate_starts(months_hy, months_hm, CALENDAR)[best])
+    assert_computed_months_follow(CALENDAR, best, 1426, 1449)  # the computed months: the candidate chosen on every row
 
 
 def test_the_candidates_are_the_offices_wording():
@@ -207,18 +177,8 @@ def test_eid_jamaat_follows_the_offices_eid(client):
 def test_announce_records_a_lebanon_row_that_the_table_then_serves(hijri_sandbox):
     """1447/11 = 2026-04-18 (Saturday; the conjunction is 2026-04-17 11:52 UT, USNO): written with the
     office as the body by default, then served from the table."""
-    sandbox = hijri_sandbox / "month_starts"
-    assert announce.main(["lebanon", "1447", "11", "2026-04-18", "--source", "https://a.example/dhulqada",
-                          "--quote", "Saturday 18 April", "--today", "2026-11-28",
-                          "--out", str(sandbox / "out")]) == 0
-    with (sandbox / "lebanon.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    assert {"hy": "1447", "hm": "11", "gregorian_start": "2026-04-18", "decided_by": BODY, "shia_followed": "yes",
-            "source": "https://a.example/dhulqada", "quote": "Saturday 18 April", "reported": "",
-            "read": "2026-11-28"} in rows
-    hijri.reload()
-    assert hijri.month_start(1447, 11, CALENDAR) == _day("2026-04-18")
-    assert hijri.month_authority(1447, 11, CALENDAR) == BODY
+    announce_and_read(hijri_sandbox / "month_starts", CALENDAR, BODY, 1447, 11, "2026-04-18",
+                      "https://a.example/dhulqada", "Saturday 18 April")
 
 
 def test_announce_refuses_a_lebanon_day_before_the_conjunction(hijri_sandbox, capsys):
