@@ -397,8 +397,10 @@ def _decoded(headers: dict, body: bytes) -> bytes:
     return gzip.decompress(body) if encoding == "gzip" else brotli.decompress(body) if encoding == "br" else body
 
 
-@pytest.mark.parametrize("damage", ["truncated", "garbled", "emptied", "old .gz", "old .br", "planted"])
-def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
+DAMAGES = ("truncated", "garbled", "emptied", "old .gz", "old .br", "planted")
+
+
+def test_nginx_sends_no_bytes_the_manifest_does_not_name(front):
     """Issue 29: nginx sent a truncated or garbled pre-rendered file with 200 to clients asking for no
     compression (397 bytes of a 795-byte answer; an empty file) and the old .gz/.br to the others, until
     the next build.  Issue 34: without asking the app per file.  nginx's root is the tree deploy/publish.py
@@ -406,59 +408,76 @@ def test_nginx_sends_no_bytes_the_manifest_does_not_name(front, damage):
     manifest's bytes, from its copy), and a publication of the damaged tree leaves the file (or the bad
     sibling) out, so the app renders the answer; an incremental publication keeps the copy it checked
     before (the manifest names the same bytes).  Reference: static_out/.manifest.json's entry and the
-    file's bytes read before the damage; every encoding decoded here."""
+    file's bytes read before the damage; every encoding decoded here.  Each damage on a file of its own, all
+    at once, so that each publication (every file of the tree read and checked) is made once, not per damage."""
     from generator.output import static_paths
 
     base, static = front
     nginx = FRONT_INFO["nginx"]
-    relative, url = "v1/hijri/calendar=moonsighting&hm=9&hy=1447.json", "/v1/hijri?calendar=moonsighting&hm=9&hy=1447"
-    if damage == "planted":  # a file in a name the scheme serves, which no build wrote
-        relative, url = "v1/qibla/lat=1.5&lng=2.5.json", "/v1/qibla?lat=1.5&lng=2.5"
-    entry = static_paths.read_manifest(static).get(relative)
-    path = static / relative
-    originals = {p: p.read_bytes() for p in (path, path.with_name(path.name + ".gz"), path.with_name(path.name + ".br"))
-                 if p.is_file()}
-    good = originals.get(path, b"")
-    if damage != "planted":
-        assert entry is not None and len(originals) == 3
-        assert (static_paths.content_hash(good), len(good)) == tuple(entry)
+    manifest = static_paths.read_manifest(static)
+    files = {}  # damage -> (relative, url, good bytes)
+    originals = {}
+    for damage, month in zip(DAMAGES, ((1447, 9), (1447, 10), (1447, 11), (1447, 12), (1448, 1), None)):
+        if month is None:  # planted: a file in a name the scheme serves, which no build wrote
+            relative, url = "v1/qibla/lat=1.5&lng=2.5.json", "/v1/qibla?lat=1.5&lng=2.5"
+        else:
+            hy, hm = month
+            relative = f"v1/hijri/calendar=moonsighting&hm={hm}&hy={hy}.json"
+            url = f"/v1/hijri?calendar=moonsighting&hm={hm}&hy={hy}"
+        path = static / relative
+        mine = {q: q.read_bytes() for q in (path, path.with_name(path.name + ".gz"), path.with_name(path.name + ".br"))
+                if q.is_file()}
+        good = mine.get(path, b"")
+        if damage != "planted":
+            assert len(mine) == 3 and (static_paths.content_hash(good), len(good)) == tuple(manifest[relative])
+        files[damage] = (relative, url, good)
+        originals.update(mine)
     try:
-        _damage(path, damage, good)
+        for damage, (relative, _, good) in files.items():
+            _damage(static / relative, damage, good)
         for stage in ("after publishing", "published again", "published afresh"):
-            if stage == "published again" and damage != "planted":
+            if stage == "published again":
                 published = local_stack.republish(nginx)
                 assert published.refused == [] and published.refused_siblings == []
-                assert (published.generation / relative).read_bytes() == good  # the copy checked before
+                for damage, (relative, _, good) in files.items():
+                    if damage != "planted":
+                        assert (published.generation / relative).read_bytes() == good  # the copy checked before
             if stage == "published afresh":
                 published = local_stack.republish(nginx, fresh=True)
-                copy = published.generation / relative
-                if damage in ("old .gz", "old .br"):
-                    assert published.refused_siblings == [relative + damage[-3:]] and copy.read_bytes() == good
-                    assert not copy.with_name(copy.name + damage[-3:]).exists()
-                else:
-                    assert not copy.exists() and published.refused == ([] if damage == "planted" else [relative])
-            for encoding in ("identity", "gzip", "br"):
-                status, headers, body = _from("127.0.0.12", base + url, {"Accept-Encoding": encoding})
-                assert status == 200, (damage, stage, encoding, status)
-                if damage == "planted":
-                    assert b"planted" not in body and _decoded(headers, body).startswith(b'{"lat":1.5,"lng":2.5,"qibla":')
-                else:
-                    assert _decoded(headers, body) == good, (damage, stage, encoding, body[:80])
+                siblings = sorted(files[d][0] + d[-3:] for d in ("old .gz", "old .br"))
+                whole = sorted(files[d][0] for d in ("truncated", "garbled", "emptied"))
+                assert sorted(published.refused_siblings) == siblings and sorted(published.refused) == whole
+                for damage, (relative, _, good) in files.items():
+                    copy = published.generation / relative
+                    if damage in ("old .gz", "old .br"):
+                        assert copy.read_bytes() == good and not copy.with_name(copy.name + damage[-3:]).exists()
+                    else:
+                        assert not copy.exists(), damage
+            for damage, (relative, url, good) in files.items():
+                for encoding in ("identity", "gzip", "br"):
+                    status, headers, body = _from("127.0.0.12", base + url, {"Accept-Encoding": encoding})
+                    assert status == 200, (damage, stage, encoding, status)
+                    if damage == "planted":
+                        assert b"planted" not in body
+                        assert _decoded(headers, body).startswith(b'{"lat":1.5,"lng":2.5,"qibla":')
+                    else:
+                        assert _decoded(headers, body) == good, (damage, stage, encoding, body[:80])
     finally:
-        if damage == "planted":
-            path.unlink()
-        for p, data in originals.items():
-            p.write_bytes(data)
+        (static / files["planted"][0]).unlink(missing_ok=True)
+        for q, data in originals.items():
+            q.write_bytes(data)
         local_stack.republish(nginx)
-    if damage != "planted":
-        # published again: a static hit, once nginx's file cache has looked again (open_file_cache_valid 1s:
-        # a miss it remembered from the damaged publication may stand for up to a second)
+    # published again: a static hit, once nginx's file cache has looked again (open_file_cache_valid 1s:
+    # a miss it remembered from the damaged publication may stand for up to a second)
+    for damage, (relative, url, good) in files.items():
+        if damage == "planted":
+            continue
         for _ in range(30):
             status, headers, body = _get(base + url)
             if "Last-Modified" in headers:
                 break
             time.sleep(0.2)
-        assert status == 200 and "Last-Modified" in headers and body == good
+        assert status == 200 and "Last-Modified" in headers and body == good, damage
 
 
 def _public_url(relative: str, today: str) -> str | None:
