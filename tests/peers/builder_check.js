@@ -314,6 +314,10 @@ async function committee(browser, input, job) {
     }
   }
   await settled(page);
+  // the committee's two languages: read once the answer that sets the Urdu widget frame is shown (beside a CPU hog
+  // the page was once read before it, on 28 November: the frame's address still empty)
+  await page.waitForFunction(() => Boolean(document.getElementById("frame-widget-2").dataset.src), null,
+    { timeout: 60000 }).catch(() => {});
   const run = { name: "committee", errors, counts, asked };
   run.beforePublish = await page.evaluate(readPage);
   run.layout = [await page.evaluate(layout)];
