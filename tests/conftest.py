@@ -98,6 +98,20 @@ def static_build():
     shutil.rmtree(static, ignore_errors=True)
 
 
+@pytest.fixture
+def example(monkeypatch):
+    """The example mosque profile (tests/fixtures/mosques/example-mosque.json, languages ur and en) served beside the
+    shipped profiles; the pages' cached answers cleared before and after (test_mosques, test_screen_bilingual)."""
+    from generator.prayer import mosques
+    from generator.site import responses
+
+    served = {**mosques.load(), **mosques.load(Path(__file__).parent / "fixtures" / "mosques")}
+    monkeypatch.setattr(mosques, "by_id", lambda: served)
+    responses._body.cache_clear()
+    yield served["example-mosque"]
+    responses._body.cache_clear()
+
+
 def browser_app_server(tmp_path_factory, chromium: str):
     """Yield the base URL of the app under uvicorn on a free loopback port, with an empty static root
     (every answer and page rendered by the code under test), for a browser test; skip without Chromium."""

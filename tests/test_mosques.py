@@ -42,16 +42,6 @@ EXAMPLE_QUERY = {"city": "london", "method": "Jafari", "imsak": "10", "tune": "i
                  "jamaatWeekly": "fri", "jumuah": "13:15,14:00", "eid": "07:30,09:00"}
 
 
-@pytest.fixture
-def example(monkeypatch):
-    """Serve the example fixture beside the shipped profiles (answers cached by the pages are cleared)."""
-    served = {**mosques.load(), **mosques.load(FIXTURE.parent)}
-    monkeypatch.setattr(mosques, "by_id", lambda: served)
-    responses._body.cache_clear()
-    yield served["example-mosque"]
-    responses._body.cache_clear()
-
-
 def _write(tmp_path: Path, name: str, data) -> Path:
     path = tmp_path / f"{name}.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")

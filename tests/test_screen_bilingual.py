@@ -18,23 +18,11 @@ from __future__ import annotations
 import html as html_lib
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-from generator.prayer import mosques
-from generator.site import responses, routes
+from generator.site import routes
 
-FIXTURE = Path(__file__).parent / "fixtures" / "mosques" / "example-mosque.json"  # languages ["ur", "en"]
-
-
-@pytest.fixture
-def example(monkeypatch):
-    served = {**mosques.load(), **mosques.load(FIXTURE.parent)}
-    monkeypatch.setattr(mosques, "by_id", lambda: served)
-    responses._body.cache_clear()
-    yield served["example-mosque"]
-    responses._body.cache_clear()
 
 
 def _config(page: str) -> dict:
