@@ -127,7 +127,9 @@ COMMITTEE_STEPS = [
     {"type": "#season-rules li:nth-child(2) .s-value", "text": "15"},
     {"select": "#season-rules li:nth-child(2) .s-round", "value": "1"},  # not rounded: 06:11, not 06:15 (REPORT)
     {"type": "#f-jumuahDst", "text": "1:30pm, 2:30pm"},
-    {"check": "#f-lang-ur"},
+    # ticked once the times have answered: a change that asks no new times still redraws the frames (28 November CI:
+    # the Urdu widget's frame stayed empty when the tick came after the last answer)
+    {"check": "#f-lang-ur", "settledBefore": True},
     {"type": "#f-source-about", "text": "The committee's rules, agreed at its meeting of November 2026"},
 ]
 # The keystroke-level model of Card, Moran & Newell (The Psychology of Human-Computer Interaction, 1983; "The

@@ -263,7 +263,7 @@ async function edit(browser, input, job, editLink, screenPath) {
 // drop-down is two: open, choose), keystrokes, pixels scrolled to reach each control (Playwright scrolls a control
 // into view as a thumb would) and the fieldsets visited. No rule is typed in a grammar: the steps touch form controls
 // only. Every /v1/prayer-times request of the page and its frames is recorded (year or month, status).
-// committee: {lang, steps: [{tap | type + text | select + value | check | keyboard | read}], publish: bool}
+// committee: {lang, steps: [{tap | type + text | select + value | check | keyboard | read, settledBefore?}], publish: bool}
 async function committee(browser, input, job) {
   const errors = [];
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: job.lang });
@@ -285,6 +285,7 @@ async function committee(browser, input, job) {
     counts.steps += 1;
     if (step.keyboard) { counts.taps += 1; continue; } // the phone's keyboard switched to another language
     if (step.wait) await page.waitForSelector(target, { timeout: 10000 });
+    if (step.settledBefore) await settled(page); // the preview has answered every change before this one
     const before = await page.evaluate(() => scrollY);
     await page.locator(target).first().scrollIntoViewIfNeeded();
     counts.scrolledPx += Math.abs((await page.evaluate(() => scrollY)) - before);
@@ -314,10 +315,6 @@ async function committee(browser, input, job) {
     }
   }
   await settled(page);
-  // the committee's two languages: read once the answer that sets the Urdu widget frame is shown (beside a CPU hog
-  // the page was once read before it, on 28 November: the frame's address still empty)
-  await page.waitForFunction(() => Boolean(document.getElementById("frame-widget-2").dataset.src), null,
-    { timeout: 60000 }).catch(() => {});
   const run = { name: "committee", errors, counts, asked };
   run.beforePublish = await page.evaluate(readPage);
   run.layout = [await page.evaluate(layout)];

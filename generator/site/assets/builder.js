@@ -23,6 +23,7 @@
     edit: null, // {id, secret, version}: the profile the edit link opened
     unsaved: false, // a published profile changed in the form and not saved yet
     shown: "", // the preview's query as last asked
+    answering: null, // that query while its answer is awaited
     warned: "", // the warnings' query as last asked (issue 33)
     methodTouched: false, reckoningTouched: false, midnightTouched: false,
     held: null, // an error about the box being typed in, shown when it is left (issue 36)
@@ -584,11 +585,22 @@
     $("publish").hidden = !q;
     if (!q) { form.dataset.pending = "0"; return; }
     const asking = query(Object.assign({}, q, { year: state.year, month: state.month }));
-    if (asking === state.shown) { outputs(); form.dataset.pending = "0"; return; }
+    if (asking === state.shown) {
+      // The times asked are the same; the frames and outputs follow the rest of the form (its languages, names,
+      // announcements, screen options: a language ticked after the last answer changed no times, 28 November CI).
+      // While that same question is still out, its answer draws them and ends the wait.
+      if (state.answering === asking) return;
+      if (form.dataset.valid === "true") drawFrames();
+      outputs();
+      form.dataset.pending = "0";
+      return;
+    }
     state.shown = asking;
+    state.answering = asking;
     let answer = null, error = null;
     try {
       const response = await fetch("/v1/prayer-times?" + asking);
+      if (state.answering === asking) state.answering = null;
       if (asking !== state.shown) return; // a later change has asked again
       if (response.status === 429) { // the limit in the page's words, not the API's English (ur UR-8)
         const seconds = Number(response.headers.get("Retry-After")) || 60;
@@ -601,6 +613,7 @@
       const body = await response.json();
       if (response.ok) answer = body; else error = body.error ? body : String(response.status);
     } catch (failure) {
+      if (state.answering === asking) state.answering = null;
       say(W.network, true);
       form.dataset.pending = "0";
       return;
@@ -618,6 +631,11 @@
     if (status.classList.contains("bad")) say(""); // an error answered; a message (draft restored, saved) stays
     drawTable(answer);
     warnings(q);
+    drawFrames();
+    outputs();
+  }
+  function drawFrames() {
+    // The frames' addresses from the form as it is (shown once seen and rested: frame()).
     frame("frame-landscape", "/screen/?" + query(screenQuery("screen")));
     frame("frame-portrait", "/screen/?" + query(screenQuery("screen")));
     frame("frame-widget", "/widget/?" + query(screenQuery("widget")));
@@ -627,7 +645,6 @@
     $("frame-widget-2-lang").lang = second || "";
     if (second) frame("frame-widget-2", "/widget/?" + query(screenQuery("widget", second)));
     else $("frame-widget-2").dataset.src = "";
-    outputs();
   }
 
   // ---- the outputs --------------------------------------------------------------------------------------------
