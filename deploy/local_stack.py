@@ -77,19 +77,26 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
 
 
-def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int | list[int], **options) -> subprocess.Popen:
+def start_nginx(prefix: Path, static_root: Path, port: int, app_port: int | list[int], *,
+                published_in: Path | None = None, **options) -> subprocess.Popen:
     """Start nginx with deploy/nginx.conf on 127.0.0.1:port in front of the app process(es), its root the
     verified copy of ``static_root`` that deploy/publish.py makes (in a folder of the system's temporary
     folder: nginx's workers run as another user when the master is root).  The process carries
-    ``site_root`` (`republish` publishes ``static_root`` there again); `stop` removes it."""
+    ``site_root`` (`republish` publishes ``static_root`` there again); `stop` removes it.
+    ``published_in``: the site root of another nginx of the same ``static_root``, served as it is (a second
+    front on the same publication, as two nginx hosts share one; neither published again nor removed here)."""
     ports = app_port if isinstance(app_port, list) else [app_port]
-    site_root = Path(tempfile.mkdtemp(prefix="nginx-site-"))
-    site_root.chmod(0o755)
-    publish(static_root, site_root)
+    if published_in is not None:
+        site_root = Path(published_in)
+    else:
+        site_root = Path(tempfile.mkdtemp(prefix="nginx-site-"))
+        site_root.chmod(0o755)
+        publish(static_root, site_root)
     conf = render(prefix, f"127.0.0.1:{port}", site_root / CURRENT, ",".join(f"127.0.0.1:{p}" for p in ports),
                   **options)
     process = subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(prefix), "-g", "daemon off;"])
     process.site_root, process.static_root = site_root, static_root
+    process.owns_site_root = published_in is None  # `stop` removes only a publication of its own
     return process
 
 
@@ -103,5 +110,5 @@ def stop(*processes: subprocess.Popen) -> None:
         process.terminate()
     for process in processes:
         process.wait(10)
-        if getattr(process, "site_root", None) is not None:
+        if getattr(process, "site_root", None) is not None and getattr(process, "owns_site_root", True):
             shutil.rmtree(process.site_root, ignore_errors=True)

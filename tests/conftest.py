@@ -53,10 +53,11 @@ def pytest_collection_modifyitems(config, items):
         items.sort(key=lambda item: _LONGEST_GROUPS_FIRST.get(_group_of(item), len(_LONGEST_GROUPS_FIRST)))
 
 
-# The groups that take longest, longest first: the static build with nginx's tests (about 250 s of one worker on a
+# The groups that take longest, longest first: the static build with nginx's tests (about 140 s of one worker on a
 # loaded 2-core machine, 28 November), then the Chromium sessions.
 _LONGEST_GROUPS_FIRST = {group: rank for rank, group in enumerate((
-    "static_build", "browser-screen_browser", "browser-builder_browser", "browser-site_browser",
+    "static_build", "browser-site_browser", "browser-screen_year", "browser-builder_browser",
+    "browser-builder_committee", "browser-screen_browser", "runtime_http", "browser-site_print",
     "browser-screen_legibility_browser", "browser-screen_align_browser",
     "browser-jamaat_browser", "browser-screen_home", "browser-screen_follow", "browser-mosque_today"))}
 

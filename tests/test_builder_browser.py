@@ -144,7 +144,20 @@ TEN_MINUTES_S = 600  # the issue's target for the whole builder on a phone
 
 @pytest.fixture(scope="module")
 def seen(server):
+    """The builder composed in each language, by coordinates and with warnings, then edited from a phone while a TV
+    shows the published screen: one Chromium."""
     edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-ann-0-en": "Majlis moved to Friday"}, "tvMs": 60000}
+    return _run_builder_check(server, {"compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB], "edit": edit})
+
+
+# The Leicester committee's phone run and the draft and edit-link checks: a Chromium of their own on another worker
+# (the two sessions are each about a minute; one after the other they were the suite's longest group).
+COMMITTEE_GROUP = pytest.mark.xdist_group("browser-builder_committee")
+
+
+@pytest.fixture(scope="module")
+def kept(server):
+    """The committee's run on a phone, then the draft kept and the edit links checked on open."""
     keeping = {"name": "Draft Hussainiya", "search": "Leicester", "typing": ["8:3", "0pm"], "wrong": "25:00",
                "links": {"wrong": "#edit={id}.AAAAAAAAAAAAAAAAAAAAAA", "cut": "#edit={id}", "short": "#edit={id}.AbCd"}}
     # a profile written before issue 36 (typed summer and Ramadan rules: tests/fixtures/mosques), published by the API
@@ -154,17 +167,16 @@ def seen(server):
     with urllib.request.urlopen(request, timeout=60) as response:
         created = json.loads(response.read())
     keeping["oldProfile"] = f"#edit={created['id']}.{created['edit']}"
+    return _run_builder_check(server, {"compose": [], "committee": {"lang": "en", "steps": COMMITTEE_STEPS, "publish": True},
+                                       "keeping": keeping})
+
+
+def _run_builder_check(server: str, jobs: dict) -> dict:
     try:
-        return _run_builder_check(server, edit, keeping)
+        return run_node_peer("builder_check.js", "playwright-core", {
+            "base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "year": YEAR, "month": MONTH, **jobs})
     except subprocess.CalledProcessError as failure:  # the peer's own message, not only its exit status
         pytest.fail(f"builder_check.js failed: {failure.stderr[-4000:]}")
-
-
-def _run_builder_check(server: str, edit: dict, keeping: dict) -> dict:
-    return run_node_peer("builder_check.js", "playwright-core", {
-        "base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS), "year": YEAR, "month": MONTH,
-        "compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB], "edit": edit,
-        "committee": {"lang": "en", "steps": COMMITTEE_STEPS, "publish": True}, "keeping": keeping})  # one browser for every run: ~90 s alone, longer beside the suite's other workers
 
 
 def get(url: str) -> tuple[int, bytes, dict]:
@@ -366,14 +378,15 @@ def test_edit_links_are_added_and_rotated_from_the_builder(seen, server):
 
 def test_an_edit_from_a_phone_reaches_the_screen_within_a_minute(seen, server):
     """The edit link opened in a 390-px window loads the profile (the form shows it), the change is saved, and
-    the TV showing /mosque/<id>/screen/ shows the new dhuhr jamaat and announcement within 60 s."""
+    the TV showing /mosque/<id>/screen/ shows the new dhuhr jamaat and announcement once its clock has run 60 s
+    (Playwright's clock: the TV's minute is the test's, not the machine's)."""
     edit = seen["edit"]
     assert edit is not None and edit["errors"] == []
     assert edit["loaded"]["method"] == "ImamAliFoundation" and edit["loaded"]["valid"] == "true"
     assert "#" not in edit["loaded"]["address"]  # issue 34: the fragment read, then out of the address bar
     assert edit["phoneScrollWidth"] <= 390
     assert edit["before"]["notes"] == [ANNOUNCEMENT] and edit["after"]["notes"] == ["Majlis moved to Friday"]
-    assert edit["afterMs"] is not None and edit["afterMs"] < 60000, edit
+    assert edit["reloaded"], edit  # the poll's answer, within the TV's minute, reloaded the screen
     published = run_of(seen, "en")["published"]
     mosque_id = urllib.parse.urlsplit(published["outputs"]["o-screen"]).path.split("/")[2]
     edited = json.loads(published["outputs"]["o-profile"])
@@ -451,13 +464,14 @@ def klm_seconds(counts: dict) -> float:
     return ((counts["taps"] + swipes) * (KLM_P_S + KLM_B_S) + counts["keys"] * KLM_K_S + counts["steps"] * KLM_M_S)
 
 
-def test_the_leicester_committee_finishes_on_a_phone_in_under_ten_minutes_without_typing_a_rule(seen, server):
+@COMMITTEE_GROUP
+def test_the_leicester_committee_finishes_on_a_phone_in_under_ten_minutes_without_typing_a_rule(kept, server):
     """Issue 36.  The Leicester committee's rules entered on a 390-px phone with form controls only; the profile the
     service then holds (GET /v1/mosques/<id>) equals tests/fixtures/builder/leicester_committee.json, written by hand
     from the trial's REPORT; the method is named as the printed table it is; by the keystroke-level model (Card, Moran &
     Newell) the run takes under ten minutes; no box of the typed jamaat grammar was touched; every /v1/prayer-times
     request of the page and its frames is counted (printed; the test server runs without a rate limit)."""
-    run = seen["committee"]
+    run = kept["committee"]
     counts = run["counts"]
     # a box half typed ("1p" of "1pm") is asked and refused (400, held unseen until the box is left): nothing else
     assert [e for e in run["errors"] if "status of 400" not in e] == [], run["errors"]
@@ -490,11 +504,12 @@ def test_the_leicester_committee_finishes_on_a_phone_in_under_ten_minutes_withou
     assert run["layout"][0]["scrollWidth"] <= 390 and run["layout"][0]["overlaps"] == [], run["layout"]
 
 
-def test_no_error_while_a_time_is_typed_and_times_read_as_written(seen):
+@COMMITTEE_GROUP
+def test_no_error_while_a_time_is_typed_and_times_read_as_written(kept):
     """Issue 36: "8:3" half typed shows no error (the preview is held invalid); "8:30pm" left is written 20:30; a time
     box opens the text keyboard (its digits layer has ':'), a minutes box the digits keypad; "25:00" shows its error
     only once the box is left."""
-    keeping = seen["keeping"]
+    keeping = kept["keeping"]
     # the refused times (400) and the wrong link (403) are answers Chromium logs: nothing else
     assert [e for e in keeping["errors"] if not ("status of 400" in e or "status of 403" in e)] == [], keeping["errors"]
     assert keeping["whileTyping"] == {"errors": [], "valid": "false"}
@@ -504,10 +519,11 @@ def test_no_error_while_a_time_is_typed_and_times_read_as_written(seen):
     assert len(keeping["wrongAfterLeaving"]) == 1 and "25:00" in keeping["wrongAfterLeaving"][0]
 
 
-def test_a_draft_is_kept_until_published_and_edit_links_are_checked_when_opened(seen):
+@COMMITTEE_GROUP
+def test_a_draft_is_kept_until_published_and_edit_links_are_checked_when_opened(kept):
     """Issue 36: the form closed before publishing opens again as it was (name, city, isha's time) and says so; an
     edit link with a wrong secret, an id alone, or a secret cut short says so at once, before any form is filled."""
-    keeping = seen["keeping"]
+    keeping = kept["keeping"]
     assert keeping["restored"]["name"] == "Draft Hussainiya" and keeping["restored"]["city"] == "leicester"
     assert keeping["restored"]["isha"] == "20:30" and keeping["restored"]["cleared"]
     assert keeping["restored"]["status"].startswith("The form you had not published yet")

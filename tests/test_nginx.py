@@ -280,7 +280,8 @@ def test_nginx_own_errors_are_json(front):
 def test_5xx_from_a_missing_app_is_json(front, tmp_path):
     _, static = front
     port = local_stack.free_port()
-    nginx = local_stack.start_nginx(tmp_path / "dead", static, port, local_stack.free_port())  # nothing listens there
+    nginx = local_stack.start_nginx(tmp_path / "dead", static, port, local_stack.free_port(),  # nothing listens there
+                                    published_in=FRONT_INFO["nginx"].site_root)
     try:
         local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods")
         status, headers, body = _get(f"http://127.0.0.1:{port}/v1/qibla?lat=1&lng=1")
@@ -517,7 +518,9 @@ def test_every_published_file_is_served_with_every_app_process_down(front, tmp_p
     _, static = front
     today = datetime.now(timezone.utc).date().isoformat()
     port = local_stack.free_port()
-    nginx = local_stack.start_nginx(tmp_path / "no-app", static, port, local_stack.free_port())  # nothing listens there
+    # the front's own publication (as the build last published it), served by an nginx in front of no app
+    nginx = local_stack.start_nginx(tmp_path / "no-app", static, port, local_stack.free_port(),  # nothing listens there
+                                    published_in=FRONT_INFO["nginx"].site_root)
     try:
         local_stack.wait_until_up(f"http://127.0.0.1:{port}/v1/methods")
         urls = {relative: _public_url(relative, today) for relative in static_paths.read_manifest(static)}

@@ -701,6 +701,11 @@ def _with_layouts(reads: list[int], at: int, name: str, items: int, viewport: st
             + [{"viewport": VIEWPORTS_28[viewport]}] + [{"at": t} for t in reads if t > end])
 
 
+# The year's scenarios run in a Chromium of their own on another worker than the month's runs above (each about a
+# minute and mostly waiting on its page: one after the other they were the suite's longest group).
+YEAR_GROUP = pytest.mark.xdist_group("browser-screen_year")
+
+
 @pytest.fixture(scope="module")
 def year_runs(server):
     """The year's scenarios in one Chromium: per language a Ramadan Friday (pre-dawn to iftar, the three Jumu'ah
@@ -849,6 +854,7 @@ def _night_steps(api: _Year28) -> list[dict]:
     return steps
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_night_is_named_from_the_dhuhr_of_its_eve_until_its_fajr_never_on_the_day_after(year_runs, lang):
     """Issue 33 (ar E1, fa FA-16, ur UR-18): the 21st night of Ramadan 1447 begins at sunset on 10 March 2026
@@ -874,6 +880,7 @@ def test_a_night_is_named_from_the_dhuhr_of_its_eve_until_its_fajr_never_on_the_
         assert any(ali in line for line in read["band"]), read["band"]
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_night_of_ashura_and_ashuras_abstaining_until_after_asr(year_runs, lang):
     """Issue 33 (ar E12, fa FA-20, ur: «شبِ عاشور» missing; `ashuraImsak` in the data but never shown): Birmingham's
@@ -952,6 +959,7 @@ def _prayer(name: str, lang: str) -> str:
     return glossary.term(f"prayer.{name}")[lang]
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
     """18 Ramadan 1448, a Friday: before dawn the countdown is to imsak (the imsak row shown), then the fajr adhan;
@@ -986,6 +994,7 @@ def test_ramadan_friday_imsak_iftar_and_each_jumuah_slot(year_runs, lang):
     assert all(r["moved"] and _clock("06:57", lang) in _digits(r["moved"]) for r in run["reads"])
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_eid_morning_counts_down_to_each_eid_prayer(year_runs, lang):
     runs, api = year_runs
@@ -997,6 +1006,7 @@ def test_eid_morning_counts_down_to_each_eid_prayer(year_runs, lang):
     assert slots == ["08:00", "10:00"] and all(_clock(t, lang) in _digits(run["reads"][0]["eid"]) for t in slots)
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_clock_change_week_keeps_the_wall_clock_and_the_countdown(year_runs, lang):
     """Across the UK's spring and autumn changes the clock shows zoneinfo's wall time (02:00:00 right after
@@ -1012,6 +1022,7 @@ def test_clock_change_week_keeps_the_wall_clock_and_the_countdown(year_runs, lan
     assert autumn == (["1:59:59", "1:00:00"] if twelve else ["01:59:59", "01:00:00"]), autumn
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("scenario", ("ramadan", "eid", "dst"))
 def test_the_longest_content_fits_at_every_size(year_runs, lang, scenario):
@@ -1027,6 +1038,7 @@ def test_the_longest_content_fits_at_every_size(year_runs, lang, scenario):
         assert layout["scrollWidth"] <= layout["clientWidth"]
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("run_name", ["long-word-screen", "long-word-widget"])
 def test_a_name_of_one_60_letter_word_stays_inside_the_screen_and_the_widget(year_runs, run_name):
     """Issue 34 (../shared/reference/reliability_2026-11-28/REPORT.md, section C): a 60-letter word as the name made
@@ -1049,6 +1061,7 @@ def test_a_name_of_one_60_letter_word_stays_inside_the_screen_and_the_widget(yea
         assert sideways == [], (run_name, layout["width"], sideways[:4])
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_with_scripts_off_the_page_shows_the_place_s_day(year_runs, lang):
     """No script runs: the table, the dates and the slots are the server's, for the place's date at noon UTC of the
@@ -1067,6 +1080,7 @@ def test_with_scripts_off_the_page_shows_the_place_s_day(year_runs, lang):
     assert run["layouts"][0]["problems"] == []
 
 
+@YEAR_GROUP
 def test_an_old_engine_without_the_newer_library_runs_the_screen(year_runs):
     """padStart, Intl's formatToParts (Intl.DateTimeFormat itself throws), fetch, URLSearchParams, ResizeObserver,
     and NodeList.forEach deleted before the page runs: the same countdowns at the same instants."""
@@ -1074,6 +1088,7 @@ def test_an_old_engine_without_the_newer_library_runs_the_screen(year_runs):
     _check_reads(runs["old-engine"], api, "en")
 
 
+@YEAR_GROUP
 def test_prayer_in_progress_view_and_the_qr_code(year_runs, server):
     """inPrayer=10: the calm view from the jamaat for ten minutes; qr=feed: a QR code that zbar (an independent
     decoder, Debian's zbar-tools) reads as the feed of the same rules, which the server answers."""
@@ -1100,6 +1115,7 @@ def test_prayer_in_progress_view_and_the_qr_code(year_runs, server):
     assert response.status == 200 and "BEGIN:VCALENDAR" in feed and "Jumu" in feed
 
 
+@YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
     """At 13:00 on a Friday with Jumu'ah at 13:15 the widget's "Next" is Jumu'ah at 13:15 in 0:15 (the issue saw
@@ -1116,6 +1132,7 @@ def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
     assert glossary.term("prayer.asr")[lang] not in text.split(":", 1)[1], text
 
 
+@YEAR_GROUP
 def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(year_runs):
     """ur E-3 (second pass of the language review of 26 November): the widget's "next" line took the word by the
     clock hour (CLDR: 16:00-18:00 «سہ پہر»), so a winter maghrib or isha read "afternoon". Urdu says «شام» for the
@@ -1130,6 +1147,7 @@ def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(y
     assert "شام" in text and "سہ پہر" not in text, text
 
 
+@YEAR_GROUP
 def test_announcements_appear_only_between_their_dates_and_lines_take_turns(year_runs):
     """Issue 36 (mosque trial of 2026-11-28: one line, no dates, the June screen still announcing a December dinner).
     Expected by the profile's own dates, inclusive, and weekday, applied here by hand: the undated line every day; the

@@ -151,18 +151,32 @@ def _notice_pages(mosque_id: str) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def seen(server, committee, tmp_path_factory):
+def seen(server, committee):
     """What the browser saw on every page (one Chromium session for all of them)."""
     started = time.perf_counter()
-    sweep = _print_sweep(tmp_path_factory.mktemp("print"))
     next_month = _next_month(date.today())
     pages = [{**page, "path": f"/city/{page['city']}/{page['lang']}/Tehran/{next_month}/"} if page["path"] == "MONTH"
              else page for page in PAGES]
     config = {"base": server, "chromium": CHROMIUM, "artifacts": str(ARTIFACTS),
-              "pages": pages + _notice_pages(committee) + sweep}
+              "pages": pages + _notice_pages(committee)}
     pages = {page["name"]: page for page in run_node_peer("site_check.js", "playwright-core", config)["pages"]}
     print(f"browser session: {len(pages)} pages in {time.perf_counter() - started:.1f} s")
     return pages
+
+
+# The year's printed timetables (36 PDFs) in a Chromium of their own on another worker: one after the other with the
+# pages above they were the suite's longest group.
+PRINT_GROUP = pytest.mark.xdist_group("browser-site_print")
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """The saved timetables of every month of 2026 in three languages, printed to PDF by Chromium (files: no server)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (Debian package `chromium`: run `make system-packages`)")
+    config = {"base": "http://127.0.0.1:9", "chromium": CHROMIUM, "artifacts": str(ARTIFACTS),
+              "pages": _print_sweep(tmp_path_factory.mktemp("print"))}
+    return {page["name"]: page for page in run_node_peer("site_check.js", "playwright-core", config)["pages"]}
 
 
 def test_no_console_errors_and_every_page_answers(seen):
@@ -376,8 +390,8 @@ def test_printed_timetable_is_one_a4_page_per_month(seen, name):
     assert re.search(rb"/MediaBox\s*\[\s*0 0 59[45]\.\d+ 84[12]\.\d+", pdf.read_bytes()), "A4 (595 × 842 pt)"
 
 
-def test_every_month_of_a_year_prints_on_one_page_per_month(seen):
-    printed = {name: page for name, page in seen.items() if name.startswith("print-")}
+@PRINT_GROUP
+def test_every_month_of_a_year_prints_on_one_page_per_month(printed):
     assert len(printed) == 36
     pages = {name: _pdf_pages(page["pdf"]) for name, page in printed.items()}
     assert pages == {name: 2 for name in printed}  # this month and the next, one A4 page each

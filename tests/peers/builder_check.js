@@ -205,6 +205,9 @@ async function edit(browser, input, job, editLink, screenPath) {
   const errors = [];
   // The TV: the published screen, left running.
   const tv = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  // Its clock is the test's: it runs as a wall clock until the save, then is run forward by the minute the issue
+  // allows (the page's timers fire as that minute passes), so the verdict never hangs on the machine's speed.
+  await tv.clock.install();
   const screen = await tv.newPage();
   guard(screen, errors);
   await screen.goto(input.base + screenPath);
@@ -224,19 +227,20 @@ async function edit(browser, input, job, editLink, screenPath) {
   await settled(page);
   await page.click("#save-button");
   await page.waitForFunction(() => /\S/.test(document.getElementById("status").textContent), null, { timeout: 20000 });
-  const savedAt = Date.now();
   const status = await page.evaluate(() => document.getElementById("status").textContent.trim());
   const phoneScrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   await page.screenshot({ path: path.join(input.artifacts, "builder-edit-phone.png"), fullPage: false });
-  // The TV follows within a minute: read it every second until it shows the edit (or the minute is over).
-  let after = before, afterMs = null;
-  while (Date.now() - savedAt < (job.tvMs || 60000)) {
-    await screen.waitForTimeout(1000);
-    try { after = await readScreen(screen); } catch (error) { continue; } // between a reload's pages
-    if (JSON.stringify(after) !== JSON.stringify(before)) { afterMs = Date.now() - savedAt; break; }
-  }
-  await screen.waitForTimeout(500);
-  after = await readScreen(screen);
+  // The TV follows within a minute of its clock: the clock stopped, then run forward by tvMs (the page's polls fire as
+  // that time passes, their answers come over the network), then set going again. The edit must show without any
+  // further run of the clock: the reload the poll caused renders the saved profile. (A page that polled less often
+  // than tvMs would have sent no question, and the wait below would end in its failure bound.)
+  await tv.clock.pauseAt(new Date(Date.now() + 1000));
+  const followed = screen.waitForEvent("load", { timeout: 60000 }).then(() => true, () => false);
+  await tv.clock.runFor(job.tvMs || 60000);
+  const reloaded = await followed; // the reload the answer to a poll asked for (a failure bound, not a verdict)
+  await tv.clock.resume(); // the reloaded page's own timers (its first tick) run as a wall clock again
+  await screen.waitForLoadState("networkidle");
+  const after = await readScreen(screen);
   await screen.screenshot({ path: path.join(input.artifacts, "builder-edit-tv.png") });
   await tv.close();
   // Issue 34: a second member's named link, then a new secret for this one (the old link then opens nothing).
@@ -256,7 +260,7 @@ async function edit(browser, input, job, editLink, screenPath) {
   links.rotated = await page.evaluate(() => document.getElementById("o-edit").value);
   links.address = page.url();
   await phone.close();
-  return { errors, before, loaded, after, afterMs, status, phoneScrollWidth, links };
+  return { errors, before, loaded, after, reloaded, status, phoneScrollWidth, links };
 }
 
 // Issue 36: the Leicester committee's run on a 390×844 phone, step by step as a person does it, counted: taps (a
