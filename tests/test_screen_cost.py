@@ -10,8 +10,8 @@ Nothing depends on this machine's speed: the limiters and the store's budgets ru
 passes in the loop), and a render's cost is a fixed cost model (three times what it costs on the development
 machine, README "Measured") instead of its CPU time.  The screen's schedule is screen_core.js's and screen.js's
 (written out here from their constants: FOLLOW_MS 20 s, REFRESH_MS an hour, DAYS_AHEAD 31, the page's own URLs in
-their order, the static path first), the admin's is the builder's (a month of times per change, builder.js, then a
-PUT).  References: the documented budgets above; the expected answer is that no request of either gets a 429.
+their order, the static path first), the admin's is the builder's (a month of times per change and, with a time set,
+the warnings' year, builder.js, then a PUT).  References: the documented budgets above; the expected answer is that no request of either gets a 429.
 """
 from __future__ import annotations
 
@@ -128,9 +128,12 @@ def test_one_screen_for_an_hour_and_one_admin_editing_never_meet_a_429(mosque_ap
         clock.now_s = start_s + second
         if second % EDIT_EVERY_S == 60:  # the admin: a preview per change (a month of times), then the save
             for change in range(CHANGES_PER_EDIT):
-                preview = ask("GET", f"/v1/prayer-times?city=birmingham&method=ImamAliFoundation&year={today.year}"
-                                     f"&month={today.month}&jamaat=fajr:{10 + second // 60 + change},dhuhr:13:30")
+                rules = f"city=birmingham&method=ImamAliFoundation&jamaat=fajr:{10 + second // 60 + change},dhuhr:13:30"
+                preview = ask("GET", f"/v1/prayer-times?{rules}&year={today.year}&month={today.month}")
                 assert preview.status_code == 200, preview.text[:300]
+                # a time set (dhuhr 13:30): the warnings' year, asked once the form has rested (builder.js warnings())
+                warned = ask("GET", f"/v1/prayer-times?{rules}&jamaatOutside=keep&year={today.year}")
+                assert warned.status_code == 200, warned.text[:300]
             saved = ask("PUT", f"/v1/mosques/{mosque_id}", json=PROFILE,
                         headers={"Authorization": f"Bearer {secret}", "If-Match": f'"{state["version"]}"'})
             assert saved.status_code == 200, saved.text[:300]

@@ -25,6 +25,7 @@
     shown: "", // the preview's query as last asked
     answering: null, // that query while its answer is awaited
     warned: "", // the warnings' query as last asked (issue 33)
+    warnAnswering: null, // that query while its answer is awaited
     methodTouched: false, reckoningTouched: false, midnightTouched: false,
     held: null, // an error about the box being typed in, shown when it is left (issue 36)
   };
@@ -472,21 +473,38 @@
   function nameOf(p) {
     return W.prayers[p] || (p === "jumuah" ? W.jumuah : p === "eid" ? W.eid : p);
   }
+  // The warnings read a year of times: asked once the form has rested WARN_WAIT_MS after an answer, so that a rule
+  // typed or changed in several steps costs one year, not one per step (issue 34: what an admin's use costs).
+  const WARN_WAIT_MS = 1500;
+  let warnTimer = null;
+  function warnLater(q) {
+    clearTimeout(warnTimer);
+    form.dataset.warned = "1"; // until the warnings of this answer are shown (for tests, as data-pending)
+    warnTimer = setTimeout(() => warnings(q), WARN_WAIT_MS);
+  }
   async function warnings(q) {
     const box = $("jamaat-warnings");
     if (!declares(q)) { box.hidden = true; box.replaceChildren(); state.warned = ""; form.dataset.warned = "0"; return; }
     const asking = query(Object.assign({}, q, { jamaatOutside: "keep", year: state.year }));
-    if (asking === state.warned) return;
+    if (asking === state.warned) { // already asked: shown, or its answer on its way (which ends the wait)
+      if (state.warnAnswering !== asking) form.dataset.warned = "0";
+      return;
+    }
     state.warned = asking;
-    form.dataset.warned = "1"; // until the year's answer is read (for tests, as data-pending)
+    state.warnAnswering = asking;
     let answer = null;
     try {
       const response = await fetch("/v1/prayer-times?" + asking);
-      if (!response.ok || asking !== state.warned) return;
-      answer = await response.json();
+      if (asking !== state.warned) return; // a later change asked again
+      answer = response.ok ? await response.json() : null;
     } catch (failure) {
-      return;
+      answer = null;
+    } finally {
+      if (state.warnAnswering === asking) state.warnAnswering = null;
     }
+    if (asking !== state.warned) return;
+    if (!answer) { state.warned = ""; form.dataset.warned = "0"; return; } // not known: asked again on the next change
+
     const contested = {}, outside = {};
     for (const day of answer.days) {
       for (const p of day.jamaatContested || []) (contested[p] = contested[p] || []).push(day.date);
@@ -574,6 +592,8 @@
   function update() {
     keepDraft();
     form.dataset.pending = "1"; // until the preview has the API's answer to the form as it is now
+    clearTimeout(warnTimer); // the warnings are asked of the form's next answer, once it has rested
+    if (!state.warnAnswering) form.dataset.warned = "0"; // none asked now (an invalid form asks none)
     clearTimeout(updateTimer);
     updateTimer = setTimeout(preview, WAIT_MS);
   }
@@ -630,7 +650,7 @@
     form.dataset.valid = "true";
     if (status.classList.contains("bad")) say(""); // an error answered; a message (draft restored, saved) stays
     drawTable(answer);
-    warnings(q);
+    warnLater(q);
     drawFrames();
     outputs();
   }
