@@ -7,7 +7,8 @@ in Debian's headless Chromium at a fake clock (tests/peers/page_clock.js); the r
 mosque's zone (data/mosques/jaffari-toronto.json: America/Toronto) applied to that instant by
 zoneinfo, and the card's times are /v1/prayer-times?mosque=…&date=… of that date (``local``), in the
 page's clock (English and Persian: 24-hour; Arabic: 12-hour, its digits read back).  The page rendered
-on request (the app's path without a file) takes the request's clock.
+on request (the app's path without a file) takes the request's clock.  A city page's card at a fake clock in
+Ramadan names its next time as iftar at maghrib, never sunset (issue 33, gallery review 4).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import pytest
 
 from conftest import call, run_node_peer
 from generator import site
+from generator.prayer import place_defaults
 
 pytestmark = pytest.mark.xdist_group("browser-mosque_today")
 
@@ -80,3 +82,45 @@ def test_the_page_rendered_on_request_takes_the_requests_clock():
                        now_s=datetime(2026, 11, 26, 2, tzinfo=timezone.utc).timestamp()).decode()
     assert 'data-date="2026-11-25" class="today" aria-current="date"' in html
     assert 'class="today-card" aria-labelledby="h-today" data-date="2026-11-25"' in html
+
+
+# Issue 33, gallery review 4 (AR4-01): in Ramadan a city card counted down to sunset ("Next: sunset 6:00"), 18 minutes
+# before a Shia iftar at maghrib (the fast ends at maghrib, once the eastern redness has gone: Sistani, Minhaj
+# al-Salihin, the times of prayer; the screens and the widget count to maghrib). Karbala under its page's reckoning:
+# 28 February 2026 is 10 Ramadan 1447, 25 March 2026 is in Shawwal (the API's /v1/hijri, asked below).
+RAMADAN_CARD = [("karbala", "ar", "2026-02-28", "16:30", "Asia/Baghdad"), ("karbala", "ar", "2026-03-25", "16:30", "Asia/Baghdad"),
+                ("london", "en", "2026-02-28", "16:30", "Europe/London")]
+IFTAR = {"ar": "الإفطار (المغرب)", "en": "Iftar (Maghrib)"}  # the reviewer's proposed wording (AR4-01)
+SUNSET_WORDS = {"ar": "الغروب", "en": "Sunset"}
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (make system-packages)")
+def test_a_city_card_in_ramadan_counts_down_to_iftar_at_maghrib_never_to_sunset(tmp_path):
+    """The city page build.py writes for a day, opened at 16:30 local (after asr, before sunset): in Ramadan (the
+    page's reckoning, /v1/hijri) the card's next time is maghrib named as iftar, at the API's maghrib; on a day
+    outside Ramadan it is sunset, at the API's sunset."""
+    page = {p.route: p for p in site.pages()}
+    runs, expected = [], []
+    for city, lang, day, clock, zone in RAMADAN_CARD:
+        route = "/city/{city}/" if lang == "en" else "/city/{city}/{lang}/"
+        parameters = {"city": city} if lang == "en" else {"city": city, "lang": lang}
+        file = tmp_path / f"{city}-{lang}-{day}.html"
+        file.write_bytes(page[route].render(today=date.fromisoformat(day), **parameters))
+        at = datetime.fromisoformat(f"{day}T{clock}").replace(tzinfo=ZoneInfo(zone))
+        runs.append({"name": f"{city} {lang} {day}", "file": str(file), "at": int(at.timestamp() * 1000)})
+        own = place_defaults.for_city(city)  # the page's method and reckoning (data/place_defaults.csv)
+        hijri = orjson.loads(call("hijri", 0.0, date=day, calendar=own.calendar))["hijri"]
+        local = orjson.loads(call("prayer-times", 0.0, city=city, date=day, method=own.method))["days"][0]["local"]
+        if hijri["month"] == 9:
+            expected.append((IFTAR[lang], local["maghrib"]))
+        else:
+            expected.append((SUNSET_WORDS[lang], local["sunset"]))
+    assert [name for name, _ in expected] == [IFTAR["ar"], SUNSET_WORDS["ar"], IFTAR["en"]]  # the days chosen
+    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": runs})["runs"]
+    for (name, hhmm), shown in zip(expected, seen):
+        assert shown["errors"] == [], shown
+        shown_next = shown["card"]["next"]
+        lang = "en" if shown["name"].split()[1] == "en" else "ar"
+        time = hhmm if lang == "en" else _twelve_hour(hhmm)
+        assert shown_next is not None, shown["name"]
+        assert (shown_next["name"], shown_next["time"].translate(NATIVE_DIGITS)) == (name, time), (shown["name"], shown_next)

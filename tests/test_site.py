@@ -117,9 +117,15 @@ def test_today_card_carries_the_instants_for_the_next_time():
     html = timetable.render(TODAY, "london").decode()
     data = orjson.loads(re.search(r'<script type="application/json" id="day-instants">(.*?)</script>', html, re.S)[1])
     assert data["tz"] == "Europe/London"
-    day = api("prayer-times", city="london", date="2026-03-20", method="ImamAliFoundation")["days"][0]
-    expected = [int(datetime.fromisoformat(day[t].replace("Z", "+00:00")).timestamp()) for t in words.TIMES]
-    assert data["days"]["2026-03-20"] == expected
+    for iso in ("2026-03-20", "2026-03-25"):  # the last of Ramadan 1447 in London's reckoning, then Shawwal
+        day = api("prayer-times", city="london", date=iso, method="ImamAliFoundation")["days"][0]
+        ramadan = api("hijri", date=iso, calendar="moonsighting")["hijri"]["month"] == 9
+        # in Ramadan the count-down skips sunset: the Shia fast ends at maghrib (gallery review 4, AR4-01)
+        expected = [None if ramadan and t == "sunset" else int(datetime.fromisoformat(day[t].replace("Z", "+00:00"))
+                    .timestamp()) for t in words.TIMES]
+        assert data["days"][iso] == expected, iso
+        assert (iso in data["ramadan"]) == ramadan and ramadan == (iso == "2026-03-20")
+    assert data["iftar"] == "Iftar (Maghrib)"
     assert len(data["days"]) == 31 + 30
 
 

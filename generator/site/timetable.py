@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from generator.calendars import hijri
 from generator.prayer import place_defaults
+from generator.prayer.jamaat import RAMADAN
 from generator.prayer.methods import METHODS
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
@@ -252,8 +253,11 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         calendar_note=calendar_note(calendar, lang, city_id, offered),
         months=months,
         today_row=today_row if month_page is None else None,
-        instants=Markup(orjson.dumps({"tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months
-                                                                for row in m["rows"]}}).decode()
+        instants=Markup(orjson.dumps({
+            "tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months for row in m["rows"]},
+            # the days of Ramadan, on which the count-down names maghrib as iftar (AR4-01)
+            "ramadan": [row["iso"] for m in months for row in m["rows"] if row["ramadan"]],
+            "iftar": w["iftar_maghrib"].format(maghrib=words.TIME_NAMES[lang]["maghrib"])}).decode()
                         .replace("<", "\\u003c")),
         qibla_svg=qibla_svg.compass(qibla, lang),
         qibla_text=p["qibla_text"].format(bearing=words.number(qibla, lang)),
@@ -352,7 +356,11 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
             "hijri": [{"calendar": c, **hijri_cells[c]} for c in shown],
             "times": [{"id": t, "name": words.TIME_NAMES[lang][t], "text": words.clock(day["local"][t], lang)}
                       for t in words.TIMES],
-            "instants": [_unix_s(day[t]) for t in words.TIMES],
+            # the card's count-down: every time, but in Ramadan (the page's reckoning) not sunset, which is not the
+            # fast's end for the Shia (iftar is at maghrib: gallery review 4, AR4-01)
+            "instants": [None if t == "sunset" and own_hijri["month"] == RAMADAN else _unix_s(day[t])
+                         for t in words.TIMES],
+            "ramadan": own_hijri["month"] == RAMADAN,
             "polar": polar_text(day["polar"], lang) if "polar" in day else None,
             "events": events_by_day.get(iso, []) + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang,
                                                                  events_by_day),

@@ -1,8 +1,8 @@
 // Open saved pages in Debian's headless Chromium (playwright-core) at a fake clock and report the
-// today card and the rows marked today, for tests/test_mosque_today.py.
+// today card and the rows marked today, for tests/test_mosque_today.py (mosque and city pages).
 //
 // stdin: {"chromium": "/usr/bin/chromium", "runs": [{"name", "file" (an HTML file), "at": Unix ms}]}
-// stdout: {"runs": [{"name", "errors", "card": {"hidden", "date", "label", "times": {id: text}} | null,
+// stdout: {"runs": [{"name", "errors", "card": {"hidden", "date", "label", "times": {id: text}, "next": {name, time} | null} | null,
 //                    "marked": [data-date of each row marked today]}]}
 // The pages' own scripts run; any request beyond the file fails the run (they make none).
 "use strict";
@@ -23,6 +23,11 @@ function read() {
       date: card.dataset.date,
       label: card.querySelector(".card-date").textContent.trim(),
       times,
+      // the city card's "Next: …" line (city.js), as shown: null when hidden or absent (a mosque's card has none)
+      next: !card.querySelector(".next") || card.querySelector(".next").hidden ? null : {
+        name: card.querySelector(".next-name").textContent.trim(),
+        time: card.querySelector(".next-time").textContent.trim(),
+      },
     },
     marked: Array.from(document.querySelectorAll('tr[aria-current="date"]')).map((row) => row.dataset.date),
   };

@@ -39,7 +39,9 @@
           const cell = row && row.querySelector('td[data-time="' + names[i].dataset.time + '"]');
           const minutes = Math.ceil((instants[i] * 1000 - nowMs) / 60000);
           const inText = next.querySelector(".next-in");
-          next.querySelector(".next-name").textContent = names[i].querySelector(".name").textContent;
+          // in Ramadan maghrib is named as the fast's end (the server counts no sunset then: AR4-01)
+          const iftar = names[i].dataset.time === "maghrib" && (data.ramadan || []).indexOf(day) >= 0;
+          next.querySelector(".next-name").textContent = iftar ? data.iftar : names[i].querySelector(".name").textContent;
           next.querySelector(".next-time").textContent = cell ? cell.textContent : "";
           inText.textContent = "(" + inText.dataset.format
             .replace("{hours}", native(Math.floor(minutes / 60)))
