@@ -117,8 +117,8 @@ def test_a_hosted_mosques_screen_and_widget_follow_an_edit_and_outlive_its_delet
         assert read["config"]["version"] == 2 and read["navigations"] == 2, read  # one reload, no more
         assert read["dhuhrJamaat"] == after["jamaatLocal"]["dhuhr"] and read["place"] == new["place"]
     assert followed["reads"]["screen"]["notes"] == [new["announcement"]]
+    # the real time a reload took is printed, not judged: it is this machine's speed (issue 34), not the page's rule
     print("real ms from the question that saw the edit to the page showing it:", followed["realReloadMs"])
-    assert all(ms is not None and ms < 10_000 for ms in followed["realReloadMs"].values()), followed["realReloadMs"]
     # Without network: the questions fail, the pages keep what they show and do not reload.
     for name in ("screen", "widget"):
         read = cut["reads"][name]
