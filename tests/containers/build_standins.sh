@@ -30,8 +30,15 @@ if ! have "$base"; then
   tar -C "$rootfs" -c . | docker import -c 'CMD ["bash"]' - "$base" >/dev/null
   echo "imported: $base"
 fi
+# The build context: these files, and this machine's added certificate authorities (for pip behind a
+# TLS-inspecting proxy; none is fine). Public certificates only: nothing secret enters an image.
+context=$(mktemp -d /tmp/standin-context.XXXXXX)
+trap 'rm -rf "$context" ${rootfs:-}' EXIT
+cp "$here"/*.Dockerfile "$here"/postgres-entrypoint.sh "$context"/
+mkdir "$context/local-ca"
+cp /usr/local/share/ca-certificates/*.crt "$context/local-ca/" 2>/dev/null || true
 for pair in $need; do
   image=${pair%=*}
-  docker build -q -t "$image" -f "$here/${pair#*=}.Dockerfile" "$here" >/dev/null
+  docker build -q -t "$image" -f "$context/${pair#*=}.Dockerfile" "$context" >/dev/null
   echo "stand-in built: $image"
 done
