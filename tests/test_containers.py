@@ -361,7 +361,7 @@ def test_a_backup_restored_brings_back_a_profile_deleted_after_it(stack):
     stack.psql("ALTER DATABASE shia_times RENAME TO shia_times_before_restore", database="postgres")
     stack.psql("CREATE DATABASE shia_times", database="postgres")
     stack.compose("run", "--rm", "--no-deps", "app1", "python", "deploy/backup.py", "restore", backup, timeout=300)
-    stack.compose("start", "app1", "app2", timeout=120)
+    stack.compose("up", "-d", "--no-deps", "app1", "app2", timeout=120)  # `start` would run the site's build first
     _until(lambda: all(_ready(stack, s) for s in ("app1", "app2")), READY_S, "both apps ready on the restored store")
 
     assert stack.psql(f"SELECT current FROM mosques WHERE id = '{mosque_id}'") == "1"
