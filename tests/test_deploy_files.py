@@ -62,3 +62,12 @@ def test_every_environment_variable_the_code_reads_is_in_the_operations_table():
     documented = set(re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \|", table, re.MULTILINE))
     assert read - documented == set(), read - documented
     assert documented - read == set(), documented - read  # no variable the code does not read (issue 34: PROFILE_TTL_S was one)
+
+
+def test_the_image_context_leaves_out_what_must_never_be_in_an_image():
+    """.dockerignore (read by `docker build` at the context's root, the repository's): a development run's profiles
+    and app keys (var/), its venvs and tables (the image makes its own), a build's output (986 MB).  The first real
+    build (28 November 2026) had no .dockerignore and would have sent all of these."""
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {"var", ".venv", ".venv-test", "data/tables", "static_out", ".git", "deploy/compose.env"} <= ignored
