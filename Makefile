@@ -19,7 +19,7 @@ PORT   ?= 8000
 PEERS  := tests/peers
 PIP_INSTALL = --quiet --disable-pip-version-check --no-deps
 
-.PHONY: setup setup-test python-version build serve test bench bench-http gallery peers system-packages lock clean
+.PHONY: setup setup-test python-version build serve test bench bench-http gallery peers system-packages container-check lock clean
 
 # Stops with a message when no interpreter runs or it is older than 3.11.
 define check-python
@@ -105,6 +105,16 @@ system-packages:
 	    postgresql) >/dev/null 2>&1 \
 	  || echo "warning: could not install postgresql with apt-get; the PostgreSQL cases of tests/test_hosted_mosques.py and tests/test_store_faults.py will be skipped"; \
 	fi
+
+# The container image and deploy/compose.yaml run for real: nginx, two apps and PostgreSQL (tests/test_containers.py,
+# docs/operations.md "Containers"). Not part of `make test` (a Docker engine, ~2.5 GB of images, minutes). Needs root:
+# installs docker.io and debootstrap, starts dockerd if none answers, takes compose v2; builds local stand-ins for
+# the public base images only when they cannot be pulled (no registry reachable).
+container-check: setup-test
+	sh tests/containers/engine.sh
+	sh tests/containers/build_standins.sh
+	docker build -q -f deploy/Dockerfile -t shia-times:latest .
+	CONTAINER_CHECK=1 $(TEST_BIN)/python -m pytest tests/test_containers.py -n 0 -p no:cacheprovider -v -s
 
 # Four workers on two cores: a third of a worker's time is spent waiting on the Chromium, nginx, uvicorn and
 # PostgreSQL processes a test starts (28 November: 2,545 tests in 392 s with -n 2, 335 s with -n 4, the same

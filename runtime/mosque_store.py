@@ -72,6 +72,7 @@ RETRY_AFTER_S = 5  # what a 503 of an unavailable store tells the client (runtim
 # libpq's keepalives: a peer gone without a word (a crashed host, a partition) is given up after
 # idle + interval × count = 10 + 5 × 3 = 25 s instead of the kernel's two hours.
 KEEPALIVE = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}
+SCHEMA_LOCK_KEY = 0x5348_4941_5453  # "SHIATS": the PostgreSQL advisory lock the processes making the schema take in turn
 PRIVATE_MODE = 0o600  # the SQLite file and the exports: unlisted addresses and salted hashes (`create_private`)
 
 SCHEMA = (
@@ -332,6 +333,7 @@ class Store(abc.ABC):
     def create_schema(self) -> None:
         """Make the tables if they are not there (`ensure_ready` does it once, on first use)."""
         def work(cursor):
+            self._lock_schema(cursor)
             for statement in SCHEMA:
                 cursor.execute(statement)
             if not self._has_column(cursor, "mosques", "read_day"):  # a database made before issue 34
@@ -350,6 +352,10 @@ class Store(abc.ABC):
 
     def _prepare(self) -> None:
         """What opening needs before the first connection (SQLite: its folder)."""
+
+    def _lock_schema(self, cursor) -> None:
+        """Hold off every other process making the schema until this transaction ends (SQLite's write
+        transaction already does)."""
 
     def ping(self) -> None:
         """One round trip to the database (`Unavailable` if it cannot answer): what /readyz asks."""
@@ -840,6 +846,12 @@ class PostgresStore(Store):
 
     def _transaction(self, connection, write: bool = False):
         return _PostgresTransaction(connection, write)
+
+    def _lock_schema(self, cursor) -> None:
+        # Two apps opening one empty database at once (compose's app1 and app2, first run): PostgreSQL's
+        # CREATE TABLE IF NOT EXISTS is not safe against a concurrent one (the loser fails on the catalogue's
+        # unique index, pg_type_typname_nsp_index); one transaction-scoped advisory lock makes them take turns.
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
 
     def _used_bytes(self, cursor) -> int:
         # the two tables with their indexes and TOAST (not the whole database: other tables may share it)

@@ -156,6 +156,11 @@ class StoreAccess:
                 except Away as away:
                     self._set("away", away.reason)
                     pause_s = min(MAX_PROBE_S, pause_s * 2)
+                except Exception as error:  # anything else (a schema race, a driver's surprise): probe again,
+                    # never let this thread die: without it a store once away would never be seen back
+                    log.exception("hosted mosque profiles: the probe failed")
+                    self._set("away", f"{type(error).__name__}: {str(error).strip()[:200]}")
+                    pause_s = min(MAX_PROBE_S, pause_s * 2)
                 else:
                     self._set("ready", "schema made, SELECT 1 answered")
                     pause_s = FIRST_PROBE_S

@@ -727,3 +727,67 @@ def test_last_copies_are_bounded_and_unknown_ids_never_push_a_profile_out(monkey
         assert sum(hosted._copy(i)[0] for i in ("aa1", "aa3", "aa4", "aa5")) == 2 and hosted._copy("aa5")[0]
     finally:
         hosted._forget_all()
+
+
+def test_two_processes_opening_one_empty_postgresql_at_once_both_make_the_schema(cluster):
+    """compose's first start (docs/operations.md "Containers"): app1 and app2 open one empty database at the same
+    instant.  PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against a concurrent one: on the first container
+    run (28 November 2026) one app's schema failed with UniqueViolation on pg_type_typname_nsp_index and killed its
+    prober.  Two stores, each with a live connection, make the schema at a barrier, eight times on fresh databases.
+    Reference: PostgreSQL's catalogue (each table once) and no exception in either."""
+    for round_ in range(8):
+        url = cluster.create(f"schema_race_{round_}")
+        stores = [mosque_store.PostgresStore(url) for _ in range(2)]
+        try:
+            for store in stores:  # a connection of each pool open first: the race is the schema's, not the pool's
+                with store._borrow() as connection:
+                    connection.execute("SELECT 1")
+            barrier, failures = threading.Barrier(2), []
+
+            def make(store):
+                barrier.wait()
+                try:
+                    store.create_schema()
+                except Exception as error:  # the verdict below names it
+                    failures.append(error)
+            threads = [threading.Thread(target=make, args=(store,)) for store in stores]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            assert failures == [], (round_, failures)
+            import psycopg
+            with psycopg.connect(url) as connection:
+                tables = connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                                            "ORDER BY tablename").fetchall()
+            assert [t for (t,) in tables] == ["budgets", "links", "mosques", "versions"]
+        finally:
+            for store in stores:
+                store.close()
+
+
+class _SurprisingStore(_HeldStore):
+    """A store whose first probe fails with an error no store maps to `Unavailable` (the schema race above was one)."""
+
+    def __init__(self):
+        super().__init__()
+        self.release.set()
+        self.probes = 0
+
+    def ensure_ready(self):
+        self.probes += 1
+        if self.probes == 1:
+            raise RuntimeError("a surprise")
+
+
+def test_the_prober_outlives_an_unexpected_error_and_brings_the_store_back():
+    """Before the fix the prober thread died on any error other than `Away` ("Exception in thread
+    mosque-store-prober", first container run): a store seen away afterwards would never be probed back.
+    Reference: the access's own state, and the probe count (the second probe is the one that answers)."""
+    store = _SurprisingStore()
+    access = store_access.StoreAccess(store, wait_s=1.0, threads=1).start()
+    try:
+        _until(lambda: access.state == "ready", 20, "the prober after a surprise")
+        assert store.probes == 2 and access._prober.is_alive()
+    finally:
+        access.close()
