@@ -368,6 +368,8 @@ def script_words(lang: str, calendar: str) -> dict:
     out = {
         "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
         "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
+        # the widget's "Next:" names an adhan as the city page's card does («اذان ظهر», not «ظهر»: gallery fa LANG3-10)
+        "adhanNames": {p: words.TIME_NAMES[lang][p] for p in feed_words.PRAYERS},
         "months": words.GREGORIAN_MONTHS[lang],
         # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
         "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
