@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 
 import icalendar
 import pytest
@@ -351,13 +352,18 @@ def test_irans_official_calendar_is_named_as_irans(lang):
 
 def test_a_persian_day_label_leads_with_the_shamsi_date():
     """fa S-1, F-8: «پنج‌شنبه ۵ آذر ۱۴۰۵ — ۱۶ جمادی‌الثانی ۱۴۴۸ — ۲۶ نوامبر ۲۰۲۶», as Iranian calendars print it
-    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405)."""
+    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405).
+    Gallery review fa LANG3-12 (third pass): on a phone «۳۰ نوامبر ۲۰۲۶» broke after its day; each date is now a
+    span the site's style keeps on one line, so a line breaks only at «—»."""
     from generator.site import timetable
 
     html = timetable.render(TODAY, "tehran", "fa").decode()
-    label = re.search(r'<span class="card-date">(.*?)</span>', html).group(1)
-    parts = label.split(" — ")
+    label = re.search(r'<span class="card-date"[^>]*>(.*?)</span></h2>', html).group(1)
+    parts = re.findall(r'<span class="date-part">([^<]*)</span>', label)
+    assert len(parts) == 3 and re.sub(r"<[^>]+>", "", label) == " — ".join(parts), label
     assert parts[0] == "پنج‌شنبه ۵ آذر ۱۴۰۵" and parts[-1] == "۲۶ نوامبر ۲۰۲۶", label
+    css = (Path(__file__).resolve().parent.parent / "generator/site/assets/site.css").read_text(encoding="utf-8")
+    assert ".today-card .date-part { white-space: nowrap; }" in css
 
 
 

@@ -346,6 +346,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
             "day": words.digits(gregorian.day, lang),
             "weekday": weekday,
             "label": sep.join(label),
+            "label_parts": label,  # each date unbroken on a phone's card, a line break only at the separator (fa LANG3-12)
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "shamsi": shamsi_cell(shamsi_date, first_row=i == 0, lang=lang),
