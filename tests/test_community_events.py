@@ -53,6 +53,22 @@ def test_bibi_sakina_is_mourned_on_13_safar_in_pakistan_and_india_and_ruqayya_on
         assert found["death-sayyida-ruqayya"]["gregorian"] == "2024-08-10"  # Iran's 1 Safar 1446: 6 August
 
 
+def test_iran_keeps_imam_kazims_birth_on_7_safar_and_the_others_on_20_dhu_al_hijja():
+    """Gallery review, third pass, fa LANG3-20 (an Iranian editor): under «مناسبت‌ها بر پایهٔ تقویم رسمی ایران»
+    Iran's official calendar gives Imam al-Kazim's birth on 7 Safar, which 1448 puts on Wednesday 22 July 2026 (the
+    reader's own row of the Tehran table: «۷ صفر»); the catalogue's 20 Dhu al-Hijja (the other narration, kept by
+    the other communities) is then not listed in Iran, so the day is not said twice."""
+    iran = _by_id(hy="1448", calendar="iran", community="IR")
+    assert "birth-imam-kazim" not in iran
+    birth = iran["kazim-birth-7-safar"]
+    assert (birth["hijriMonth"], birth["hijriDay"], birth["gregorian"]) == (2, 7, "2026-07-22")
+    assert birth["title"]["fa"] == "ولادت امام موسی کاظم (ع)"
+    for community in ("IQ", "PK", None):
+        query = {"hy": "1448", "calendar": "iran"} | ({"community": community} if community else {})
+        found = _by_id(**query)
+        assert "kazim-birth-7-safar" not in found and found["birth-imam-kazim"]["hijriDay"] == 20
+
+
 def test_8_muharram_is_hazrat_abbas_day_in_south_asia_only():
     """The News (Lahore), 9 September 2019: "Muharram 8 is attributed to Hazrat Abbas Alamdar", alam processions on
     Sunday 8 September 2019 (Pakistan kept Ashura 1441 on 10 September).  The Asian Post: "The day of 8th of

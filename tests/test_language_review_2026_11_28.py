@@ -6,6 +6,7 @@ tests/test_authorities_named.py.)
 """
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime, timezone
 
@@ -160,7 +161,7 @@ def test_fa_05_r13_the_imsakiya_leads_with_the_solar_hijri_date_in_irans_officia
     assert "(۸ فوریه ۲۰۲۷ – " in meta and "اوقات به وقت رسمی ایران" in meta, meta
     assert "آغاز ماه: ۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)" in html
     heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', html)
-    assert heads.index("خورشیدی") < heads.index("تاریخ"), heads
+    assert heads.index("خورشیدی") < heads.index("میلادی"), heads  # the Gregorian column named so (fa LANG3-18)
     london = imsakiya.render(TODAY, "london", "en", now_s=NOW_S).decode()
     assert "official time" not in london and "Month start: " in london
 
@@ -318,3 +319,73 @@ def test_ur3_01_the_city_pages_today_card_says_ashuras_abstaining():
     practice = re.search(r'<p class="card-event practice">([^<]*)</p>', card)
     assert practice and "عصر" in practice.group(1) and "روزے کی نیت کے بغیر" in practice.group(1), card
     assert "عاشور" in card  # the day itself named on the card
+
+
+# --- The third gallery pass's remaining S findings (docs/site.md "Remaining S findings, 28 November (words33b)") -----
+
+def test_lang3_08_the_band_of_a_tehran_screen_names_irans_civic_day_as_the_city_table_does():
+    """Gallery review fa LANG3-08 (third pass): on 30 November 2026 (20 Jumada II 1448 on Iran's calendar) the band
+    said «امروز: ولادت حضرت فاطمه زهرا (س)» where the city table and the feed say «…، روز زن و مادر», the title Iran's
+    official calendar gives the day (Women's and Mothers' Day).  The band reads /v1/day-status' titles, which now
+    follow /v1/events' under ``calendar=iran``; under the SPEC's default reckoning the title is the catalogue's."""
+    iran = json.loads(call("day-status", NOW_S, date="2026-11-30", calendar="iran"))
+    assert [e["title"]["fa"] for e in iran["events"]] == ["ولادت حضرت فاطمه زهرا (س)، روز زن و مادر"]
+    assert iran["events"][0]["title"]["en"] == "Birth of Fatima al-Zahra (a)"  # English unchanged
+    najaf = json.loads(call("day-status", NOW_S, date="2026-12-01"))  # 20 Jumada II under the Sistani office's months
+    assert [e["title"]["fa"] for e in najaf["events"]] == ["ولادت حضرت فاطمه زهرا (س)"]
+
+
+def test_lang3_04_the_mosque_pages_card_names_the_centres_tasua():
+    """Gallery review fa LANG3-04 (ur UR3-02, ar AR2-04): on Thursday 25 June 2026, 9 Muharram 1448 by the Sistani
+    office's months (1 Muharram = 17 June 2026, its announcement in data/announced_month_starts.csv), the Toronto
+    centre's card said only the dates; the reader's text names the day «تاسوعای حسینی»."""
+    now = datetime(2026, 6, 25, 20, 30, tzinfo=timezone.utc).timestamp()  # 16:30 in Toronto
+    html = mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa", now_s=now).decode()
+    card = re.search(r'<section class="today-card.*?</section>', html, re.S).group(0)
+    assert "۹ محرم ۱۴۴۸" in card and '<p class="slots">تاسوعای حسینی</p>' in card, card
+    ashura = mosque_page.render(date(2026, 6, 26), "jaffari-toronto", "ar", now_s=now + 86400 - 6 * 3600).decode()
+    card = re.search(r'<section class="today-card.*?</section>', ashura, re.S).group(0)
+    assert "عاشوراء" in card and "من غير نية الصوم" in card, card
+
+
+def test_lang3_09_15_16_persian_heads_titles_and_the_midnight_note_without_a_marja():
+    """Gallery review fa LANG3-09: the screen's and widget's column over sunrise, midnight and the fadhila rows is
+    «وقت», not «اذان»; LANG3-15: «مرجع» on the mosque page's midnight note reads as a marja' taqlid; LANG3-16: the
+    page's title leads with «اوقات شرعی», and another marja's office is «دفتر آیت‌الله فضل‌الله»."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    for kind in ("screen", "widget"):
+        html = screen.render(screen.parse(kind, [("city", "tehran"), ("lang", "fa")], now), date(2026, 11, 30)).decode()
+        heads = re.findall(r'<th scope="col"[^>]*>([^<]*)<', html)
+        assert heads[:3] == ["نماز", "وقت", "جماعت"], (kind, heads)
+    page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "fa", now_s=now).decode()
+    assert "مرجع" not in page and "از نهادی که این روش محاسبه به نام اوست، تعریفی برای آن نیافتیم." in page
+    assert re.search(r"<title>اوقات شرعی — ⁨Jaffari Community Centre⁩</title>", page)
+    assert "قمری (دفتر آیت‌الله فضل‌الله)" in builder.render(TODAY, "fa").decode()
+
+
+def test_lang3_14_lang3_13_the_persian_moon_page_says_what_each_cell_holds_and_which_month():
+    """Gallery review fa LANG3-14: «(هر خانه: مساعدترِ این دو)» is telegraphic and «شهرهای راهنما» says nothing of the
+    crescent; LANG3-13 (in part): «پیش‌بینی می‌شود ماه …» first reads as "the moon"; «این ماه قمری» says the month."""
+    from generator.site import moon_page
+
+    page = moon_page.render(date(2026, 11, 30), 1448, 9, "fa").decode()
+    assert "(در هر خانه، نتیجهٔ مساعدترِ این دو معیار آمده است)" in page and "هلال در چند شهر" in page
+    assert "پیش‌بینی می‌شود این ماه قمری طبق اعلام" in page and "(هر خانه:" not in page
+
+
+def test_lang3_19_the_persian_builders_labels_without_calques():
+    """Gallery review fa LANG3-19 (FA-19/26/27/30, R-10): the reader's texts for the jamaat-outside choices, the
+    prayer-in-progress view (from the start of each jamaat, as screen.js shows it), the announcement's dates
+    («مشخص کنید», not the English "give" «بدهید»; «انتخاب نکنید», not the colloquial «نزنید»; «تا پایانِ روزِ»), and a
+    reminder, not a warning, before each prayer (FA-27)."""
+    html = builder.render(TODAY, "fa").decode()
+    for text in ("نماز جماعت در آن روزها جابه‌جا شود تا در وقت ادا شود",
+                 "ساعت تغییر نکند و این نکته روی نمایشگر، ابزارک و تقویم‌ها نوشته شود",
+                 "از آغاز هر جماعت (مدت به دقیقه؛ خالی: نمایش داده نشود)",
+                 "تاریخ‌ها یا روزهای آن را مشخص کنید", "اگر هیچ‌کدام را انتخاب نکنید: هر روز", "تا پایانِ روزِ (اختیاری)",
+                 "یادآوری پیش از هر نماز", "بدون یادآوری"):
+        assert text in html, text
+    for calque in ("نزنید", "روزهایش را بدهید", "خودِ آن روز هم", "هشدار پیش از", "صفحهٔ آرام"):
+        assert calque not in html, calque

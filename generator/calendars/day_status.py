@@ -174,7 +174,7 @@ def status(civil_day: date, calendar: str, offset_days: int = 0, community: str 
     return {
         "hijri": {"hy": int(today.year), "hm": hd[0], "hd": hd[1]},
         "source": str(today.source),
-        "events": [_day_event(e) for e in todays_events],
+        "events": [_day_event(e, calendar) for e in todays_events],
         "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in nights_of(*next_hd, community=community)],
         "flags": {
             "mourning": (season is not None and season.kind == "mourning")
@@ -191,9 +191,12 @@ def status(civil_day: date, calendar: str, offset_days: int = 0, community: str 
     }
 
 
-def _day_event(event: Mapping) -> dict:
-    """An event as day-status lists it (SPEC 2.9), with ``local`` and ``holiday`` only when true (a community's)."""
-    out = {"id": event["id"], "type": event["type"], "importance": event["importance"], "title": dict(event["title"])}
+def _day_event(event: Mapping, calendar: str) -> dict:
+    """An event as day-status lists it (SPEC 2.9), titled as /v1/events titles it under ``calendar`` (Iran's official
+    calendar names its civic day in Persian: the screen's band said less than the city table, gallery fa LANG3-08),
+    with ``local`` and ``holiday`` only when true (a community's)."""
+    out = {"id": event["id"], "type": event["type"], "importance": event["importance"],
+           "title": events.title(event, calendar)}
     out.update({flag: True for flag in ("local", "holiday") if event.get(flag)})
     return out
 

@@ -264,6 +264,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "skipped": set(day.get("jamaatSkipped", ())),
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
+            # the day's own events and the nights beginning at its sunset, as the city page's card names them
+            # (gallery reviews fa LANG3-04, ur UR3-02, ar AR2-04: the centre's Tasua and the night of Ashura unnamed)
+            "events": [event["title"] for event in event_days.get(day["date"], []) if event["type"] != "practice"],
             # the day's practice the card says (issue 33: Ashura's abstaining until after asr, with its asr)
             "practice": [line["title"] for line in timetable.ashura_imsak(
                 today, day["date"], m["reckoning"], day["local"]["asr"], lang, event_days)],
@@ -298,7 +301,8 @@ def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, r
         # asr/isha prayed with dhuhr/maghrib: marked ° as in the table (the page's note says why; issue 33)
         times = {t: text + ("°" if t in row["fadhila"] and text else "") for t, text in row["times"].items()}
         out[iso] = {"label": row["label"], "times": times,
-                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"] + row["practice"],
+                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled},
+                    "slots": row["events"] + row["slots"] + row["practice"],
                     "changes": changes_of(after, lang, row) if after is not None else None}
     return out
 
