@@ -245,6 +245,32 @@ def test_a_karachi_events_feed_carries_pakistans_days_and_holidays():
     assert "20240819" not in plain and not any("تعطیل" in s for d in plain.values() for s in d)
 
 
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "ur"])
+def test_a_community_events_feed_names_the_night_of_ashura_and_ashuras_abstaining(lang):
+    """Gallery review, third pass, ar AR3-05: the events feed a family subscribes to lacked the night of Ashura (due
+    on the evening of 14 June 2027, the reader's date for 10 Muharram 1449 by the Sistani office's months) and said
+    nothing of Ashura's practice.  The Karbala page's feed (community IQ) has the night on 14 June and, on Ashura (15
+    June), abstaining until after asr without a fast (data/day_rules.json: al-Tusi, Misbah al-Mutahajjid), in the
+    reader's words («إلى ما بعد العصر … من غير نية الصوم»); the feed without ``community`` stays the SPEC's."""
+    import icalendar
+    from generator.words import glossary
+
+    line = glossary.term("feed.ashura_imsak")[lang]
+    if lang == "ar":
+        assert "إلى ما بعد العصر" in line and "من غير نية الصوم" in line
+    found = {}
+    for community in ("IQ", None):
+        query = {"lang": lang, "calendar": "moonsighting"} | ({"community": community} if community else {})
+        body = call("events.ics", NOW_S, **query)
+        found[community] = {(e.decoded("DTSTART").isoformat(), str(e["SUMMARY"])): str(e["DESCRIPTION"])
+                            for e in icalendar.Calendar.from_ical(body).walk("VEVENT")}
+    night = glossary.term("feed.night_begins")[lang]
+    assert any(day == "2027-06-14" and night in summary for day, summary in found["IQ"]), sorted(found["IQ"])[:5]
+    ashura = [d for (day, _), d in found["IQ"].items() if day == "2027-06-15" and line in d]
+    assert len(ashura) == 1, [k for k in found["IQ"] if k[0] == "2027-06-15"]
+    assert not any(line in d for d in found[None].values())
+
+
 def test_city_pages_show_their_communitys_days_and_ashuras_abstaining_with_its_asr():
     """Karachi's Urdu page of June-July 2026 lists 8 Muharram for Hazrat Abbas and, on Ashura's row, the abstaining
     until after asr with that row's own asr; Karbala's Arabic page lists 13 Muharram and not 8 Muharram, and says

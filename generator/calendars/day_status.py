@@ -139,6 +139,12 @@ def _any(section: str, *hijri_day) -> bool:
     return any(rule.when.matches(*hijri_day) for rule in getattr(rules(), section))
 
 
+def abstain_until_after_asr(month: int, day: int, month_length: int, weekday: int = -1) -> bool:
+    """Return whether a Hijri day's practice is to abstain from food and drink until after asr, without a fast
+    (data/day_rules.json ``ashura_imsak``; day-status ``flags.ashuraImsak``)."""
+    return _any("ashura_imsak", month, day, month_length, weekday)
+
+
 def events_on(month: int, day: int, month_length: int, weekday: int = -1, community: str | None = None) -> list[Mapping]:
     """Return the events (the catalogue's, or a community's: `events.for_community`) that fall on a Hijri day
     (last-day events on the 29th of a short month; a weekday rule's on the civil day's ``weekday``, Monday = 0)."""
