@@ -389,3 +389,19 @@ def test_lang3_19_the_persian_builders_labels_without_calques():
         assert text in html, text
     for calque in ("نزنید", "روزهایش را بدهید", "خودِ آن روز هم", "هشدار پیش از", "صفحهٔ آرام"):
         assert calque not in html, calque
+
+
+def test_ur3_03_one_urdu_spelling_of_ashura_in_karachis_rows():
+    """Gallery review ur UR3-03 (third pass): the Ashura cell read «عاشورا: شہادتِ امام حسین (ع)» beside «عاشور کے
+    دن …» and the eve's «شبِ عاشور»; a Karachi/Lucknow print is uniform: «یومِ عاشور», «یومِ عاشور کو …», «شبِ عاشور»,
+    and Tasua «۹ محرم الحرام (تاسوعا)» (the reader's texts).  Rows of 25 and 26 June 2026 (9 and 10 Muharram 1448 by
+    the Central Ruet-e-Hilal Committee's Muharram, as the reader's table had them)."""
+    today = date(2026, 6, 20)
+    table = timetable.month_table(today, today, {"id": "karachi", "country": "PK"}, "ur", "Tehran", "pakistan", 2026, 6)
+    rows = {r["iso"]: [e["title"] for e in r["events"]] for r in table["rows"]}
+    assert any(t.startswith("۹ محرم الحرام (تاسوعا)") for t in rows["2026-06-25"]), rows["2026-06-25"]
+    assert any(t.startswith("شبِ عاشور") for t in rows["2026-06-25"]), rows["2026-06-25"]
+    ashura = rows["2026-06-26"]
+    assert any(t.startswith("یومِ عاشور: شہادتِ امام حسین (ع)") for t in ashura), ashura
+    assert any(t.startswith("یومِ عاشور کو عصر (") for t in ashura), ashura
+    assert not any("عاشورا" in t or "عاشور کے دن" in t for t in rows["2026-06-25"] + ashura)
