@@ -425,3 +425,22 @@ def test_ar3_07_ur3_05_the_moon_page_says_whose_29th_and_why_the_forecast_waits(
     for lang, (evening, why) in expected.items():
         page = moon_page.render(date(2026, 11, 30), 1448, 9, lang).decode()
         assert evening in page and why in page, lang
+
+
+def test_ar2_02_06_07_10_the_arabic_words_of_the_second_pass_left_open():
+    """Gallery review ar, second pass, still open in the third: AR2-02 «اليوم: يوم تاسوعاء» repeats itself, and Karbala
+    keeps the ninth for al-Abbas (ع): «تاسوعاء — يوم أبي الفضل العباس (ع)»; AR2-06 «الواجهة البرمجية» is developer
+    language: «(الحساب الافتراضي في هذه الخدمة)»; AR2-07 «الإقامة» beside «الجماعة» for one thing: the mosque page's
+    title and note say «الجماعة»; AR2-10 the builder speaks to one person: «حدّدتَه», «اختر»."""
+    tasua = json.loads(call("day-status", NOW_S, date="2026-06-25"))  # 9 Muharram 1448, the Sistani office's months
+    assert [e["title"]["ar"] for e in tasua["events"]] == ["تاسوعاء — يوم أبي الفضل العباس (ع)"]
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "ar", now_s=now).decode()
+    assert "لا ينشر المسجد مواعيد صلاة الجماعة؛" in page and "الإقامة" not in page
+    from generator.words import glossary
+
+    assert glossary.term("page.mosque.title")["ar"] == "{mosque}: أوقات الصلاة والجماعة"  # a mosque with jamaat times
+    assert "(الحساب الافتراضي في هذه الخدمة)" in page and "الواجهة البرمجية" not in page
+    html = builder.render(TODAY, "ar").decode()
+    assert "في الأيام التي يقع فيها موعدٌ حدّدتَه خارج وقت الصلاة" in html
+    assert "حدّدتموه" not in html and "اختاروا" not in html and "انظروا" not in html
