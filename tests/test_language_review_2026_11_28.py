@@ -444,3 +444,16 @@ def test_ar2_02_06_07_10_the_arabic_words_of_the_second_pass_left_open():
     html = builder.render(TODAY, "ar").decode()
     assert "في الأيام التي يقع فيها موعدٌ حدّدتَه خارج وقت الصلاة" in html
     assert "حدّدتموه" not in html and "اختاروا" not in html and "انظروا" not in html
+
+
+def test_ar2_09_the_builders_adjustments_list_the_english_names_to_type():
+    """Gallery review ar AR2-09 (second pass, still open; fa LANG3-19's «fajr:2» point): a Karbala committee must type
+    English keys but was given two; it cannot guess «maghrib» or «magrib».  Every key the API accepts for ``tune``
+    (/v1/prayer-times' own list, generator/api/prayer_times.TUNABLE) is now named beside its word, in ar, fa and ur."""
+    from generator.api import prayer_times
+
+    for lang in ("ar", "fa", "ur"):
+        html = builder.render(TODAY, lang).decode()
+        label = next(t for t in re.findall(r"<label[^>]*>(.*?)</label>", html, re.S) if "fajr:2" in t)
+        for key in prayer_times.TUNABLE:
+            assert f"\u2066{key}\u2069" in label, (lang, key, label)
