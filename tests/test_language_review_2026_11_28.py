@@ -457,3 +457,16 @@ def test_ar2_09_the_builders_adjustments_list_the_english_names_to_type():
         label = next(t for t in re.findall(r"<label[^>]*>(.*?)</label>", html, re.S) if "fajr:2" in t)
         for key in prayer_times.TUNABLE:
             assert f"\u2066{key}\u2069" in label, (lang, key, label)
+
+
+def test_lang3_17_a_month_on_summer_time_says_so_in_the_pages_language():
+    """Gallery review fa LANG3-17 (ur UR2-34): the only sentence on the clock was the Toronto centre's English source
+    note.  A month table with a day on summer time now says the times include it: London's October 2026 (British
+    Summer Time until Sunday 25 October, the last Sunday of October), Toronto's June; not London's December nor any
+    Tehran month (Iran has kept no summer time since 1402 / 2023)."""
+    note = '<p class="note summer-time">ساعت‌ها به وقت رسمی محل است و در روزهای ساعت تابستانی، ساعت تابستانی را در بر دارد.</p>'
+    assert note in timetable.render(date(2026, 10, 25), "london", "fa").decode()
+    assert note in mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa").decode()
+    assert note not in timetable.render(date(2026, 12, 25), "london", "fa").decode()
+    assert note not in timetable.render(date(2026, 6, 25), "tehran", "fa").decode()
+    assert "اوقات مقامی سرکاری گھڑی کے مطابق ہیں، سمر ٹائم" in timetable.render(date(2026, 10, 25), "london", "ur").decode()

@@ -278,6 +278,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
                 answer["days"][0]["date"], answer["days"][-1]["date"], lang),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
+            "summer_time_note": timetable.summer_time_note(m["place"]["tz"], [r["iso"] for r in rows], lang),
             "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,
             "moved_end_note": words.WORDS[lang]["mosque.moved_end_note"] if any(r["moved_end"] for r in rows)
             else None,
