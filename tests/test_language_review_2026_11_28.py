@@ -363,6 +363,7 @@ def test_lang3_09_15_16_persian_heads_titles_and_the_midnight_note_without_a_mar
     page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "fa", now_s=now).decode()
     assert "مرجع" not in page and "از نهادی که این روش محاسبه به نام اوست، تعریفی برای آن نیافتیم." in page
     assert re.search(r"<title>اوقات شرعی — ⁨Jaffari Community Centre⁩</title>", page)
+    assert "تاریخ‌های قمری و روزهای عید طبق رؤیت هلالِ اعلام‌شده از سوی دفتر حضرت آیت‌الله العظمی سیستانی در نجف اشرف است." in page
     assert "قمری (دفتر آیت‌الله فضل‌الله)" in builder.render(TODAY, "fa").decode()
 
 
