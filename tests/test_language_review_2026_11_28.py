@@ -471,3 +471,16 @@ def test_lang3_17_a_month_on_summer_time_says_so_in_the_pages_language():
     assert note not in timetable.render(date(2026, 12, 25), "london", "fa").decode()
     assert note not in timetable.render(date(2026, 6, 25), "tehran", "fa").decode()
     assert "اوقات مقامی سرکاری گھڑی کے مطابق ہیں، سمر ٹائم" in timetable.render(date(2026, 10, 25), "london", "ur").decode()
+
+
+def test_ur2_7_ur2_35_the_urdu_builders_labels_in_the_readers_words():
+    """Gallery review ur UR2-7 (old UR-11; still open in the third pass): «اوپر کی طرف راؤنڈ کریں» and «راؤنڈ نہ
+    کریں» are calques, «اضافی منٹ» hides that a minus is allowed («کمی بیشی»), «ایونٹ» is English; «دفترِ فضل اللہ»
+    names no marja'; UR2-35: «… وقت کی حد پر منتقل کیا جائے» says neither side of the bound.  The readers' texts."""
+    html = builder.render(TODAY, "ur").decode()
+    for text in ("وقت کو اگلے … منٹ تک پورا کریں", "جوں کا توں", "حساب شدہ اوقات میں کمی بیشی (منٹ):",
+                 "کیلنڈر میں ہر وقت کا دورانیہ (منٹ)", "ہجری (دفترِ آیت اللہ فضل اللہ، بیروت)",
+                 "جماعت نماز کے وقت کے اندر قریب ترین ممکن وقت پر کر دی جائے"):
+        assert text in html, text
+    for calque in ("راؤنڈ", "اضافی منٹ", "ایونٹ", "حد پر منتقل"):
+        assert calque not in html, calque
