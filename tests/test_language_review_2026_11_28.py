@@ -484,3 +484,21 @@ def test_ur2_7_ur2_35_the_urdu_builders_labels_in_the_readers_words():
         assert text in html, text
     for calque in ("راؤنڈ", "اضافی منٹ", "ایونٹ", "حد پر منتقل"):
         assert calque not in html, calque
+
+
+def test_ar_a9_a10_d6_d7_d8_d11_d13_the_arabic_labels_the_third_pass_listed_as_still_open():
+    """Outside review ar (shared/reference/language_review_2026-11-28/ar.md), listed as still present by the third
+    gallery pass: A9 «خرائط إمكان رؤية هلال … في العالم»; A10 «(بعد ٢:٣٠)», not «(المتبقي …)»; D6 «يوم التغيير: كل
+    يوم» contradicts itself: «يتغيّر الموعد» / «يومياً»; D7 one word for two things: «نصف الليل» for the
+    high-latitude rule, «بلا قاعدة»; D8 what the UK tables' midnight does; D11 «حدث» is the English "event": «موعد
+    في التقويم»; D13 «(المعتمدة في هذا المكان)», agreeing with «طريقة»."""
+    html = builder.render(TODAY, "ar").decode()
+    for text in ("يتغيّر الموعد", "يومياً", "نصف الليل", "بلا قاعدة", "مدة كل موعد في التقويم (بالدقائق)",
+                 "منتصف ما بين الغروب وفجر اليوم نفسه (كما في جداول مؤسسة الإمام علي (ع) في لندن)",
+                 "(المعتمدة في هذا المكان)"):
+        assert text in html, text
+    for old in ("يوم التغيير", "مدة كل حدث", "المعتمد محلياً", "كما في جداول بريطانيا المطبوعة"):
+        assert old not in html, old
+    page = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "خرائط إمكان رؤية هلال" in page and "في العالم" in page and "خرائط العالم" not in page
+    assert 'data-format="بعد {hours}:{minutes}"' in page
