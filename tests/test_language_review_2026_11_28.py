@@ -502,3 +502,5 @@ def test_ar_a9_a10_d6_d7_d8_d11_d13_the_arabic_labels_the_third_pass_listed_as_s
     page = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
     assert "خرائط إمكان رؤية هلال" in page and "في العالم" in page and "خرائط العالم" not in page
     assert 'data-format="بعد {hours}:{minutes}"' in page
+    # gallery review ar F16 (old A5): the qibla's bearing "clockwise" said as Arabic says it
+    assert "من الشمال الحقيقي مع اتجاه دوران عقارب الساعة نحو الكعبة المشرفة" in page
