@@ -504,3 +504,22 @@ def test_ar_a9_a10_d6_d7_d8_d11_d13_the_arabic_labels_the_third_pass_listed_as_s
     assert 'data-format="بعد {hours}:{minutes}"' in page
     # gallery review ar F16 (old A5): the qibla's bearing "clockwise" said as Arabic says it
     assert "من الشمال الحقيقي مع اتجاه دوران عقارب الساعة نحو الكعبة المشرفة" in page
+
+
+def test_lang3_07_ar_f4_ur2_4_the_screens_hijri_line_in_each_readers_form():
+    """Gallery reviews fa LANG3-07 (R-02, fa2-04), ar F4, ur UR2-4: the screen's «… — قمری (تقویم ایران)», «… —
+    الهجري (النجف الأشرف)» and «… — ہجری (پاکستان)» read as a table's column head after the date.  Each reader's own
+    form: «۲۰ جمادی‌الثانی ۱۴۴۸ (طبق تقویم رسمی ایران)», «… ١٤٤٨ هـ (حسب رؤية الهلال في النجف الأشرف)», «… ۱۴۴۸ ھ
+    (رویت: پاکستان)»; the English screen is unchanged («· Hijri (Najaf)»).  Dates: 30 November 2026 is 20 Jumada II
+    1448 in Iran's calendar and the 19th by the Sistani office's and Pakistan's months (the readers' own pages)."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    expected = {("tehran", "fa"): "۲۰ جمادی‌الثانی ۱۴۴۸ (طبق تقویم رسمی ایران)",
+                ("karbala", "ar"): "١٩ جمادى الآخرة ١٤٤٨ هـ (حسب رؤية الهلال في النجف الأشرف)",
+                ("karachi", "ur"): "۱۹ جمادی الثانی ۱۴۴۸ ھ (رویت: پاکستان)",
+                ("london", "en"): "19 Jumada al-Thaniyah 1448 · Hijri (Najaf)"}
+    for (city, lang), line in expected.items():
+        html = screen.render(screen.parse("screen", [("city", city), ("lang", lang)], now), date(2026, 11, 30)).decode()
+        shown = re.sub(r"<[^>]+>", "", re.search(r'<p class="hijri">(.*?)</p>', html).group(1))
+        assert shown == line, (city, shown)

@@ -40,7 +40,7 @@ function renderDay(st) {
   var day = st.day;
   var status = renderDates(st, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
-  setText($(".reckoning"), W.sep + W.calendar);
+  setText($(".reckoning"), " " + W.calendar); // the language's own form after the date (glossary reckoning.screen)
   var turn = spoken;
   speak(0); // the table's times in the first language's digits, whatever the turn
   each(table.querySelectorAll("tr[data-time]"), function (row) { renderTimes(row, day, row.getAttribute("data-time")); });
