@@ -107,7 +107,7 @@ system-packages:
 	fi
 
 # The container image and deploy/compose.yaml run for real: nginx, two apps and PostgreSQL (tests/test_containers.py,
-# docs/operations.md "Containers"). Not part of `make test` (a Docker engine, ~2.5 GB of images, minutes). Needs root:
+# docs/operations.md "Containers"). Not part of `make test` (a Docker engine, 1.6 GB of images, 5–9 minutes). Needs root:
 # installs docker.io and debootstrap, starts dockerd if none answers, takes compose v2; builds local stand-ins for
 # the public base images only when they cannot be pulled (no registry reachable).
 container-check: setup-test
