@@ -101,8 +101,10 @@ MOMENTS = (
            note="London's clocks went forward at 01:00 UTC that night. Tehran has no clock change: Iran abolished "
                 "daylight saving time from 1402 (2023), so its page on this day is an ordinary one (Asia/Tehran "
                 "UTC+03:30 all year); Karbala (Iraq, since 2008) and Karachi (Pakistan, since 2009) have none either."),
-    Moment("clock-change-autumn", "the morning after the clocks go back (Europe, 25 October 2026)", "09:00",
-           gregorian="2026-10-25", langs=("en",)),
+    # London's page in every language: the readers of ar, fa and ur had no clock change to read in their own words
+    # (their places keep one time all year)
+    Moment("clock-change-autumn", "the morning after the clocks go back (London, 25 October 2026)", "09:00",
+           gregorian="2026-10-25", places=tuple((lang, PLACES["en"]) for lang in ("ar", "fa", "ur"))),
     Moment("india", "an ordinary morning in an Indian city (Lucknow, Urdu; the Markazi Shia Chand Committee's "
            "reckoning)", "10:00", gregorian="2026-11-30", langs=("ur",),
            places=(("ur", Place("lucknow", "Asia/Kolkata", "india")),)),
@@ -148,6 +150,10 @@ def runs_for(base: str, moment: Moment, lang: str, at_ms: int, out: Path) -> lis
                           False, {}))
         shots.append(("screen-separate-tv-1920x1080", f"/screen/?city={place.city}{lang_q}&{SEPARATE}",
                       TV_SIZES["tv-1920x1080"], False, {}))
+    if moment.screens and moment.name in ("tasua", "ashura", "eid-morning"):
+        # the band's lines take turns every 8 s (screen.js): its second turn (Ashura's abstaining) read 9 s later
+        shots.append(("screen-combining-tv-1920x1080-band-turn-2", f"/screen/?city={place.city}{lang_q}&{COMBINING}",
+                      TV_SIZES["tv-1920x1080"], False, {"wait_ms": 9000}))
     if moment.name == "ordinary":
         shots += [
             ("builder-error-phone", "/mosque/new/" + ("" if lang == "en" else f"{lang}/"), PHONE, True,
@@ -174,9 +180,15 @@ def _error_page(lang: str, status: int) -> str:
 
 
 def feeds_text(base: str, lang: str, out: Path, place: Place) -> None:
-    """The feeds' text a calendar shows: the city's prayer times (jamaat of the combining mosque) and nights."""
+    """The feeds' text a calendar shows: the city's prayer times (jamaat of the combining mosque) and the events feed
+    the city page links (its community's days and nights: the third pass read the catalogue's feed instead, which
+    has neither, ur UR3 note and ar AR3-05)."""
+    from generator.places import cities
+    from generator.site import timetable
+
+    events = timetable.events_feed(place.calendar, timetable.city_community(cities.by_id()[place.city]), lang)
     for name, path in (("feed-prayer-times.ics", f"/v1/prayer-times.ics?city={place.city}&lang={lang}&{COMBINING}"),
-                       ("feed-events.ics", f"/v1/events.ics?lang={lang}&calendar={place.calendar}")):
+                       ("feed-events.ics", events["href"])):
         try:
             (out / name).write_bytes(_get(base, path))
         except urllib.error.HTTPError as error:

@@ -125,7 +125,7 @@ def test_a_method_named_by_the_reader_keeps_its_own_midnight():
     khoei = _rows(khoei_html)
     api = json.loads(call("prayer-times", NOW_S, city="karbala", date="2026-11-28", method="AlKhoeiFoundation"))
     assert khoei["2026-11-28"].translate(_EASTERN).lstrip("0") == _twelve(api["days"][0]["local"]["midnight"])
-    assert "وهو الافتراضي في الواجهة البرمجية، إذ لم نجد تحديداً له" in khoei_html
+    assert "(الحساب الافتراضي في هذه الخدمة)، إذ لم نجد تحديداً له" in khoei_html  # wording: gallery review ar AR2-06
 
 
 def _twelve(hhmm: str) -> str:

@@ -53,6 +53,22 @@ def test_bibi_sakina_is_mourned_on_13_safar_in_pakistan_and_india_and_ruqayya_on
         assert found["death-sayyida-ruqayya"]["gregorian"] == "2024-08-10"  # Iran's 1 Safar 1446: 6 August
 
 
+def test_iran_keeps_imam_kazims_birth_on_7_safar_and_the_others_on_20_dhu_al_hijja():
+    """Gallery review, third pass, fa LANG3-20 (an Iranian editor): under «مناسبت‌ها بر پایهٔ تقویم رسمی ایران»
+    Iran's official calendar gives Imam al-Kazim's birth on 7 Safar, which 1448 puts on Wednesday 22 July 2026 (the
+    reader's own row of the Tehran table: «۷ صفر»); the catalogue's 20 Dhu al-Hijja (the other narration, kept by
+    the other communities) is then not listed in Iran, so the day is not said twice."""
+    iran = _by_id(hy="1448", calendar="iran", community="IR")
+    assert "birth-imam-kazim" not in iran
+    birth = iran["kazim-birth-7-safar"]
+    assert (birth["hijriMonth"], birth["hijriDay"], birth["gregorian"]) == (2, 7, "2026-07-22")
+    assert birth["title"]["fa"] == "ولادت امام موسی کاظم (ع)"
+    for community in ("IQ", "PK", None):
+        query = {"hy": "1448", "calendar": "iran"} | ({"community": community} if community else {})
+        found = _by_id(**query)
+        assert "kazim-birth-7-safar" not in found and found["birth-imam-kazim"]["hijriDay"] == 20
+
+
 def test_8_muharram_is_hazrat_abbas_day_in_south_asia_only():
     """The News (Lahore), 9 September 2019: "Muharram 8 is attributed to Hazrat Abbas Alamdar", alam processions on
     Sunday 8 September 2019 (Pakistan kept Ashura 1441 on 10 September).  The Asian Post: "The day of 8th of
@@ -222,11 +238,37 @@ def test_a_karachi_events_feed_carries_pakistans_days_and_holidays():
     karachi = _summaries_by_day(call("events.ics", now, lang="ur", calendar="pakistan", community="PK"))
     assert "شہادتِ جنابِ سکینہ بنتِ الحسین (س)" in karachi["20240819"]
     assert not any("رقیہ" in s for day in karachi.values() for s in day)
-    assert any(s.startswith("عاشورا") and s.endswith("— عام تعطیل") for s in karachi["20240717"])
+    assert any(s.startswith("یومِ عاشور") and s.endswith("— عام تعطیل") for s in karachi["20240717"])
     tehran = _summaries_by_day(call("events.ics", now, lang="fa", calendar="iran", community="IR"))
     assert any("رقیه" in s for s in tehran["20240810"]) and not any("سکینه" in s for d in tehran.values() for s in d)
     plain = _summaries_by_day(call("events.ics", now, lang="ur", calendar="pakistan"))
     assert "20240819" not in plain and not any("تعطیل" in s for d in plain.values() for s in d)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "ur"])
+def test_a_community_events_feed_names_the_night_of_ashura_and_ashuras_abstaining(lang):
+    """Gallery review, third pass, ar AR3-05: the events feed a family subscribes to lacked the night of Ashura (due
+    on the evening of 14 June 2027, the reader's date for 10 Muharram 1449 by the Sistani office's months) and said
+    nothing of Ashura's practice.  The Karbala page's feed (community IQ) has the night on 14 June and, on Ashura (15
+    June), abstaining until after asr without a fast (data/day_rules.json: al-Tusi, Misbah al-Mutahajjid), in the
+    reader's words («إلى ما بعد العصر … من غير نية الصوم»); the feed without ``community`` stays the SPEC's."""
+    import icalendar
+    from generator.words import glossary
+
+    line = glossary.term("feed.ashura_imsak")[lang]
+    if lang == "ar":
+        assert "إلى ما بعد العصر" in line and "من غير نية الصوم" in line
+    found = {}
+    for community in ("IQ", None):
+        query = {"lang": lang, "calendar": "moonsighting"} | ({"community": community} if community else {})
+        body = call("events.ics", NOW_S, **query)
+        found[community] = {(e.decoded("DTSTART").isoformat(), str(e["SUMMARY"])): str(e["DESCRIPTION"])
+                            for e in icalendar.Calendar.from_ical(body).walk("VEVENT")}
+    night = glossary.term("feed.night_begins")[lang]
+    assert any(day == "2027-06-14" and night in summary for day, summary in found["IQ"]), sorted(found["IQ"])[:5]
+    ashura = [d for (day, _), d in found["IQ"].items() if day == "2027-06-15" and line in d]
+    assert len(ashura) == 1, [k for k in found["IQ"] if k[0] == "2027-06-15"]
+    assert not any(line in d for d in found[None].values())
 
 
 def test_city_pages_show_their_communitys_days_and_ashuras_abstaining_with_its_asr():
@@ -240,7 +282,7 @@ def test_city_pages_show_their_communitys_days_and_ashuras_abstaining_with_its_a
     karachi = timetable.render(today, "karachi", "ur").decode()
     assert "یومِ حضرت عباس علمدار (ع)" in karachi and "/v1/events.ics?calendar=pakistan&amp;community=PK&amp;lang=ur" in karachi
     ashura = timetable.month_table(today, today, {"id": "karachi", "country": "PK"}, "ur", "Tehran", "pakistan", 2026, 6)
-    row = next(r for r in ashura["rows"] if any("عاشورا" in e["title"] for e in r["events"]))
+    row = next(r for r in ashura["rows"] if any("یومِ عاشور:" in e["title"] for e in r["events"]))
     asr = next(t["text"] for t in row["times"] if t["id"] == "asr")
     assert glossary.term("page.screen.ashura_imsak")["ur"].format(asr=asr) in [e["title"] for e in row["events"]]
     karbala = timetable.render(today, "karbala", "ar").decode()

@@ -359,7 +359,7 @@ NIGHT_WORDS = {  # the summary's suffix; the description: the night's Hijri date
                                    "moonsighting": "١٩ رمضان ١٤٤٧ هـ\nتبدأ مع غروب شمس يوم ٨ آذار ٢٠٢٦."}),
     # Persian: the Solar Hijri date first (6 Esfand 1405, 17 Esfand 1404: counted from Nowruz 1405 = 21 March 2026
     # and 1404 = 21 March 2025), the Gregorian in brackets (fa FA-05, gallery review R-08)
-    "fa": ("آغاز از غروب آفتاب", {"iran": "۱۹ رمضان ۱۴۴۸ ه\u200d.ق\nاز غروب آفتاب روز ۶ اسفند ۱۴۰۵ (۲۵ فوریه ۲۰۲۷) آغاز می‌شود.",
+    "fa": ("از غروب آفتاب", {"iran": "۱۹ رمضان ۱۴۴۸ ه\u200d.ق\nاز غروب آفتاب روز ۶ اسفند ۱۴۰۵ (۲۵ فوریه ۲۰۲۷) آغاز می‌شود.",
                                   "moonsighting": "۱۹ رمضان ۱۴۴۷ ه\u200d.ق\nاز غروب آفتاب روز ۱۷ اسفند ۱۴۰۴ (۸ مارس ۲۰۲۶) آغاز می‌شود."}),
     "ur": ("غروبِ آفتاب سے آغاز", {"iran": "۱۹ رمضان المبارک ۱۴۴۸ھ\n۲۵ فروری ۲۰۲۷ کو غروبِ آفتاب سے آغاز۔",
                                    "moonsighting": "۱۹ رمضان المبارک ۱۴۴۷ھ\n۸ مارچ ۲۰۲۶ کو غروبِ آفتاب سے آغاز۔"}),

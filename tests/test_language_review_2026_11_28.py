@@ -6,6 +6,7 @@ tests/test_authorities_named.py.)
 """
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime, timezone
 
@@ -144,7 +145,8 @@ def test_ur2_28_the_moon_page_names_the_evening_of_the_29th_not_a_sighting():
 
     page = moon_page.render(date(2026, 11, 30), 1448, 9, "ur").decode()
     assert "رویت کی شام" not in page
-    assert "انتیس تاریخ کی شام (چاند دیکھنے کی شام):" in page
+    assert "انتیس تاریخ کی شام (چاند دیکھنے کی شام):" not in page  # "the 29th" of no month (third pass, UR3-05)
+    assert "۲۹ شعبان المعظم کی شام (چاند دیکھنے کی شام):" in page
 
 
 def test_fa_05_r13_the_imsakiya_leads_with_the_solar_hijri_date_in_irans_official_time():
@@ -160,7 +162,7 @@ def test_fa_05_r13_the_imsakiya_leads_with_the_solar_hijri_date_in_irans_officia
     assert "(۸ فوریه ۲۰۲۷ – " in meta and "اوقات به وقت رسمی ایران" in meta, meta
     assert "آغاز ماه: ۱۹ بهمن ۱۴۰۵ (۸ فوریه ۲۰۲۷)" in html
     heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', html)
-    assert heads.index("خورشیدی") < heads.index("تاریخ"), heads
+    assert heads.index("خورشیدی") < heads.index("میلادی"), heads  # the Gregorian column named so (fa LANG3-18)
     london = imsakiya.render(TODAY, "london", "en", now_s=NOW_S).decode()
     assert "official time" not in london and "Month start: " in london
 
@@ -318,3 +320,206 @@ def test_ur3_01_the_city_pages_today_card_says_ashuras_abstaining():
     practice = re.search(r'<p class="card-event practice">([^<]*)</p>', card)
     assert practice and "عصر" in practice.group(1) and "روزے کی نیت کے بغیر" in practice.group(1), card
     assert "عاشور" in card  # the day itself named on the card
+
+
+# --- The third gallery pass's remaining S findings (docs/site.md "Remaining S findings, 28 November (words33b)") -----
+
+def test_lang3_08_the_band_of_a_tehran_screen_names_irans_civic_day_as_the_city_table_does():
+    """Gallery review fa LANG3-08 (third pass): on 30 November 2026 (20 Jumada II 1448 on Iran's calendar) the band
+    said «امروز: ولادت حضرت فاطمه زهرا (س)» where the city table and the feed say «…، روز زن و مادر», the title Iran's
+    official calendar gives the day (Women's and Mothers' Day).  The band reads /v1/day-status' titles, which now
+    follow /v1/events' under ``calendar=iran``; under the SPEC's default reckoning the title is the catalogue's."""
+    iran = json.loads(call("day-status", NOW_S, date="2026-11-30", calendar="iran"))
+    assert [e["title"]["fa"] for e in iran["events"]] == ["ولادت حضرت فاطمه زهرا (س)، روز زن و مادر"]
+    assert iran["events"][0]["title"]["en"] == "Birth of Fatima al-Zahra (a)"  # English unchanged
+    najaf = json.loads(call("day-status", NOW_S, date="2026-12-01"))  # 20 Jumada II under the Sistani office's months
+    assert [e["title"]["fa"] for e in najaf["events"]] == ["ولادت حضرت فاطمه زهرا (س)"]
+
+
+def test_lang3_04_the_mosque_pages_card_names_the_centres_tasua():
+    """Gallery review fa LANG3-04 (ur UR3-02, ar AR2-04): on Thursday 25 June 2026, 9 Muharram 1448 by the Sistani
+    office's months (1 Muharram = 17 June 2026, its announcement in data/announced_month_starts.csv), the Toronto
+    centre's card said only the dates; the reader's text names the day «تاسوعای حسینی»."""
+    now = datetime(2026, 6, 25, 20, 30, tzinfo=timezone.utc).timestamp()  # 16:30 in Toronto
+    html = mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa", now_s=now).decode()
+    card = re.search(r'<section class="today-card.*?</section>', html, re.S).group(0)
+    assert "۹ محرم ۱۴۴۸" in card and '<p class="slots">تاسوعای حسینی</p>' in card, card
+    ashura = mosque_page.render(date(2026, 6, 26), "jaffari-toronto", "ar", now_s=now + 86400 - 6 * 3600).decode()
+    card = re.search(r'<section class="today-card.*?</section>', ashura, re.S).group(0)
+    assert "عاشوراء" in card and "من غير نية الصوم" in card, card
+
+
+def test_lang3_09_15_16_persian_heads_titles_and_the_midnight_note_without_a_marja():
+    """Gallery review fa LANG3-09: the screen's and widget's column over sunrise, midnight and the fadhila rows is
+    «وقت», not «اذان»; LANG3-15: «مرجع» on the mosque page's midnight note reads as a marja' taqlid; LANG3-16: the
+    page's title leads with «اوقات شرعی», and another marja's office is «دفتر آیت‌الله فضل‌الله»."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    for kind in ("screen", "widget"):
+        html = screen.render(screen.parse(kind, [("city", "tehran"), ("lang", "fa")], now), date(2026, 11, 30)).decode()
+        heads = re.findall(r'<th scope="col"[^>]*>([^<]*)<', html)
+        assert heads[:3] == ["نماز", "وقت", "جماعت"], (kind, heads)
+    page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "fa", now_s=now).decode()
+    assert "مرجع" not in page and "از نهادی که این روش محاسبه به نام اوست، تعریفی برای آن نیافتیم." in page
+    assert re.search(r"<title>اوقات شرعی — ⁨Jaffari Community Centre⁩</title>", page)
+    assert "تاریخ‌های قمری و روزهای عید طبق رؤیت هلالِ اعلام‌شده از سوی دفتر حضرت آیت‌الله العظمی سیستانی در نجف اشرف است." in page
+    assert "قمری (دفتر آیت‌الله فضل‌الله)" in builder.render(TODAY, "fa").decode()
+
+
+def test_lang3_14_lang3_13_the_persian_moon_page_says_what_each_cell_holds_and_which_month():
+    """Gallery review fa LANG3-14: «(هر خانه: مساعدترِ این دو)» is telegraphic and «شهرهای راهنما» says nothing of the
+    crescent; LANG3-13 (in part): «پیش‌بینی می‌شود ماه …» first reads as "the moon"; «این ماه قمری» says the month."""
+    from generator.site import moon_page
+
+    page = moon_page.render(date(2026, 11, 30), 1448, 9, "fa").decode()
+    assert "(در هر خانه، نتیجهٔ مساعدترِ این دو معیار آمده است)" in page and "هلال در چند شهر" in page
+    assert "پیش‌بینی می‌شود این ماه قمری طبق اعلام" in page and "(هر خانه:" not in page
+
+
+def test_lang3_19_the_persian_builders_labels_without_calques():
+    """Gallery review fa LANG3-19 (FA-19/26/27/30, R-10): the reader's texts for the jamaat-outside choices, the
+    prayer-in-progress view (from the start of each jamaat, as screen.js shows it), the announcement's dates
+    («مشخص کنید», not the English "give" «بدهید»; «انتخاب نکنید», not the colloquial «نزنید»; «تا پایانِ روزِ»), and a
+    reminder, not a warning, before each prayer (FA-27)."""
+    html = builder.render(TODAY, "fa").decode()
+    for text in ("نماز جماعت در آن روزها جابه‌جا شود تا در وقت ادا شود",
+                 "ساعت تغییر نکند و این نکته روی نمایشگر، ابزارک و تقویم‌ها نوشته شود",
+                 "از آغاز هر جماعت (مدت به دقیقه؛ خالی: نمایش داده نشود)",
+                 "تاریخ‌ها یا روزهای آن را مشخص کنید", "اگر هیچ‌کدام را انتخاب نکنید: هر روز", "تا پایانِ روزِ (اختیاری)",
+                 "یادآوری پیش از هر نماز", "بدون یادآوری", "از هر دستگاهی (تلفن یا رایانه)", "گرد کردن به بالا (به مضربِ)"):
+        assert text in html, text
+    for calque in ("نزنید", "روزهایش را بدهید", "خودِ آن روز هم", "هشدار پیش از", "صفحهٔ آرام", "از هر تلفنی"):
+        assert calque not in html, calque
+
+
+def test_ur3_03_one_urdu_spelling_of_ashura_in_karachis_rows():
+    """Gallery review ur UR3-03 (third pass): the Ashura cell read «عاشورا: شہادتِ امام حسین (ع)» beside «عاشور کے
+    دن …» and the eve's «شبِ عاشور»; a Karachi/Lucknow print is uniform: «یومِ عاشور», «یومِ عاشور کو …», «شبِ عاشور»,
+    and Tasua «۹ محرم الحرام (تاسوعا)» (the reader's texts).  Rows of 25 and 26 June 2026 (9 and 10 Muharram 1448 by
+    the Central Ruet-e-Hilal Committee's Muharram, as the reader's table had them)."""
+    today = date(2026, 6, 20)
+    table = timetable.month_table(today, today, {"id": "karachi", "country": "PK"}, "ur", "Tehran", "pakistan", 2026, 6)
+    rows = {r["iso"]: [e["title"] for e in r["events"]] for r in table["rows"]}
+    assert any(t.startswith("۹ محرم الحرام (تاسوعا)") for t in rows["2026-06-25"]), rows["2026-06-25"]
+    assert any(t.startswith("شبِ عاشور") for t in rows["2026-06-25"]), rows["2026-06-25"]
+    ashura = rows["2026-06-26"]
+    assert any(t.startswith("یومِ عاشور: شہادتِ امام حسین (ع)") for t in ashura), ashura
+    assert any(t.startswith("یومِ عاشور کو عصر (") for t in ashura), ashura
+    assert not any("عاشورا" in t or "عاشور کے دن" in t for t in rows["2026-06-25"] + ashura)
+
+
+def test_ar3_07_ur3_05_the_moon_page_says_whose_29th_and_why_the_forecast_waits():
+    """Gallery review ar AR3-07 and ur UR3-05 (third pass): the 7 February 2027 map showed Najaf "visible to the naked
+    eye" while the page forecast 9 February, with no word why, and the Urdu «انتیس تاریخ» said "the 29th" of no month.
+    The evening is 29 Sha'ban 1448 by the Sistani office's months (the Arabic reader's own count); the forecast's
+    rule is the office's record (docs/hijri.md: every one of its 38 announcements since 1436 followed an evening when
+    the crescent was in Yallop's zone A, "easily visible", somewhere over Iraq or Iran), said now in four languages."""
+    from generator.site import moon_page
+
+    expected = {
+        "en": ("Sighting evening (the 29th of Sha&#39;ban): 7 February 2027.", "easily visible to the naked eye"),
+        "ar": ("مساء الاستهلال (٢٩ شعبان): ٧ شباط ٢٠٢٧.", "مرئياً بالعين المجردة بسهولة في مكانٍ ما من العراق أو إيران"),
+        "fa": ("شب رؤیت (۲۹ شعبان): ۷ فوریه ۲۰۲۷.", "به‌آسانی با چشم غیرمسلح دیده می‌شد"),
+        "ur": ("۲۹ شعبان المعظم کی شام (چاند دیکھنے کی شام): ۷ فروری ۲۰۲۷۔", "ننگی آنکھ سے آسانی سے نظر آتا تھا"),
+    }
+    for lang, (evening, why) in expected.items():
+        page = moon_page.render(date(2026, 11, 30), 1448, 9, lang).decode()
+        assert evening in page and why in page, lang
+
+
+def test_ar2_02_06_07_10_the_arabic_words_of_the_second_pass_left_open():
+    """Gallery review ar, second pass, still open in the third: AR2-02 «اليوم: يوم تاسوعاء» repeats itself, and Karbala
+    keeps the ninth for al-Abbas (ع): «تاسوعاء — يوم أبي الفضل العباس (ع)»; AR2-06 «الواجهة البرمجية» is developer
+    language: «(الحساب الافتراضي في هذه الخدمة)»; AR2-07 «الإقامة» beside «الجماعة» for one thing: the mosque page's
+    title and note say «الجماعة»; AR2-10 the builder speaks to one person: «حدّدتَه», «اختر»."""
+    tasua = json.loads(call("day-status", NOW_S, date="2026-06-25"))  # 9 Muharram 1448, the Sistani office's months
+    assert [e["title"]["ar"] for e in tasua["events"]] == ["تاسوعاء — يوم أبي الفضل العباس (ع)"]
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "ar", now_s=now).decode()
+    assert "لا ينشر المسجد مواعيد صلاة الجماعة؛" in page and "الإقامة" not in page
+    from generator.words import glossary
+
+    assert glossary.term("page.mosque.title")["ar"] == "{mosque}: أوقات الصلاة والجماعة"  # a mosque with jamaat times
+    assert "(الحساب الافتراضي في هذه الخدمة)" in page and "الواجهة البرمجية" not in page
+    html = builder.render(TODAY, "ar").decode()
+    assert "في الأيام التي يقع فيها موعدٌ حدّدتَه خارج وقت الصلاة" in html
+    assert "حدّدتموه" not in html and "اختاروا" not in html and "انظروا" not in html
+
+
+def test_ar2_09_the_builders_adjustments_list_the_english_names_to_type():
+    """Gallery review ar AR2-09 (second pass, still open; fa LANG3-19's «fajr:2» point): a Karbala committee must type
+    English keys but was given two; it cannot guess «maghrib» or «magrib».  Every key the API accepts for ``tune``
+    (/v1/prayer-times' own list, generator/api/prayer_times.TUNABLE) is now named beside its word, in ar, fa and ur."""
+    from generator.api import prayer_times
+
+    for lang in ("ar", "fa", "ur"):
+        html = builder.render(TODAY, lang).decode()
+        label = next(t for t in re.findall(r"<label[^>]*>(.*?)</label>", html, re.S) if "fajr:2" in t)
+        for key in prayer_times.TUNABLE:
+            assert f"\u2066{key}\u2069" in label, (lang, key, label)
+
+
+def test_lang3_17_a_month_on_summer_time_says_so_in_the_pages_language():
+    """Gallery review fa LANG3-17 (ur UR2-34): the only sentence on the clock was the Toronto centre's English source
+    note.  A month table with a day on summer time now says the times include it: London's October 2026 (British
+    Summer Time until Sunday 25 October, the last Sunday of October), Toronto's June; not London's December nor any
+    Tehran month (Iran has kept no summer time since 1402 / 2023)."""
+    note = '<p class="note summer-time">ساعت‌ها به وقت رسمی محل است و در روزهای ساعت تابستانی، ساعت تابستانی را در بر دارد.</p>'
+    assert note in timetable.render(date(2026, 10, 25), "london", "fa").decode()
+    assert note in mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa").decode()
+    assert note not in timetable.render(date(2026, 12, 25), "london", "fa").decode()
+    assert note not in timetable.render(date(2026, 6, 25), "tehran", "fa").decode()
+    assert "اوقات مقامی سرکاری گھڑی کے مطابق ہیں، سمر ٹائم" in timetable.render(date(2026, 10, 25), "london", "ur").decode()
+
+
+def test_ur2_7_ur2_35_the_urdu_builders_labels_in_the_readers_words():
+    """Gallery review ur UR2-7 (old UR-11; still open in the third pass): «اوپر کی طرف راؤنڈ کریں» and «راؤنڈ نہ
+    کریں» are calques, «اضافی منٹ» hides that a minus is allowed («کمی بیشی»), «ایونٹ» is English; «دفترِ فضل اللہ»
+    names no marja'; UR2-35: «… وقت کی حد پر منتقل کیا جائے» says neither side of the bound.  The readers' texts."""
+    html = builder.render(TODAY, "ur").decode()
+    for text in ("وقت کو اگلے … منٹ تک پورا کریں", "جوں کا توں", "حساب شدہ اوقات میں کمی بیشی (منٹ):",
+                 "کیلنڈر میں ہر وقت کا دورانیہ (منٹ)", "ہجری (دفترِ آیت اللہ فضل اللہ، بیروت)",
+                 "جماعت نماز کے وقت کے اندر قریب ترین ممکن وقت پر کر دی جائے"):
+        assert text in html, text
+    for calque in ("راؤنڈ", "اضافی منٹ", "ایونٹ", "حد پر منتقل"):
+        assert calque not in html, calque
+
+
+def test_ar_a9_a10_d6_d7_d8_d11_d13_the_arabic_labels_the_third_pass_listed_as_still_open():
+    """Outside review ar (shared/reference/language_review_2026-11-28/ar.md), listed as still present by the third
+    gallery pass: A9 «خرائط إمكان رؤية هلال … في العالم»; A10 «(بعد ٢:٣٠)», not «(المتبقي …)»; D6 «يوم التغيير: كل
+    يوم» contradicts itself: «يتغيّر الموعد» / «يومياً»; D7 one word for two things: «نصف الليل» for the
+    high-latitude rule, «بلا قاعدة»; D8 what the UK tables' midnight does; D11 «حدث» is the English "event": «موعد
+    في التقويم»; D13 «(المعتمدة في هذا المكان)», agreeing with «طريقة»."""
+    html = builder.render(TODAY, "ar").decode()
+    for text in ("يتغيّر الموعد", "يومياً", "نصف الليل", "بلا قاعدة", "مدة كل موعد في التقويم (بالدقائق)",
+                 "منتصف ما بين الغروب وفجر اليوم نفسه (كما في جداول مؤسسة الإمام علي (ع) في لندن)",
+                 "(المعتمدة في هذا المكان)"):
+        assert text in html, text
+    for old in ("يوم التغيير", "مدة كل حدث", "المعتمد محلياً", "كما في جداول بريطانيا المطبوعة"):
+        assert old not in html, old
+    page = timetable.render(TODAY, "karbala", "ar", now_s=NOW_S).decode()
+    assert "خرائط إمكان رؤية هلال" in page and "في العالم" in page and "خرائط العالم" not in page
+    assert 'data-format="بعد {hours}:{minutes}"' in page
+    # gallery review ar F16 (old A5): the qibla's bearing "clockwise" said as Arabic says it
+    assert "من الشمال الحقيقي مع اتجاه دوران عقارب الساعة نحو الكعبة المشرفة" in page
+
+
+def test_lang3_07_ar_f4_ur2_4_the_screens_hijri_line_in_each_readers_form():
+    """Gallery reviews fa LANG3-07 (R-02, fa2-04), ar F4, ur UR2-4: the screen's «… — قمری (تقویم ایران)», «… —
+    الهجري (النجف الأشرف)» and «… — ہجری (پاکستان)» read as a table's column head after the date.  Each reader's own
+    form: «۲۰ جمادی‌الثانی ۱۴۴۸ (طبق تقویم رسمی ایران)», «… ١٤٤٨ هـ (حسب رؤية الهلال في النجف الأشرف)», «… ۱۴۴۸ ھ
+    (رویت: پاکستان)»; the English screen is unchanged («· Hijri (Najaf)»).  Dates: 30 November 2026 is 20 Jumada II
+    1448 in Iran's calendar and the 19th by the Sistani office's and Pakistan's months (the readers' own pages)."""
+    from generator.site import screen
+
+    now = datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc).timestamp()
+    expected = {("tehran", "fa"): "۲۰ جمادی‌الثانی ۱۴۴۸ (طبق تقویم رسمی ایران)",
+                ("karbala", "ar"): "١٩ جمادى الآخرة ١٤٤٨ هـ (حسب رؤية الهلال في النجف الأشرف)",
+                ("karachi", "ur"): "۱۹ جمادی الثانی ۱۴۴۸ ھ (رویت: پاکستان)",
+                ("london", "en"): "19 Jumada al-Thaniyah 1448 · Hijri (Najaf)"}
+    for (city, lang), line in expected.items():
+        html = screen.render(screen.parse("screen", [("city", city), ("lang", lang)], now), date(2026, 11, 30)).decode()
+        shown = re.sub(r"<[^>]+>", "", re.search(r'<p class="hijri">(.*?)</p>', html).group(1))
+        assert shown == line, (city, shown)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 
 import icalendar
 import pytest
@@ -351,13 +352,18 @@ def test_irans_official_calendar_is_named_as_irans(lang):
 
 def test_a_persian_day_label_leads_with_the_shamsi_date():
     """fa S-1, F-8: «پنج‌شنبه ۵ آذر ۱۴۰۵ — ۱۶ جمادی‌الثانی ۱۴۴۸ — ۲۶ نوامبر ۲۰۲۶», as Iranian calendars print it
-    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405)."""
+    (26 November 2026 is 5 Azar 1405: the Solar Hijri year begins at Nowruz, 21 March 2026 = 1 Farvardin 1405).
+    Gallery review fa LANG3-12 (third pass): on a phone «۳۰ نوامبر ۲۰۲۶» broke after its day; each date is now a
+    span the site's style keeps on one line, so a line breaks only at «—»."""
     from generator.site import timetable
 
     html = timetable.render(TODAY, "tehran", "fa").decode()
-    label = re.search(r'<span class="card-date">(.*?)</span>', html).group(1)
-    parts = label.split(" — ")
+    label = re.search(r'<span class="card-date"[^>]*>(.*?)</span></h2>', html).group(1)
+    parts = re.findall(r'<span class="date-part">([^<]*)</span>', label)
+    assert len(parts) == 3 and re.sub(r"<[^>]+>", "", label) == " — ".join(parts), label
     assert parts[0] == "پنج‌شنبه ۵ آذر ۱۴۰۵" and parts[-1] == "۲۶ نوامبر ۲۰۲۶", label
+    css = (Path(__file__).resolve().parent.parent / "generator/site/assets/site.css").read_text(encoding="utf-8")
+    assert ".today-card .date-part { white-space: nowrap; }" in css
 
 
 
@@ -465,7 +471,8 @@ def test_a_month_that_has_begun_is_not_said_to_be_unannounced():
     intro = next(p for p in re.findall(r"<p>(.*?)</p>", html, re.S) if "بدأ الشهر" in p)
     assert "محسوب" in intro and "لم يُعلَن" not in intro and "لم يعلن" not in intro, intro
     # issue 33 (ur UR-29 E): a month that has begun is said in the past tense, under the office it follows
-    assert "بدأ الشهر حسب إعلان مكتب السيد السيستاني" in intro and "يُتوقَّع" not in intro, intro
+    # the date beside the verb (gallery review ar AR2-08: two «في» in a row read as "began in Najaf on …")
+    assert "بدأ الشهر في ١٣ تشرين الأول ٢٠٢٦ حسب إعلان مكتب السيد السيستاني" in intro and "يُتوقَّع" not in intro, intro
     urdu = moon_page.render(TODAY, 1448, 5, "ur").decode()
     assert "کے حساب سے مہینہ" in urdu and "کو شروع ہوا (حساب کے مطابق، اعلان دستیاب نہیں)" in urdu
 
@@ -477,7 +484,8 @@ def test_a_month_not_begun_is_a_forecast_of_the_office_it_follows():
     from generator.site import moon_page
 
     html = moon_page.render(TODAY, 1448, 7, "ar").decode()
-    assert "يُتوقَّع أن يبدأ الشهر حسب إعلان مكتب السيد السيستاني (دام ظله) في النجف الأشرف في" in html
+    # the date beside the verb, then the office (gallery review ar AR2-08)
+    assert re.search(r"يُتوقَّع أن يبدأ الشهر في [^()]+ حسب إعلان مكتب السيد السيستاني \(دام ظله\) في النجف الأشرف \(", html)
     assert "(تقدير فلكي لإمكان الرؤية، والعبرة بإعلان ثبوت الهلال)" in html
     urdu = moon_page.render(TODAY, 1448, 7, "ur").decode()
     assert "نجف اشرف (دفترِ آیت اللہ سیستانی) کے حساب سے مہینہ" in urdu and "شروع ہونے کی توقع ہے" in urdu

@@ -76,7 +76,8 @@ def build_events(params: Params) -> bytes:
     identity = feeds.feed_identity("events", params, ("calendar", "importance", "lang", "community"))
     out = []
     current = int(np.datetime64(params["month"], "D").astype(np.int64))  # the feed month's first day
-    for (found_day, begin, year, event, source), hm, hd in zip(found, dates.month.tolist(), dates.day.tolist()):
+    for (found_day, begin, year, event, source), hm, hd, length in zip(found, dates.month.tolist(), dates.day.tolist(),
+                                                                       dates.month_length.tolist()):
         summary, night_line = events.title(event, calendar)[lang], None
         if event.get("holiday"):
             summary = words.titled(summary, words.PUBLIC_HOLIDAY[lang], lang)
@@ -85,12 +86,18 @@ def build_events(params: Params) -> bytes:
             eve = days.iso(begin)  # the Solar Hijri date first on a Persian feed (fa FA-05, gallery review R-08)
             night_line = words.NIGHT_BEGINS_ON[lang].format(
                 date=shamsi.leading(date.fromisoformat(eve), page_words.date_text(eve, lang), lang))
+        description = _hijri_description(year, hm, hd, source, lang, night_line, calendar=calendar,
+                                         ahead=_month_starts_on_or_after(found_day, hd, current))
+        # A community's feed (the one its city page links) says the day's practice, as the page's row does: Ashura's
+        # abstaining until after asr, not a fast (gallery review ar AR3-05); without ``community`` the SPEC's text.
+        if (params.get("community") and not event["night"]
+                and day_status.abstain_until_after_asr(hm, hd, length, (found_day + 3) % 7)):
+            description += "\n" + words.ASHURA_IMSAK[lang]
         vevent = feeds.all_day_event(
             event_uid=feeds.uid("event", f"{event['id']}-{year}", identity),  # the same for a night as before
             unix_day=begin,
             summary=summary,
-            description=_hijri_description(year, hm, hd, source, lang, night_line, calendar=calendar,
-                                           ahead=_month_starts_on_or_after(found_day, hd, current)),
+            description=description,
             lang=lang,
         )
         out.append(((begin, event["hijriMonth"], event["hijriDay"], event["id"]), vevent))

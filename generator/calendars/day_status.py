@@ -139,6 +139,12 @@ def _any(section: str, *hijri_day) -> bool:
     return any(rule.when.matches(*hijri_day) for rule in getattr(rules(), section))
 
 
+def abstain_until_after_asr(month: int, day: int, month_length: int, weekday: int = -1) -> bool:
+    """Return whether a Hijri day's practice is to abstain from food and drink until after asr, without a fast
+    (data/day_rules.json ``ashura_imsak``; day-status ``flags.ashuraImsak``)."""
+    return _any("ashura_imsak", month, day, month_length, weekday)
+
+
 def events_on(month: int, day: int, month_length: int, weekday: int = -1, community: str | None = None) -> list[Mapping]:
     """Return the events (the catalogue's, or a community's: `events.for_community`) that fall on a Hijri day
     (last-day events on the 29th of a short month; a weekday rule's on the civil day's ``weekday``, Monday = 0)."""
@@ -174,7 +180,7 @@ def status(civil_day: date, calendar: str, offset_days: int = 0, community: str 
     return {
         "hijri": {"hy": int(today.year), "hm": hd[0], "hd": hd[1]},
         "source": str(today.source),
-        "events": [_day_event(e) for e in todays_events],
+        "events": [_day_event(e, calendar) for e in todays_events],
         "tonight": [{"id": e["id"], "title": dict(e["title"])} for e in nights_of(*next_hd, community=community)],
         "flags": {
             "mourning": (season is not None and season.kind == "mourning")
@@ -191,9 +197,12 @@ def status(civil_day: date, calendar: str, offset_days: int = 0, community: str 
     }
 
 
-def _day_event(event: Mapping) -> dict:
-    """An event as day-status lists it (SPEC 2.9), with ``local`` and ``holiday`` only when true (a community's)."""
-    out = {"id": event["id"], "type": event["type"], "importance": event["importance"], "title": dict(event["title"])}
+def _day_event(event: Mapping, calendar: str) -> dict:
+    """An event as day-status lists it (SPEC 2.9), titled as /v1/events titles it under ``calendar`` (Iran's official
+    calendar names its civic day in Persian: the screen's band said less than the city table, gallery fa LANG3-08),
+    with ``local`` and ``holiday`` only when true (a community's)."""
+    out = {"id": event["id"], "type": event["type"], "importance": event["importance"],
+           "title": events.title(event, calendar)}
     out.update({flag: True for flag in ("local", "holiday") if event.get(flag)})
     return out
 

@@ -57,6 +57,7 @@ def render(today: date, hy: int, hm: int, lang: str = words.DEFAULT_LANGUAGE) ->
         month=month_of, year=year,
         conjunction=conjunction_text(meta["conjunction"], lang),
         sighting=moon_map.date_text(meta["sightingEvening"], lang),
+        previous_month=hijri_names.month_in_date(previous[1], lang),  # «۲۹ شعبان کی شام» (ur UR3-05)
         start=w["moon_began" if begun else "moon_begins"].format(
             begins=moon_map.date_text(meta["monthBegins"]["date"], lang),
             source=words.source_text(meta["monthBegins"]["source"], "moonsighting", lang, ahead=not begun)),

@@ -264,6 +264,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "skipped": set(day.get("jamaatSkipped", ())),
             "changed": list(day.get("jamaatChanged", ())),
             "slots": slots,
+            # the day's own events and the nights beginning at its sunset, as the city page's card names them
+            # (gallery reviews fa LANG3-04, ur UR3-02, ar AR2-04: the centre's Tasua and the night of Ashura unnamed)
+            "events": [event["title"] for event in event_days.get(day["date"], []) if event["type"] != "practice"],
             # the day's practice the card says (issue 33: Ashura's abstaining until after asr, with its asr)
             "practice": [line["title"] for line in timetable.ashura_imsak(
                 today, day["date"], m["reckoning"], day["local"]["asr"], lang, event_days)],
@@ -275,6 +278,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
                 answer["days"][0]["date"], answer["days"][-1]["date"], lang),
             "hijri_caption": " – ".join(f"{x['monthName'][lang]} {words.digits(x['year'], lang)}"
                                         for x in hijri_map["months"]),
+            "summer_time_note": timetable.summer_time_note(m["place"]["tz"], [r["iso"] for r in rows], lang),
             "moved_note": words.WORDS[lang]["mosque.moved_note"] if any(r["moved"] for r in rows) else None,
             "moved_end_note": words.WORDS[lang]["mosque.moved_end_note"] if any(r["moved_end"] for r in rows)
             else None,
@@ -298,7 +302,8 @@ def card_days(today: date, local_today: date, m: dict, lang: str, month: dict, r
         # asr/isha prayed with dhuhr/maghrib: marked ° as in the table (the page's note says why; issue 33)
         times = {t: text + ("°" if t in row["fadhila"] and text else "") for t, text in row["times"].items()}
         out[iso] = {"label": row["label"], "times": times,
-                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled}, "slots": row["slots"] + row["practice"],
+                    "jamaat": {t: row["jamaat"].get(t, "") for t in ruled},
+                    "slots": row["events"] + row["slots"] + row["practice"],
                     "changes": changes_of(after, lang, row) if after is not None else None}
     return out
 

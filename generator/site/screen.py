@@ -368,6 +368,8 @@ def script_words(lang: str, calendar: str) -> dict:
     out = {
         "prayers": {p: feed_words.PRAYER_NAMES[lang][p] for p in feed_words.PRAYERS},
         "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
+        # the widget's "Next:" names an adhan as the city page's card does («اذان ظهر», not «ظهر»: gallery fa LANG3-10)
+        "adhanNames": {p: words.TIME_NAMES[lang][p] for p in feed_words.PRAYERS},
         "months": words.GREGORIAN_MONTHS[lang],
         # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
         "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
@@ -376,7 +378,7 @@ def script_words(lang: str, calendar: str) -> dict:
         **list_words(lang),
         **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
         "next_in": w["next_in"],
-        "calendar": words.CALENDAR_LABELS[lang][calendar],
+        "calendar": words.SCREEN_RECKONINGS[lang][calendar],  # after the Hijri date and a space
         "sep": words.SEPARATOR[lang],
     }
     if lang == "ur":  # Urdu names the part of the day of the prayer, not of the clock hour (feed_words.period_of)
@@ -669,7 +671,7 @@ def render(query: PageQuery, today: date) -> bytes:
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
             **context, title=title, head=page_head(query, title, place), slides=slides, qr=qr,
-            reckoning=words.CALENDAR_LABELS[lang][query.calendar], method=method_label(query, today),
+            reckoning=words.SCREEN_RECKONINGS[lang][query.calendar], method=method_label(query, today),
             config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
     title = w["widget.title"].format(place=place)

@@ -323,6 +323,14 @@ def crescent_links(today: date, local_today: date, city: dict, lang: str) -> dic
             "json_text": p["point_answer"].format(city=city["names"][lang])}
 
 
+def summer_time_note(tz: str, isos: list[str], lang: str) -> str | None:
+    """Return the note that a month's times include summer time, when one of its days (at noon) is on it in ``tz``
+    (gallery reviews fa LANG3-17, ur UR2-34: the clock was said only in a mosque's English source note), else None."""
+    zone = ZoneInfo(tz)
+    on_summer_time = any(datetime.fromisoformat(iso + "T12:00").replace(tzinfo=zone).dst() for iso in isos)
+    return words.WORDS[lang]["summer_time_note"] if on_summer_time else None
+
+
 def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,
                 month: int) -> dict:
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
@@ -350,6 +358,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
             "day": words.digits(gregorian.day, lang),
             "weekday": weekday,
             "label": sep.join(label),
+            "label_parts": label,  # each date unbroken on a phone's card, a line break only at the separator (fa LANG3-12)
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "shamsi": shamsi_cell(shamsi_date, first_row=i == 0, lang=lang),
@@ -375,6 +384,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         "id": f"{year:04d}-{month:02d}",
         "polar_note": words.WORDS[lang]["polar_note"].format(lat=polar_latitude(polar_days[0], lang))
         if polar_days else None,
+        "summer_time_note": summer_time_note(prayer["meta"]["tz"], [day["date"] for day in prayer["days"]], lang),
         "caption": caption,
         "hijri_caption": hijri_caption,
         "rows": rows,

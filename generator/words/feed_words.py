@@ -176,6 +176,7 @@ def titled(base: str, qualifier: str, lang: str) -> str:
 # A night event (data/nights.csv) is listed on the civil day on whose evening it begins.
 NIGHT_BEGINS = glossary.term("feed.night_begins")  # appended to a night's title (feed SUMMARY, timetable row)
 PUBLIC_HOLIDAY = glossary.term("feed.public_holiday")  # after an event's title where it is one (issue 33)
+ASHURA_IMSAK = glossary.term("feed.ashura_imsak")  # a community feed's Ashura: the day's practice, no time (no place)
 NIGHT_BEGINS_ON = glossary.term("feed.night_begins_on")  # a night's DESCRIPTION line; {date}: its eve
 NIGHTS_NOTE = glossary.term("feed.nights_note")  # the events calendar's DESCRIPTION, after SUNSET_NOTE
 

@@ -87,6 +87,8 @@ TIME_NAMES = glossary.group("column")
 GREGORIAN_MONTHS = glossary.sequence("gregorian_month")
 # Short labels of the reckonings (columns of the timetable) and what they are (its notes).
 CALENDAR_LABELS = glossary.group("reckoning.label")
+# The screen's Hijri line after the date, each language's own form («هـ (حسب …)», «(طبق …)», «ھ (…)»; issue 33).
+SCREEN_RECKONINGS = glossary.group("reckoning.screen")
 # The reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
 CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")

@@ -58,6 +58,7 @@ function readScreen() {
     moved: text(".moved"),
     practice: text(".practice"), // the widget's line of the day's practice (Ashura's abstaining, issue 33)
     night: text(".night"),
+    dayEvents: text(".day-events"), // the widget's line of the day's own events (gallery ur UR3-02, fa LANG3-03)
     inPrayer: text(".in-prayer"),
     qr: qr ? qr.getBoundingClientRect().width : null,
     fit: [q(".side"), q(".times")].map((e) => (e ? (e.className.match(/fit-\d/) || [""])[0] : null)),

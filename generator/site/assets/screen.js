@@ -36,27 +36,11 @@ function slotsText(day, name) {
   return Array.isArray(slots) ? joinList(slots.map(function (s) { return clockText(s); })) : "";
 }
 
-function namedNights(st) {
-  // The nights the screen names now (docs/decisions.md, "Naming a night"): before the day's fajr, the night under
-  // way (the day-status lists its Hijri date's night among the day's events); from the day's dhuhr, the nights
-  // beginning this evening (its `tonight`); between them none, and never a night on the day after it.
-  var status = statuses[st.today];
-  var fajr = st.day ? at(st.day.fajr) : null;
-  var dhuhr = st.day ? at(st.day.dhuhr) : null;
-  if (!status || fajr === null || dhuhr === null) return [];
-  if (st.nowMs < fajr) return status.events.filter(isNight);
-  return st.nowMs >= dhuhr ? status.tonight : [];
-}
-
-function isNight(event) {
-  return config.nights.indexOf(event.id) >= 0;
-}
-
 function renderDay(st) {
   var day = st.day;
   var status = renderDates(st, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
-  setText($(".reckoning"), W.sep + W.calendar);
+  setText($(".reckoning"), " " + W.calendar); // the language's own form after the date (glossary reckoning.screen)
   var turn = spoken;
   speak(0); // the table's times in the first language's digits, whatever the turn
   each(table.querySelectorAll("tr[data-time]"), function (row) { renderTimes(row, day, row.getAttribute("data-time")); });
@@ -69,16 +53,14 @@ function renderDay(st) {
     setText(row.querySelector("td"), text);
   });
   speak(turn);
-  var nights = namedNights(st);
-  setText($(".night"), nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "");
-  show($(".night"), nights.length > 0);
+  var nightText = tonightText(st);
+  setText($(".night"), nightText);
+  show($(".night"), nightText !== "");
   applyAnnouncements(st.today); // the mosque's announcements of the day (screen_core.js)
   // Band: the day's own events (a night is named above, on its eve until its dawn), then the query's announcements.
   var lines = [];
-  var todays = status ? status.events.filter(function (e) { return !isNight(e); }) : [];
-  if (todays.length) {
-    lines.push(W.today_events.replace("{events}", joinList(todays.map(function (e) { return e.title[config.lang]; }))));
-  }
+  var todayLine = todayEventsText(st);
+  if (todayLine) lines.push(todayLine);
   // Ashura: abstain until after asr, not a fast (day-status flags.ashuraImsak), with the day's asr (issue 33)
   if (status && status.flags.ashuraImsak && day && day.local.asr) {
     lines.push(W.ashura_imsak.replace("{asr}", clockText(day.local.asr)));

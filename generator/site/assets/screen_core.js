@@ -431,3 +431,32 @@ function followProfile() {
   }
   setTimeout(ask, FOLLOW_MS);
 }
+
+function namedNights(st) {
+  // The nights the screen names now (docs/decisions.md, "Naming a night"): before the day's fajr, the night under
+  // way (the day-status lists its Hijri date's night among the day's events); from the day's dhuhr, the nights
+  // beginning this evening (its `tonight`); between them none, and never a night on the day after it.
+  var status = statuses[st.today];
+  var fajr = st.day ? at(st.day.fajr) : null;
+  var dhuhr = st.day ? at(st.day.dhuhr) : null;
+  if (!status || fajr === null || dhuhr === null) return [];
+  if (st.nowMs < fajr) return status.events.filter(isNight);
+  return st.nowMs >= dhuhr ? status.tonight : [];
+}
+
+function isNight(event) {
+  return config.nights.indexOf(event.id) >= 0;
+}
+
+// The day's own events and the nights named now, as the screen's band and the widget say them (issue 33; the widget
+// said neither: gallery reviews fa LANG3-03, ur UR3-02, ar AR2-04).
+function todayEventsText(st) {
+  var status = statuses[st.today];
+  var todays = status ? status.events.filter(function (e) { return !isNight(e); }) : [];
+  return todays.length ? W.today_events.replace("{events}", joinList(todays.map(function (e) { return e.title[config.lang]; }))) : "";
+}
+
+function tonightText(st) {
+  var nights = namedNights(st);
+  return nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "";
+}

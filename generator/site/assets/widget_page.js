@@ -11,6 +11,7 @@ function nextName(m) {
   if (m.kind === "imsak") return W.times.imsak;
   if (m.kind === "jumuah") return W.jumuah;
   if (m.kind === "eid") return W.eid;
+  if (m.kind === "adhan") return W.adhanNames[m.prayers[0]]; // the city card's column name (Persian «اذان ظهر»)
   return W.prayers[m.prayers[0]];
 }
 
@@ -58,6 +59,13 @@ function render() {
   var notes = dayNotes(day); // a jamaat moved, kept or skipped today (screen_core.js; issue 33)
   setText($(".moved"), notes.join(" "));
   show($(".moved"), notes.length > 0);
+  // The day and tonight's nights, as the screen says them (gallery reviews fa LANG3-03, ur UR3-02, ar AR2-04)
+  var dayText = todayEventsText(st);
+  setText($(".day-events"), dayText);
+  show($(".day-events"), dayText !== "");
+  var nightText = tonightText(st);
+  setText($(".night"), nightText);
+  show($(".night"), nightText !== "");
   // Ashura: abstain until after asr, not a fast (day-status flags.ashuraImsak), with the day's asr (issue 33)
   var status = statuses[st.today];
   var practice = status && status.flags.ashuraImsak && day && day.local.asr
