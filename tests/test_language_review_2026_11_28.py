@@ -465,7 +465,9 @@ def test_lang3_17_a_month_on_summer_time_says_so_in_the_pages_language():
     note.  A month table with a day on summer time now says the times include it: London's October 2026 (British
     Summer Time until Sunday 25 October, the last Sunday of October), Toronto's June; not London's December nor any
     Tehran month (Iran has kept no summer time since 1402 / 2023)."""
-    note = '<p class="note summer-time">ساعت‌ها به وقت رسمی محل است و در روزهای ساعت تابستانی، ساعت تابستانی را در بر دارد.</p>'
+    # the Persian reworded after review 4 (LANG4-01: «… را در بر دارد» was a calque of "summer time included")
+    note = ('<p class="note summer-time">ساعت‌ها به وقت رسمی محل است و در روزهایی که ساعت تابستانی برقرار است، '
+            'به وقت تابستانی آمده است.</p>')
     assert note in timetable.render(date(2026, 10, 25), "london", "fa").decode()
     assert note in mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa").decode()
     assert note not in timetable.render(date(2026, 12, 25), "london", "fa").decode()

@@ -18,7 +18,7 @@ on every row, and of the city's own first when it is another (`page_calendars`).
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
@@ -331,6 +331,47 @@ def summer_time_note(tz: str, isos: list[str], lang: str) -> str | None:
     return words.WORDS[lang]["summer_time_note"] if on_summer_time else None
 
 
+def clock_change(tz: str, iso: str) -> tuple[int, str] | None:
+    """Return how the zone ``tz``'s clock changed in the night before the day ``iso`` (between the local noons of
+    the day before and of the day: every zone changes at night, and a change at local midnight falls in no day's
+    start-to-end) as (minutes, the old clock's HH:MM at the change), minutes < 0 when the clock went back; or None.
+    The fact is the zone's (zoneinfo, the tz database the API's ``meta.tz`` names): gallery review 4, ar AR4-03,
+    fa LANG4-01, ur UR4-05 (docs/decisions.md "The clock change named on its day")."""
+    zone = ZoneInfo(tz)
+    noon = datetime.fromisoformat(iso + "T12:00").replace(tzinfo=zone)
+    before, after = (noon - timedelta(days=1)).astimezone(timezone.utc), noon.astimezone(timezone.utc)
+    old, new = before.astimezone(zone).utcoffset(), after.astimezone(zone).utcoffset()
+    if old == new:
+        return None
+    while after - before > timedelta(minutes=1):  # the instant of the change, to the minute (~11 halvings)
+        middle = before + (after - before) / 2
+        if middle.astimezone(zone).utcoffset() == old:
+            before = middle
+        else:
+            after = middle
+    at_old_clock = (after + old).replace(tzinfo=None)  # the old clock's reading at the change (02:00 for London's
+    # autumn change, 01:00 for its spring one), as a notice of the change says it
+    return int((new - old).total_seconds() // 60), at_old_clock.strftime("%H:%M")
+
+
+def clock_change_row(tz: str, iso: str, lang: str) -> list[dict]:
+    """Return the day row's (and so the today card's) line that the clock changed last night, or nothing."""
+    text = clock_change_text(tz, iso, lang)
+    return [{"title": text, "major": False, "type": "clock", "night": False}] if text else []
+
+
+def clock_change_text(tz: str, iso: str, lang: str) -> str | None:
+    """Return the words for the day's row and card that the clock changed last night (`clock_change`), or None."""
+    change = clock_change(tz, iso)
+    if change is None:
+        return None
+    minutes, at = change
+    w = words.WORDS[lang]
+    amount = (w["clock_hour"] if abs(minutes) == 60
+              else w["clock_minutes"].format(minutes=words.digits(abs(minutes), lang)))
+    return w["clock_forward" if minutes > 0 else "clock_back"].format(amount=amount, time=words.clock(at, lang))
+
+
 def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,
                 month: int) -> dict:
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
@@ -371,8 +412,9 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
                          for t in words.TIMES],
             "ramadan": own_hijri["month"] == RAMADAN,
             "polar": polar_text(day["polar"], lang) if "polar" in day else None,
-            "events": events_by_day.get(iso, []) + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang,
-                                                                 events_by_day),
+            "events": events_by_day.get(iso, [])
+            + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang, events_by_day)
+            + clock_change_row(prayer["meta"]["tz"], iso, lang),  # the clock changed last night (AR4-03, UR4-05)
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(
