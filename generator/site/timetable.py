@@ -18,10 +18,11 @@ on every row, and of the city's own first when it is another (`page_calendars`).
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import orjson
 from markupsafe import Markup
 
@@ -32,6 +33,7 @@ from generator.prayer.methods import METHODS
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.calendars import shamsi
+from generator.places import timezones
 from generator.site import head, qibla_svg, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
@@ -337,21 +339,16 @@ def clock_change(tz: str, iso: str) -> tuple[int, str] | None:
     start-to-end) as (minutes, the old clock's HH:MM at the change), minutes < 0 when the clock went back; or None.
     The fact is the zone's (zoneinfo, the tz database the API's ``meta.tz`` names): gallery review 4, ar AR4-03,
     fa LANG4-01, ur UR4-05 (docs/decisions.md "The clock change named on its day")."""
-    zone = ZoneInfo(tz)
-    noon = datetime.fromisoformat(iso + "T12:00").replace(tzinfo=zone)
-    before, after = (noon - timedelta(days=1)).astimezone(timezone.utc), noon.astimezone(timezone.utc)
-    old, new = before.astimezone(zone).utcoffset(), after.astimezone(zone).utcoffset()
-    if old == new:
+    unix_day = (date.fromisoformat(iso) - date(1970, 1, 1)).days
+    old_s, new_s = (int(x) for x in timezones.noon_offsets_s(tz, np.array([unix_day - 1, unix_day])))
+    if old_s == new_s:
         return None
-    while after - before > timedelta(minutes=1):  # the instant of the change, to the minute (~11 halvings)
-        middle = before + (after - before) / 2
-        if middle.astimezone(zone).utcoffset() == old:
-            before = middle
-        else:
-            after = middle
-    at_old_clock = (after + old).replace(tzinfo=None)  # the old clock's reading at the change (02:00 for London's
-    # autumn change, 01:00 for its spring one), as a notice of the change says it
-    return int((new - old).total_seconds() // 60), at_old_clock.strftime("%H:%M")
+    noon_before_s = (unix_day - 1) * 86400 + 43200 - old_s  # the day before's local noon, as a UTC instant
+    change_s = int(timezones.next_change_s(tz, np.array([noon_before_s]))[0])
+    # the old clock's reading at the change (02:00 for London's autumn change, 01:00 for its spring one), as a
+    # notice of the change says it
+    at_old_clock = datetime.fromtimestamp(change_s + old_s, timezone.utc).strftime("%H:%M")
+    return (new_s - old_s) // 60, at_old_clock
 
 
 def clock_change_row(tz: str, iso: str, lang: str) -> list[dict]:
