@@ -245,9 +245,10 @@ def _city_calendar(city_id: str | None) -> str:
 
 
 def place_community(query: PageQuery) -> str | None:
-    """The community whose events the screen shows: its city's (a mosque's: its profile's city), else None."""
+    """The community whose events the screen shows: its city's (a mosque's: its profile's city, else its zone's
+    country's, as its page: `place_defaults.place_community`), else None."""
     if query.mosque is not None:
-        return place_defaults.city_community(mosques.find(query.mosque).place.get("city"))
+        return place_defaults.place_community(mosques.find(query.mosque).place)
     return place_defaults.city_community(dict(query.prayer).get("city"))
 
 
@@ -633,6 +634,13 @@ def qr_svg(text: str) -> Markup:
     return qr_code.svg(text)
 
 
+def reckoning_parts(label: str) -> tuple[str, str]:
+    """Return the screen's reckoning label as (what precedes its bracket, the bracket): the bracket names the
+    authority and is kept whole on a line (screen.css ``.authority``; screen.js splits it the same way)."""
+    head, bracket, rest = label.partition("(")
+    return head, bracket + rest
+
+
 def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
@@ -671,7 +679,8 @@ def render(query: PageQuery, today: date) -> bytes:
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
             **context, title=title, head=page_head(query, title, place), slides=slides, qr=qr,
-            reckoning=words.SCREEN_RECKONINGS[lang][query.calendar], method=method_label(query, today),
+            reckoning_parts=reckoning_parts(words.SCREEN_RECKONINGS[lang][query.calendar]),
+            method=method_label(query, today),
             config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
     title = w["widget.title"].format(place=place)
