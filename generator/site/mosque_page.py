@@ -220,9 +220,9 @@ def source_item(source: dict, lang: str) -> dict:
 
 
 def community(m: dict) -> str | None:
-    """Return the community whose events the mosque's page and screen show: its city's country's (issue 33), or
-    None (a mosque placed by coordinates only: the catalogue)."""
-    return place_defaults.city_community(m["place"].get("city"))
+    """Return the community whose events the mosque's page and screen show: its city's country's (issue 33), else
+    its zone's country's (`place_defaults.place_community`)."""
+    return place_defaults.place_community(m["place"])
 
 
 def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[int, int] | None = None) -> dict:
