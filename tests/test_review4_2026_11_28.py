@@ -33,3 +33,30 @@ def test_ar4_05_a_centre_placed_by_coordinates_keeps_the_nights_every_community_
     assert "ليلة الحادي عشر من المحرم — تبدأ عند غروب الشمس" in ashura
     ordinary = _card(mosque_page.render(date(2026, 6, 24), "jaffari-toronto", "ar").decode())
     assert "ليلة" not in " ".join(re.findall(r'<p class="slots">(.*?)</p>', ordinary))
+
+
+def test_ar4_04_ur4_01_lang4_08_the_mosque_cards_and_notes_in_the_readers_words():
+    """Gallery review 4: ar AR4-04, the abstaining on Ashura is an act of mourning («حزناً», as the rulings put it
+    «على وجه الحزن»), with Toronto's own asr (5:28, the reader's figure); ur UR4-01 and fa LANG4-08, the midnight note
+    without «API» / «رابط برنامه‌نویسی», the readers' proposed words."""
+    ashura = _card(mosque_page.render(date(2026, 6, 26), "jaffari-toronto", "ar").decode())
+    assert "يُستحب في يوم عاشوراء الإمساك عن الطعام والشراب حزناً إلى ما بعد العصر (٥:٢٨)، من غير نية الصوم." in ashura
+    urdu = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "ur").decode()
+    assert "نصف شب: مغرب اور اگلی فجر کے عین درمیان (اس سروس کا طے شدہ حساب)؛" in urdu and "API⁩ کا طے شدہ" not in urdu
+
+
+def test_ar4_08_ar4_09_ur4_04_error_page_builder_and_screen_words(client):
+    """Gallery review 4: ar AR4-08, the 429 page's «من هذا العنوان» read as the page's address printed under it (the
+    400 and 404 pages use «العنوان» so): now «من جهازك أو شبكتك»; ar AR4-09, «إلى حدّ وقت الصلاة» named no edge (the
+    jamaat moves both ways, docs/decisions.md "Jamaat"): «إلى أقرب وقتٍ ممكن داخل وقت الصلاة»; ur UR4-04, no adhan
+    for sunrise or midnight: the screen's column head «وقت», as the Persian screen's."""
+    from generator.site import routes
+
+    page = routes.error_page("/ar/", 429).decode()
+    assert "تجاوزت الطلبات الواردة من جهازك أو شبكتك الحدَّ المسموح به في الدقيقة." in page
+    assert "من هذا العنوان" not in page
+    builder = client.get("/mosque/new/ar/").text
+    assert "تُنقل الجماعة إلى أقرب وقتٍ ممكن داخل وقت الصلاة" in builder and "حدّ وقت الصلاة" not in builder
+    screen = client.get("/screen/?city=karachi&lang=ur").text
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", screen)
+    assert "وقت" in heads and "اذان" not in heads, heads
