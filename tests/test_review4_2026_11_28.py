@@ -60,3 +60,14 @@ def test_ar4_08_ar4_09_ur4_04_error_page_builder_and_screen_words(client):
     screen = client.get("/screen/?city=karachi&lang=ur").text
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", screen)
     assert "وقت" in heads and "اذان" not in heads, heads
+
+
+def test_lang4_05_the_second_day_of_eid_says_holiday_once():
+    """Gallery review 4, fa LANG4-05: Tehran's row of 2 Shawwal 1447 (Sunday 22 March 2026: Eid al-Fitr was Saturday
+    21 March in Iran's official calendar, as the reader read it) said «تعطیل به مناسبت عید سعید فطر (روز دوم) — تعطیل
+    رسمی».  The reader's words: «روز دوم عید سعید فطر — تعطیل رسمی»."""
+    from generator.site import timetable
+
+    html = timetable.render(date(2026, 3, 21), "tehran", "fa").decode()
+    row = re.search(r'<tr data-date="2026-03-22".*?</tr>', html, re.S).group(0)
+    assert "روز دوم عید سعید فطر — تعطیل رسمی" in row and "تعطیل به مناسبت" not in html
