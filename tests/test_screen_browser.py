@@ -754,6 +754,9 @@ def year_runs(server):
                  "viewport": (400, 700), "start": maghrib - 30 * 60_000, "steps": [{"at": maghrib - 20 * 60_000}]})
     runs.append({"name": "widget-fa-maghrib", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "fa"}),
                  "viewport": (400, 700), "start": maghrib - 30 * 60_000, "steps": [{"at": maghrib - 20 * 60_000}]})
+    iftar = _ms(friday["maghrib"])  # the Persian widget 20 minutes before iftar on the Ramadan Friday (LANG4-04)
+    runs.append({"name": "widget-fa-iftar", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "fa"}),
+                 "viewport": (400, 700), "start": iftar - 30 * 60_000, "steps": [{"at": iftar - 20 * 60_000}]})
     # Issue 34: a name of one 60-letter word (REPORT.md section C: the screen 2,789 px wide on 1,920, the widget
     # 1,035 px in a 320-px frame) at the wall's two sizes, and in the narrowest widget.
     one_word = {**YEAR_QUERY, "name": LONG_WORD}
@@ -1175,6 +1178,20 @@ def test_the_persian_widget_names_the_next_adhan_as_the_city_card_does(year_runs
     assert glossary.term("column.maghrib")["fa"] == "اذان مغرب"
     maghrib = _wall(_ms(api.day(WINTER_DAY)["maghrib"])).strftime("%H:%M")
     assert "اذان مغرب" in text and _clock(maghrib, "fa") in _digits(text), text
+
+
+@YEAR_GROUP
+def test_the_persian_widget_names_iftar_in_ramadan_as_the_city_card_does(year_runs):
+    """Gallery review 4, fa LANG4-04: in Ramadan the widget said «وقت بعدی: مغرب ۱۸:۱۷» where every other moment says
+    «اذان مغرب» and the city card counts to «افطار (…)».  The reader's words: «وقت بعدی: افطار (اذان مغرب) ۱۸:۱۷»;
+    the time is the API's maghrib of the Ramadan Friday, in Persian digits.  Before: «مغرب» alone after the colon."""
+    runs, api = year_runs
+    run = runs["widget-fa-iftar"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    text = read["widgetNext"]
+    maghrib = _wall(_ms(api.day(RAMADAN_FRIDAY)["maghrib"])).strftime("%H:%M")
+    assert "افطار (اذان مغرب)" in text and _clock(maghrib, "fa") in _digits(text), text
 
 
 @YEAR_GROUP

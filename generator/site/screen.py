@@ -371,6 +371,9 @@ def script_words(lang: str, calendar: str) -> dict:
         "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
         # the widget's "Next:" names an adhan as the city page's card does («اذان ظهر», not «ظهر»: gallery fa LANG3-10)
         "adhanNames": {p: words.TIME_NAMES[lang][p] for p in feed_words.PRAYERS},
+        # in Ramadan its "Next:" names maghrib as iftar, as the city card does («افطار (اذان مغرب)»: gallery
+        # review 4, fa LANG4-04; page.iftar_maghrib)
+        "iftar": w["iftar_maghrib"].format(maghrib=words.TIME_NAMES[lang]["maghrib"]),
         "months": words.GREGORIAN_MONTHS[lang],
         # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
         "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
