@@ -87,3 +87,17 @@ def test_a_mosque_pages_card_names_the_change_on_its_day():
     before = mosque_page.render(date(2026, 10, 31), "jaffari-toronto", "en").decode()
     card = before[before.index('class="today-card'):before.index("</section>", before.index('class="today-card'))]
     assert "The clocks went back" not in card
+
+
+def test_day_status_for_a_place_gives_the_change_on_its_day_only(client):
+    """/v1/day-status with a place says the clock changed in the night before the day: London 25 October 2026 at
+    01:00 UTC (the UK law above), back 60 minutes, at 02:00 on the old clock; 29 March forward at 01:00 GMT.  Not on
+    the 24th nor the 26th, and never without a place (the SPEC's answer is unchanged)."""
+    body = client.get("/v1/day-status?date=2026-10-25&city=london").json()
+    assert body["clockChange"] == {"at": "2026-10-25T01:00:00Z", "minutes": -60, "before": "02:00"}
+    spring = client.get("/v1/day-status?date=2026-03-29&city=london").json()
+    assert spring["clockChange"] == {"at": "2026-03-29T01:00:00Z", "minutes": 60, "before": "01:00"}
+    for day in ("2026-10-24", "2026-10-26"):
+        assert "clockChange" not in client.get(f"/v1/day-status?date={day}&city=london").json(), day
+    assert "clockChange" not in client.get("/v1/day-status?date=2026-10-25").json()
+    assert "clockChange" not in client.get("/v1/day-status?date=2026-10-25&tz=Europe/London").json()

@@ -334,21 +334,14 @@ def summer_time_note(tz: str, isos: list[str], lang: str) -> str | None:
 
 
 def clock_change(tz: str, iso: str) -> tuple[int, str] | None:
-    """Return how the zone ``tz``'s clock changed in the night before the day ``iso`` (between the local noons of
-    the day before and of the day: every zone changes at night, and a change at local midnight falls in no day's
-    start-to-end) as (minutes, the old clock's HH:MM at the change), minutes < 0 when the clock went back; or None.
-    The fact is the zone's (zoneinfo, the tz database the API's ``meta.tz`` names): gallery review 4, ar AR4-03,
-    fa LANG4-01, ur UR4-05 (docs/decisions.md "The clock change named on its day")."""
-    unix_day = (date.fromisoformat(iso) - date(1970, 1, 1)).days
-    old_s, new_s = (int(x) for x in timezones.noon_offsets_s(tz, np.array([unix_day - 1, unix_day])))
-    if old_s == new_s:
+    """Return how the zone ``tz``'s clock changed in the night before the day ``iso`` (`timezones.clock_change`) as
+    (minutes, the old clock's HH:MM at the change: 02:00 for London's autumn change, 01:00 for its spring one, as a
+    notice of the change says it), or None.  The same fact /v1/day-status gives a place as ``clockChange``."""
+    change = timezones.clock_change(tz, (date.fromisoformat(iso) - date(1970, 1, 1)).days)
+    if change is None:
         return None
-    noon_before_s = (unix_day - 1) * 86400 + 43200 - old_s  # the day before's local noon, as a UTC instant
-    change_s = int(timezones.next_change_s(tz, np.array([noon_before_s]))[0])
-    # the old clock's reading at the change (02:00 for London's autumn change, 01:00 for its spring one), as a
-    # notice of the change says it
-    at_old_clock = datetime.fromtimestamp(change_s + old_s, timezone.utc).strftime("%H:%M")
-    return (new_s - old_s) // 60, at_old_clock
+    change_s, old_s, minutes = change
+    return minutes, datetime.fromtimestamp(change_s + old_s, timezone.utc).strftime("%H:%M")
 
 
 def clock_change_row(tz: str, iso: str, lang: str) -> list[dict]:
