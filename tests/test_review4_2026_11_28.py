@@ -71,3 +71,29 @@ def test_lang4_05_the_second_day_of_eid_says_holiday_once():
     html = timetable.render(date(2026, 3, 21), "tehran", "fa").decode()
     row = re.search(r'<tr data-date="2026-03-22".*?</tr>', html, re.S).group(0)
     assert "روز دوم عید سعید فطر — تعطیل رسمی" in row and "تعطیل به مناسبت" not in html
+
+
+def _vevents(ics: str) -> list[dict]:
+    """The feed's events as {SUMMARY, DESCRIPTION} (lines unfolded, RFC 5545 3.1; text unescaped)."""
+    text = re.sub(r"\r\n[ \t]", "", ics)
+    out = []
+    for block in re.findall(r"BEGIN:VEVENT\r\n(.*?)END:VEVENT", text, re.S):
+        fields = dict(re.findall(r"^([A-Z-]+)(?:;[^:]*)?:(.*)$", block, re.M))
+        out.append({k: fields.get(k, "").replace("\\n", "\n").replace("\\,", ",").replace("\\;", ";")
+                    for k in ("SUMMARY", "DESCRIPTION")})
+    return out
+
+
+def test_lang4_07_a_community_feed_dates_a_night_as_the_night_of_its_day(client):
+    """Gallery review 4, fa LANG4-07: in Tehran's community feed the night of Ashura's event (on its eve, 9 Muharram)
+    opened its description with the bare «۱۰ محرم ۱۴۴۹ ه‍.ق», which is the day of Ashura.  The reader's words:
+    «شبِ ۱۰ محرم ۱۴۴۹ ه‍.ق».  The feed without community keeps the SPEC's line (the catalogue's Qadr night: «۱۹
+    رمضان …» bare)."""
+    community = _vevents(client.get("/v1/events.ics?calendar=iran&community=IR&lang=fa").text)
+    ashura_night = [e for e in community if e["SUMMARY"].startswith("شب عاشورا")]
+    assert ashura_night and all(e["DESCRIPTION"].startswith("شبِ ۱۰ محرم ") for e in ashura_night), ashura_night
+    tasua = [e for e in community if e["SUMMARY"].startswith("تاسوعای حسینی")]
+    assert tasua and all(e["DESCRIPTION"].startswith("۹ محرم ") for e in tasua), tasua
+    spec = _vevents(client.get("/v1/events.ics?calendar=iran&lang=fa").text)
+    qadr = [e for e in spec if "۱۹ رمضان" in e["DESCRIPTION"].split("\n")[0]]
+    assert qadr and not any(e["DESCRIPTION"].startswith("شبِ") for e in spec), qadr
