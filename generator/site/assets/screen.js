@@ -69,6 +69,8 @@ function renderDay(st) {
   if (status && status.flags.ashuraImsak && day && day.local.asr) {
     lines.push(W.ashura_imsak.replace("{asr}", clockText(day.local.asr)));
   }
+  var clockLine = clockChangeText(st.today, st.nowMs); // the clock change, tonight or last night (screen_core.js)
+  if (clockLine) lines.push(clockLine);
   var made = band.querySelectorAll("p.made");
   for (var i = 0; i < Math.max(made.length, lines.length); i++) {
     if (i >= lines.length) { band.removeChild(made[i]); continue; }

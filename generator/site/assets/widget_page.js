@@ -73,6 +73,9 @@ function render() {
     ? W.ashura_imsak.replace("{asr}", clockText(day.local.asr)) : "";
   setText($(".practice"), practice);
   show($(".practice"), practice !== "");
+  var clockLine = clockChangeText(st.today, st.nowMs); // the clock change, tonight or last night (screen_core.js)
+  setText($(".clock-change"), clockLine);
+  show($(".clock-change"), clockLine !== "");
   var next = firstAfter(st.moments, st.nowMs, NEXT_KINDS);
   show($(".next"), next !== null);
   if (next) {
