@@ -42,7 +42,7 @@ def test_ar4_04_ur4_01_lang4_08_the_mosque_cards_and_notes_in_the_readers_words(
     ashura = _card(mosque_page.render(date(2026, 6, 26), "jaffari-toronto", "ar").decode())
     assert "يُستحب في يوم عاشوراء الإمساك عن الطعام والشراب حزناً إلى ما بعد العصر (٥:٢٨)، من غير نية الصوم." in ashura
     urdu = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "ur").decode()
-    assert "نصف شب: مغرب اور اگلی فجر کے عین درمیان (اس سروس کا طے شدہ حساب)؛" in urdu and "API⁩ کا طے شدہ" not in urdu
+    assert "نصف شب: مغرب اور اگلی فجر کے عین درمیان (اس سروس کا طے شدہ حساب)؛" in urdu and "API\u2069 کا طے شدہ" not in urdu
 
 
 def test_ar4_08_ar4_09_ur4_04_error_page_builder_and_screen_words(client):

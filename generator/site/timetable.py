@@ -22,7 +22,6 @@ from datetime import date, datetime, timezone
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
-import numpy as np
 import orjson
 from markupsafe import Markup
 
