@@ -517,6 +517,10 @@ def test_no_error_while_a_time_is_typed_and_times_read_as_written(kept):
                                        "errors": []}
     assert keeping["wrongWhileTyping"] == []
     assert len(keeping["wrongAfterLeaving"]) == 1 and "25:00" in keeping["wrongAfterLeaving"][0]
+    # while that error is shown, the preview and the addresses say what they wait for (gallery review 4, fa
+    # LANG4-11: empty frames 5,000 px below the error, no word why); the reader's sense, in English here
+    held = "The preview and your addresses are made once the error above is corrected."
+    assert keeping["heldNotes"] == [held, held], keeping["heldNotes"]
 
 
 @COMMITTEE_GROUP

@@ -754,6 +754,9 @@ def year_runs(server):
                  "viewport": (400, 700), "start": maghrib - 30 * 60_000, "steps": [{"at": maghrib - 20 * 60_000}]})
     runs.append({"name": "widget-fa-maghrib", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "fa"}),
                  "viewport": (400, 700), "start": maghrib - 30 * 60_000, "steps": [{"at": maghrib - 20 * 60_000}]})
+    iftar = _ms(friday["maghrib"])  # the Persian widget 20 minutes before iftar on the Ramadan Friday (LANG4-04)
+    runs.append({"name": "widget-fa-iftar", "url": "/widget/?" + urllib.parse.urlencode({**YEAR_QUERY, "lang": "fa"}),
+                 "viewport": (400, 700), "start": iftar - 30 * 60_000, "steps": [{"at": iftar - 20 * 60_000}]})
     # Issue 34: a name of one 60-letter word (REPORT.md section C: the screen 2,789 px wide on 1,920, the widget
     # 1,035 px in a 320-px frame) at the wall's two sizes, and in the narrowest widget.
     one_word = {**YEAR_QUERY, "name": LONG_WORD}
@@ -1034,6 +1037,43 @@ def test_clock_change_week_keeps_the_wall_clock_and_the_countdown(year_runs, lan
     assert autumn == (["1:59:59", "1:00:00"] if twelve else ["01:59:59", "01:00:00"]), autumn
 
 
+CLOCK_WORDS = {  # gallery review 4 (ar AR4-03, fa LANG4-01, ur UR4-05): the readers' verbs, before the time
+    "en": {"forward_tonight": "The clocks go forward an hour tonight at", "forward": "The clocks went forward an hour at",
+           "back_tonight": "The clocks go back an hour tonight at", "back": "The clocks went back an hour at"},
+    "ar": {"forward_tonight": "تُقدَّم الساعة ساعةً واحدة الليلة", "forward": "قُدِّمت الساعة ساعةً واحدة في الليلة الماضية",
+           "back_tonight": "تُؤخَّر الساعة ساعةً واحدة الليلة", "back": "أُخِّرت الساعة ساعةً واحدة في الليلة الماضية"},
+    "fa": {"forward_tonight": "ساعت رسمی یک ساعت به جلو کشیده می‌شود", "forward": "ساعت رسمی یک ساعت به جلو کشیده شد",
+           "back_tonight": "ساعت رسمی یک ساعت به عقب کشیده می‌شود", "back": "ساعت رسمی یک ساعت به عقب کشیده شد"},
+    "ur": {"forward_tonight": "گھڑیاں ایک گھنٹہ آگے کر دی جائیں گی", "forward": "گھڑیاں ایک گھنٹہ آگے کر دی گئیں",
+           "back_tonight": "گھڑیاں ایک گھنٹہ پیچھے کر دی جائیں گی", "back": "گھڑیاں ایک گھنٹہ پیچھے کر دی گئیں"},
+}
+
+
+@YEAR_GROUP
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_band_names_the_clock_change_tonight_and_on_its_day(year_runs, lang):
+    """Gallery review 4 (ar AR4-03, fa LANG4-01, ur UR4-05: the clock changed and no screen said so).  The UK law
+    (Summer Time Act 1972, EU rule: 01:00 UTC on the last Sundays of March and October), written here: on Saturday
+    28 March 2026 at 23:59:59 GMT the band says the clocks go forward an hour tonight at 01:00; at 02:00 BST on the
+    29th that they went forward at 01:00; on 25 October at 01:59:59 BST that they go back tonight at 02:00, at 01:00
+    GMT that they went back.  No such line on the Ramadan Friday of February 2027."""
+    runs, _ = year_runs
+    said = CLOCK_WORDS[lang]
+    reads = {read["at"]: " ".join(read["band"]) for read in runs[f"dst-{lang}"]["reads"] if "at" in read}
+    expect = {_local_ms(DST_SUNDAY - timedelta(days=1), "23:59:59", YEAR_TZ): ("forward_tonight", "01:00"),
+              _local_ms(DST_SUNDAY, "02:00:00", YEAR_TZ): ("forward", "01:00"),
+              _ms("2026-10-25T00:59:59Z"): ("back_tonight", "02:00"),
+              _ms("2026-10-25T01:00:00Z"): ("back", "02:00")}
+    for at, (kind, hhmm) in expect.items():
+        band = reads[at]
+        assert said[kind] in band and _clock(hhmm, lang) in _digits(band), (lang, kind, band)
+        other = {"forward_tonight": "forward", "forward": "forward_tonight", "back_tonight": "back",
+                 "back": "back_tonight"}[kind]
+        assert said[other] not in band, (lang, kind, band)
+    for read in runs[f"ramadan-{lang}"]["reads"]:
+        assert not any(text in " ".join(read["band"]) for text in said.values()), read["band"]
+
+
 @YEAR_GROUP
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("scenario", ("ramadan", "eid", "dst"))
@@ -1175,6 +1215,20 @@ def test_the_persian_widget_names_the_next_adhan_as_the_city_card_does(year_runs
     assert glossary.term("column.maghrib")["fa"] == "اذان مغرب"
     maghrib = _wall(_ms(api.day(WINTER_DAY)["maghrib"])).strftime("%H:%M")
     assert "اذان مغرب" in text and _clock(maghrib, "fa") in _digits(text), text
+
+
+@YEAR_GROUP
+def test_the_persian_widget_names_iftar_in_ramadan_as_the_city_card_does(year_runs):
+    """Gallery review 4, fa LANG4-04: in Ramadan the widget said «وقت بعدی: مغرب ۱۸:۱۷» where every other moment says
+    «اذان مغرب» and the city card counts to «افطار (…)».  The reader's words: «وقت بعدی: افطار (اذان مغرب) ۱۸:۱۷»;
+    the time is the API's maghrib of the Ramadan Friday, in Persian digits.  Before: «مغرب» alone after the colon."""
+    runs, api = year_runs
+    run = runs["widget-fa-iftar"]
+    assert run["errors"] == [] and run["ready"]
+    (read,) = run["reads"]
+    text = read["widgetNext"]
+    maghrib = _wall(_ms(api.day(RAMADAN_FRIDAY)["maghrib"])).strftime("%H:%M")
+    assert "افطار (اذان مغرب)" in text and _clock(maghrib, "fa") in _digits(text), text
 
 
 @YEAR_GROUP

@@ -44,12 +44,13 @@ DAYS = {"plain": AT(2026, 3, 31),  # a Tuesday
         "ramadan-friday": AT(2026, 2, 27),  # 9 Ramadan 1447: imsak, three slots
         "ramadan-notice": AT(2026, 2, 26),  # 8 Ramadan: imsak and "changes tomorrow"
         "eid": AT(2026, 3, 21),  # 1 Shawwal 1447 (Eid al-Fitr) under the cities' reckonings
-        "friday": AT(2026, 4, 3)}  # the first Jumu'ah slot before the dhuhr adhan (BST): the moved line
+        "friday": AT(2026, 4, 3),  # the first Jumu'ah slot before the dhuhr adhan (BST): the moved line
+        "jumada": AT(2026, 11, 30)}  # 19 Jumada II 1448 (Najaf): the longest month name on the Hijri line (AR4-07)
 # name: (city, lang, lang2, days, portrait too)
 # (the plain day only where a portrait TV compares with it: a landscape table at 8 % on the fullest days is at 8 % on it)
 SCREENS = {"en": ("london", "en", None, tuple(DAYS), True),
            "ur": ("london", "ur", None, ("plain", "ramadan-friday", "ramadan-notice", "eid"), True),
-           "ar": ("karbala", "ar", None, ("ramadan-friday", "eid"), False),
+           "ar": ("karbala", "ar", None, ("ramadan-friday", "eid", "jumada"), False),
            "fa": ("tehran", "fa", None, ("ramadan-friday", "eid"), False),
            "en+ur": ("london", "en", "ur", ("plain", "ramadan-friday"), True),
            "ar+fa": ("karbala", "ar", "fa", ("ramadan-friday",), False)}
@@ -160,3 +161,25 @@ def test_the_measured_days_show_what_makes_them_full(measured):
     assert any("09:00" in " ".join(c["text"] for c in row["cells"]) and row["id"] not in PRAYERS
                for row in first("eid")["rows"])
     assert ".changes" in first("ramadan-notice")["shown"] and ".moved" in first("friday")["shown"]
+
+
+def test_the_authority_on_the_hijri_line_is_never_broken_inside_its_name(measured):
+    """Gallery review 4 (ar AR4-07, fa LANG4-02, ur UR4-06): at 1280×800 the Hijri line broke inside «(النجف
+    الأشرف)» / «(نجف اشرف)», «الأشرف)» alone on a line under the date, for the whole of both Jumadas.  The bracket that
+    names the authority (glossary reckoning.screen, after its «(») moves whole to the next line: on every screen,
+    size and day measured here (Karbala on 19 Jumada II 1448 in Arabic, the longest month name; London in Urdu and
+    English, Tehran in Persian) its text lies on one drawn line, and it is the glossary's bracket of the screen's
+    reckoning in the screen's first language.  Fails on the screen before: no such bracket of its own."""
+    from generator.words import page_words
+
+    checked = []
+    for name, (city, lang, lang2, days, _portrait) in SCREENS.items():
+        reckoning = "iran" if city == "tehran" else "moonsighting"
+        brackets = {page_words.SCREEN_RECKONINGS[x][reckoning].partition("(")[2] for x in (lang, lang2) if x}
+        for day in days:
+            for read in measured[f"{name}-{day}"]["reads"]:
+                authority = read["authority"]
+                assert authority and authority["text"][1:] in brackets, (name, day, read["viewport"], authority)
+                assert authority["lines"] == 1, (name, day, read["viewport"], authority)
+                checked.append((name, day, tuple(read["viewport"])))
+    assert ("ar", "jumada", (1280, 800)) in checked and ("ur", "plain", (1280, 800)) in checked

@@ -87,7 +87,9 @@ def build_events(params: Params) -> bytes:
             night_line = words.NIGHT_BEGINS_ON[lang].format(
                 date=shamsi.leading(date.fromisoformat(eve), page_words.date_text(eve, lang), lang))
         description = _hijri_description(year, hm, hd, source, lang, night_line, calendar=calendar,
-                                         ahead=_month_starts_on_or_after(found_day, hd, current))
+                                         ahead=_month_starts_on_or_after(found_day, hd, current),
+                                         # a community's feed dates a night as the night of its day (fa LANG4-07)
+                                         night_of=bool(params.get("community")) and event["night"])
         # A community's feed (the one its city page links) says the day's practice, as the page's row does: Ashura's
         # abstaining until after asr, not a fast (gallery review ar AR3-05); without ``community`` the SPEC's text.
         if (params.get("community") and not event["night"]
@@ -116,7 +118,7 @@ def _hijri_years(first: int, end: int, calendar: str) -> range:
 
 
 def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_line: str | None = None, *,
-                       calendar: str, ahead: bool) -> str:
+                       calendar: str, ahead: bool, night_of: bool = False) -> str:
     """Return the Hijri date written out (then, for a night, when it begins), with a warning when the month
     start is only predicted: an estimate (computed or tabular, no announcement yet), or a month of a table printed
     ahead (Iran's official calendar, `page_words.TABLE_AHEAD`), not begun before the feed's month (``ahead``; issue
@@ -124,6 +126,8 @@ def _hijri_description(hy: int, hm: int, hd: int, source: str, lang: str, night_
     The feed's key has its month, not its day (a feed is rebuilt monthly): a month begun earlier in the feed's
     own month is still said as a forecast, the side of caution."""
     text = hijri_names.formatted(hy, hm, hd)[lang]
+    if night_of:  # «شبِ ۱۰ محرم …», not the bare «۱۰ محرم» of the day of Ashura on the eve's all-day event
+        text = words.NIGHT_OF_DATE[lang].format(date=text)
     if night_line is not None:
         text += "\n" + night_line
     if source != "table":  # computed or tabular: no announcement or official table yet

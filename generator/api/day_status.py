@@ -137,7 +137,22 @@ def _at_place(params: Params, civil_day: date, facts: dict) -> dict:
         "hijriChange": {"at": _instant(at["sunset"][1]),
                         "hijri": _named({"hy": int(after.year), "hm": int(after.month), "hd": int(after.day)})},
         "nights": nights,
+        # the zone's clock changed in the night before the day (only on such a day): what a screen says on it
+        **_clock_change(params["tz"], unix_day),
     }
+
+
+def _clock_change(tz: str, unix_day: int) -> dict:
+    """``clockChange`` when the place's clock changed in the night before the day: its instant, the change in
+    minutes (negative: back) and the old clock's reading at it (docs/decisions.md "The clock change named on its
+    day"); nothing on any other day, so that every other day's answer is unchanged."""
+    change = timezones.clock_change(tz, unix_day)
+    if change is None:
+        return {}
+    change_s, old_s, minutes = change
+    wall_minutes = (change_s + old_s) // 60 % 1440  # the old clock's reading: 02:00 for London in October
+    return {"clockChange": {"at": _instant(change_s), "minutes": minutes,
+                            "before": f"{wall_minutes // 60:02d}:{wall_minutes % 60:02d}"}}
 
 
 def _local_days(lat: float, lng: float, tz: str, first: int, method) -> dict[str, np.ndarray]:

@@ -250,6 +250,8 @@ DAY_STATUS = obj(
      "hijriChange": obj(["at", "hijri"], {"at": INSTANT, "hijri": obj(
          ["hy", "hm", "hd", "monthName"], {"hy": {"type": "integer"}, "hm": _integer(1, 12), "hd": _integer(1, 30),
                                            "monthName": NAMES4})}),
+     "clockChange": obj(["at", "minutes", "before"], {"at": INSTANT, "minutes": {"type": "integer"},
+                                                      "before": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}),
      "nights": {"type": "array", "items": obj(
          ["id", "title", "hijri", "eve", "namedFrom", "begins", "ends"],
          {"id": {"type": "string"}, "title": NAMES4,

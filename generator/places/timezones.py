@@ -233,3 +233,19 @@ def next_change_s(name: str, unix_s: np.ndarray) -> np.ndarray:
     times, _ = _steps_around(name, unix_s)
     changes = np.append(times[1:], np.iinfo(np.int64).max)
     return changes[np.searchsorted(times[1:], unix_s, side="right")]
+
+
+def clock_change(name: str, unix_day: int) -> tuple[int, int, int] | None:
+    """Return how the zone's clock changed in the night before the local date ``unix_day``, as (the change's instant
+    in Unix seconds, the offset before it in seconds, the change in minutes: < 0 when the clock went back), or None.
+
+    A change belongs to the day whose night held it: the offsets at the local noons of the day before and of the
+    day are compared (every zone changes at night; one that changes at local midnight, as Lebanon, changes between
+    one day's end and the next day's start, which "start versus end of the day" would miss).  Gallery review 4 of
+    issue 33 (ar AR4-03, fa LANG4-01, ur UR4-05): docs/decisions.md "The clock change named on its day"."""
+    old_s, new_s = (int(x) for x in noon_offsets_s(name, np.array([unix_day - 1, unix_day])))
+    if old_s == new_s:
+        return None
+    noon_before_s = (unix_day - 1) * 86400 + 43200 - old_s  # the day before's local noon, as a UTC instant
+    return int(next_change_s(name, np.array([noon_before_s]))[0]), old_s, (new_s - old_s) // 60
+

@@ -21,7 +21,9 @@ from __future__ import annotations
 import csv
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from generator.calendars import events, hijri
@@ -121,6 +123,25 @@ def city_community(city_id: str | None) -> str | None:
     """Return the community of a catalogue city (`community` of its country), None for no city or an unknown id."""
     city = cities.by_id().get(city_id or "")
     return community(city["country"]) if city is not None else None
+
+
+@functools.cache
+def _zone_countries() -> dict[str, str]:
+    """Return each zone's country, from the tz database's zone.tab (the pinned tzdata package zoneinfo reads)."""
+    text = resources.files("tzdata").joinpath("zoneinfo", "zone.tab").read_text(encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return {row[2]: row[0] for row in rows}
+
+
+def place_community(place: Mapping[str, object]) -> str | None:
+    """Return the community of a mosque's place: its catalogue city's, else its zone's country's (a mosque placed
+    by coordinates is in the country whose zone it keeps: the Jaffari centre's America/Toronto is CA).  Gallery
+    review 4, ar AR4-05: a centre placed by coordinates had no community, so its card lacked the nights every
+    community keeps (the night of Ashura), which its city's page has."""
+    city = place.get("city")
+    if city:
+        return city_community(str(city))
+    return community(_zone_countries().get(str(place.get("tz", ""))))
 
 
 def for_city(city_id: str | None) -> Defaults:

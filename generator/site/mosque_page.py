@@ -220,9 +220,9 @@ def source_item(source: dict, lang: str) -> dict:
 
 
 def community(m: dict) -> str | None:
-    """Return the community whose events the mosque's page and screen show: its city's country's (issue 33), or
-    None (a mosque placed by coordinates only: the catalogue)."""
-    return place_defaults.city_community(m["place"].get("city"))
+    """Return the community whose events the mosque's page and screen show: its city's country's (issue 33), else
+    its zone's country's (`place_defaults.place_community`)."""
+    return place_defaults.place_community(m["place"])
 
 
 def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[int, int] | None = None) -> dict:
@@ -269,7 +269,9 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "events": [event["title"] for event in event_days.get(day["date"], []) if event["type"] != "practice"],
             # the day's practice the card says (issue 33: Ashura's abstaining until after asr, with its asr)
             "practice": [line["title"] for line in timetable.ashura_imsak(
-                today, day["date"], m["reckoning"], day["local"]["asr"], lang, event_days)],
+                today, day["date"], m["reckoning"], day["local"]["asr"], lang, event_days)]
+            # and that the clock changed last night, as the city page's card (gallery review 4, AR4-03, LANG4-01)
+            + [line["title"] for line in timetable.clock_change_row(m["place"]["tz"], day["date"], lang)],
         })
     return {"days": rows, "qibla": answer["meta"]["qibla"], "year": year,
             "month": f"{month:02d}",

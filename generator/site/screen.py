@@ -53,6 +53,7 @@ from generator.api.common import CALENDAR, LANG
 from generator.errors import QueryError
 from generator.query import Query
 from generator.calendars import shamsi
+from generator.places import timezones
 from generator.site import head, mosque_page, qr_code, responses, urls
 from generator.site.page import BadPageQuery
 from generator.site.templating import ASSETS, environment
@@ -245,9 +246,10 @@ def _city_calendar(city_id: str | None) -> str:
 
 
 def place_community(query: PageQuery) -> str | None:
-    """The community whose events the screen shows: its city's (a mosque's: its profile's city), else None."""
+    """The community whose events the screen shows: its city's (a mosque's: its profile's city, else its zone's
+    country's, as its page: `place_defaults.place_community`), else None."""
     if query.mosque is not None:
-        return place_defaults.city_community(mosques.find(query.mosque).place.get("city"))
+        return place_defaults.place_community(mosques.find(query.mosque).place)
     return place_defaults.city_community(dict(query.prayer).get("city"))
 
 
@@ -356,6 +358,7 @@ def config(query: PageQuery, today: date) -> dict:
     if "fa" in (lang, query.lang2):
         out["shamsiMonths"] = shamsi_months(today.year - SHAMSI_YEARS, today.year + SHAMSI_YEARS)
     out["zone"] = zone_offsets(tz, today.year - ZONE_YEARS, today.year + ZONE_YEARS)
+    out["clockChanges"] = clock_changes(tz, out["zone"])  # said on the band and the widget (gallery review 4)
     if query.in_prayer:
         out["inPrayer"] = query.in_prayer
     out["lineMs"] = query.line_s * 1000
@@ -370,6 +373,9 @@ def script_words(lang: str, calendar: str) -> dict:
         "times": {t: words.TIME_NAMES[lang][t] for t in ("imsak", "sunrise", "sunset", "midnight")},
         # the widget's "Next:" names an adhan as the city page's card does («اذان ظهر», not «ظهر»: gallery fa LANG3-10)
         "adhanNames": {p: words.TIME_NAMES[lang][p] for p in feed_words.PRAYERS},
+        # in Ramadan its "Next:" names maghrib as iftar, as the city card does («افطار (اذان مغرب)»: gallery
+        # review 4, fa LANG4-04; page.iftar_maghrib)
+        "iftar": w["iftar_maghrib"].format(maghrib=words.TIME_NAMES[lang]["maghrib"]),
         "months": words.GREGORIAN_MONTHS[lang],
         # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
         "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
@@ -378,6 +384,9 @@ def script_words(lang: str, calendar: str) -> dict:
         **list_words(lang),
         **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
         "next_in": w["next_in"],
+        # the clock change, on its day and from 12 hours before it (clockText fills {time}; gallery review 4)
+        **{key: w[key] for key in ("clock_back", "clock_forward", "clock_back_tonight", "clock_forward_tonight",
+                                   "clock_hour", "clock_minutes")},
         "calendar": words.SCREEN_RECKONINGS[lang][calendar],  # after the Hijri date and a space
         "sep": words.SEPARATOR[lang],
     }
@@ -388,6 +397,25 @@ def script_words(lang: str, calendar: str) -> dict:
         }
     if lang == "fa":
         out["shamsiMonths"] = list(shamsi.MONTHS_FA)
+    return out
+
+
+def clock_changes(tz: str, zone: list[list[int]]) -> list[dict]:
+    """Return each change of the zone's clock in ``zone`` (`zone_offsets`) as the pages and /v1/day-status say it
+    (`timezones.clock_change`): the local date whose night held it, its instant (Unix ms), the change in minutes
+    and the old clock's HH:MM, so that the script only compares instants and dates (gallery review 4: ar AR4-03,
+    fa LANG4-01, ur UR4-05; docs/decisions.md "The clock change named on its day")."""
+    out = []
+    for at_ms, after_min in zone[1:]:
+        at_s = at_ms // 1000
+        local_day = (at_s + after_min * 60) // 86400
+        for unix_day in (local_day, local_day + 1):  # a change after local noon belongs to the next day
+            change = timezones.clock_change(tz, unix_day)
+            if change is not None and change[0] == at_s:
+                wall = (change[0] + change[1]) // 60 % 1440
+                out.append({"date": (date(1970, 1, 1) + timedelta(days=unix_day)).isoformat(), "at": at_ms,
+                            "minutes": change[2], "before": f"{wall // 60:02d}:{wall % 60:02d}"})
+                break
     return out
 
 
@@ -633,6 +661,13 @@ def qr_svg(text: str) -> Markup:
     return qr_code.svg(text)
 
 
+def reckoning_parts(label: str) -> tuple[str, str]:
+    """Return the screen's reckoning label as (what precedes its bracket, the bracket): the bracket names the
+    authority and is kept whole on a line (screen.css ``.authority``; screen.js splits it the same way)."""
+    head, bracket, rest = label.partition("(")
+    return head, bracket + rest
+
+
 def render(query: PageQuery, today: date) -> bytes:
     """Return the HTML of a screen or widget (``today``: the UTC date of the request)."""
     lang = query.lang
@@ -671,7 +706,8 @@ def render(query: PageQuery, today: date) -> bytes:
         qr = qr_svg(qr_target(query, today)) if query.qr else None
         return environment().get_template("screen.html.j2").render(
             **context, title=title, head=page_head(query, title, place), slides=slides, qr=qr,
-            reckoning=words.SCREEN_RECKONINGS[lang][query.calendar], method=method_label(query, today),
+            reckoning_parts=reckoning_parts(words.SCREEN_RECKONINGS[lang][query.calendar]),
+            method=method_label(query, today),
             config=_json(page_config)).encode("utf-8")
     month_href, page_config["monthLink"] = month_links(query, today)
     title = w["widget.title"].format(place=place)

@@ -32,6 +32,7 @@ from generator.prayer.methods import METHODS
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.calendars import shamsi
+from generator.places import timezones
 from generator.site import head, qibla_svg, responses, urls
 from generator.site.page import PageNotFound
 from generator.site.templating import render_localised_page
@@ -331,6 +332,35 @@ def summer_time_note(tz: str, isos: list[str], lang: str) -> str | None:
     return words.WORDS[lang]["summer_time_note"] if on_summer_time else None
 
 
+def clock_change(tz: str, iso: str) -> tuple[int, str] | None:
+    """Return how the zone ``tz``'s clock changed in the night before the day ``iso`` (`timezones.clock_change`) as
+    (minutes, the old clock's HH:MM at the change: 02:00 for London's autumn change, 01:00 for its spring one, as a
+    notice of the change says it), or None.  The same fact /v1/day-status gives a place as ``clockChange``."""
+    change = timezones.clock_change(tz, (date.fromisoformat(iso) - date(1970, 1, 1)).days)
+    if change is None:
+        return None
+    change_s, old_s, minutes = change
+    return minutes, datetime.fromtimestamp(change_s + old_s, timezone.utc).strftime("%H:%M")
+
+
+def clock_change_row(tz: str, iso: str, lang: str) -> list[dict]:
+    """Return the day row's (and so the today card's) line that the clock changed last night, or nothing."""
+    text = clock_change_text(tz, iso, lang)
+    return [{"title": text, "major": False, "type": "clock", "night": False}] if text else []
+
+
+def clock_change_text(tz: str, iso: str, lang: str) -> str | None:
+    """Return the words for the day's row and card that the clock changed last night (`clock_change`), or None."""
+    change = clock_change(tz, iso)
+    if change is None:
+        return None
+    minutes, at = change
+    w = words.WORDS[lang]
+    amount = (w["clock_hour"] if abs(minutes) == 60
+              else w["clock_minutes"].format(minutes=words.digits(abs(minutes), lang)))
+    return w["clock_forward" if minutes > 0 else "clock_back"].format(amount=amount, time=words.clock(at, lang))
+
+
 def month_table(today: date, local_today: date, city: dict, lang: str, method: str, calendar: str, year: int,
                 month: int) -> dict:
     """Return one month's rows (Gregorian day, weekday, both Hijri dates, times, events) for the template."""
@@ -371,8 +401,9 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
                          for t in words.TIMES],
             "ramadan": own_hijri["month"] == RAMADAN,
             "polar": polar_text(day["polar"], lang) if "polar" in day else None,
-            "events": events_by_day.get(iso, []) + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang,
-                                                                 events_by_day),
+            "events": events_by_day.get(iso, [])
+            + ashura_imsak(today, iso, calendar, day["local"]["asr"], lang, events_by_day)
+            + clock_change_row(prayer["meta"]["tz"], iso, lang),  # the clock changed last night (AR4-03, UR4-05)
         })
     hijri_months = [f"{m['monthName'][lang]} {words.digits(m['year'], lang)}" for m in maps[calendar]["months"]]
     caption = words.WORDS[lang]["month_caption"].format(

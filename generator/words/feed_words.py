@@ -178,6 +178,7 @@ NIGHT_BEGINS = glossary.term("feed.night_begins")  # appended to a night's title
 PUBLIC_HOLIDAY = glossary.term("feed.public_holiday")  # after an event's title where it is one (issue 33)
 ASHURA_IMSAK = glossary.term("feed.ashura_imsak")  # a community feed's Ashura: the day's practice, no time (no place)
 NIGHT_BEGINS_ON = glossary.term("feed.night_begins_on")  # a night's DESCRIPTION line; {date}: its eve
+NIGHT_OF_DATE = glossary.term("feed.night_of_date")  # a community feed's night: «شبِ ۱۰ محرم …» (LANG4-07)
 NIGHTS_NOTE = glossary.term("feed.nights_note")  # the events calendar's DESCRIPTION, after SUNSET_NOTE
 
 

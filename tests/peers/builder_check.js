@@ -389,6 +389,9 @@ async function keeping(browser, input, job) {
   await page.locator("#j-value-maghrib").blur();
   await page.waitForTimeout(100);
   const wrongAfterLeaving = await page.evaluate(errorsShown);
+  // the preview's and the addresses' note while the error is shown (gallery review 4, fa LANG4-11)
+  const heldNotes = await page.evaluate(() => ["preview-held", "outputs-held"].filter(
+    (id) => !document.getElementById(id).hidden).map((id) => document.getElementById(id).textContent.trim()));
   await page.selectOption("#j-kind-maghrib", "");
   await settled(page);
   const page2 = await context.newPage(); // the page closed, opened again
@@ -422,7 +425,7 @@ async function keeping(browser, input, job) {
     await other.close();
   }
   await context.close();
-  return { errors, oldRows, whileTyping, afterLeaving, wrongWhileTyping, wrongAfterLeaving, restored, links };
+  return { errors, oldRows, whileTyping, afterLeaving, wrongWhileTyping, wrongAfterLeaving, heldNotes, restored, links };
 }
 
 async function main() {

@@ -94,6 +94,16 @@ function readTable() {
     foot: visible(document.querySelector(".foot")) ? box(document.querySelector(".foot").getBoundingClientRect()) : null,
     sideBox: side ? box(document.querySelector(".side").getBoundingClientRect()) : null,
     shown: [".changes", ".moved", ".silence"].filter((s) => visible(document.querySelector(s))),
+    // the Hijri line's authority bracket: its text and on how many drawn lines it lies (gallery review 4, AR4-07)
+    authority: (() => {
+      const e = document.querySelector(".hijri .reckoning .authority");
+      if (!visible(e)) return null;
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      return { text: e.textContent, lines: tops.size, right: e.getBoundingClientRect().right,
+               left: e.getBoundingClientRect().left };
+    })(),
   };
 }
 

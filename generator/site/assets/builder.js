@@ -239,6 +239,10 @@
     }
     return fill(E.sentences[answer.code], args);
   }
+  function held(on) {
+    // the preview and the addresses wait for the error shown above (gallery review 4, fa LANG4-11)
+    for (const id of ["preview-held", "outputs-held"]) $(id).hidden = !on;
+  }
   function showError(answer) {
     // The API's error (400 body: error, code, parameter, args) beside the field it names, after a lead in
     // the page's language; said in that language when its code has a sentence, else the English message.
@@ -603,7 +607,7 @@
     $("preview-body").hidden = !q;
     $("outputs").hidden = !q;
     $("publish").hidden = !q;
-    if (!q) { form.dataset.pending = "0"; return; }
+    if (!q) { held(false); form.dataset.pending = "0"; return; }
     const asking = query(Object.assign({}, q, { year: state.year, month: state.month }));
     if (asking === state.shown) {
       // The times asked are the same; the frames and outputs follow the rest of the form (its languages, names,
@@ -644,9 +648,11 @@
       form.dataset.valid = "false";
       if (typingIn(error)) { state.held = error; return; } // shown once the box is left (issue 36)
       showError(error);
+      held(true);
       return;
     }
     state.held = null;
+    held(false);
     form.dataset.valid = "true";
     if (status.classList.contains("bad")) say(""); // an error answered; a message (draft restored, saved) stays
     drawTable(answer);
@@ -1093,7 +1099,7 @@
     const element = event.target;
     if (element.tagName === "INPUT" && element.type === "text") tidy(element);
     // the error held while the box was typed in (a later answer, if any, clears or replaces it)
-    if (state.held && !typingIn(state.held)) { clearErrors(); showError(state.held); state.held = null; }
+    if (state.held && !typingIn(state.held)) { clearErrors(); showError(state.held); held(true); state.held = null; }
   });
   $("season-add").addEventListener("click", () => {
     const row = seasonRow("jamaatDst", config.prayers[1], "");

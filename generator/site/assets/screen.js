@@ -40,7 +40,11 @@ function renderDay(st) {
   var day = st.day;
   var status = renderDates(st, $(".hijri-date"));
   show($(".hijri"), Boolean(status));
-  setText($(".reckoning"), " " + W.calendar); // the language's own form after the date (glossary reckoning.screen)
+  // the language's own form after the date (glossary reckoning.screen); its bracket, the authority's name, is a
+  // block of its own that moves whole to the next line rather than break inside a name (gallery review 4, AR4-07)
+  var open = W.calendar.indexOf("(");
+  setText($(".reckoning .lead"), " " + (open < 0 ? W.calendar : W.calendar.slice(0, open)));
+  setText($(".reckoning .authority"), open < 0 ? "" : W.calendar.slice(open));
   var turn = spoken;
   speak(0); // the table's times in the first language's digits, whatever the turn
   each(table.querySelectorAll("tr[data-time]"), function (row) { renderTimes(row, day, row.getAttribute("data-time")); });
@@ -65,6 +69,8 @@ function renderDay(st) {
   if (status && status.flags.ashuraImsak && day && day.local.asr) {
     lines.push(W.ashura_imsak.replace("{asr}", clockText(day.local.asr)));
   }
+  var clockLine = clockChangeText(st.today, st.nowMs); // the clock change, tonight or last night (screen_core.js)
+  if (clockLine) lines.push(clockLine);
   var made = band.querySelectorAll("p.made");
   for (var i = 0; i < Math.max(made.length, lines.length); i++) {
     if (i >= lines.length) { band.removeChild(made[i]); continue; }

@@ -41,6 +41,24 @@ function native(text) {
   return String(text).replace(/[0-9]/g, function (d) { return DIGITS.charAt(Number(d)); });
 }
 
+// The change of the place's clock the server names (config.clockChanges: its day, instant, size and the old
+// clock's reading, the fact the pages and /v1/day-status give): from 12 hours before it "the clocks go back an hour
+// tonight at 02:00", after it, on its day, "the clocks went back …" (gallery review 4: ar AR4-03, fa LANG4-01, ur
+// UR4-05).  Only instants and dates are compared here.
+function clockChangeText(today, nowMs) {
+  var changes = config.clockChanges || [];
+  for (var i = 0; i < changes.length; i++) {
+    var c = changes[i];
+    var coming = nowMs < c.at;
+    if (coming ? nowMs < c.at - 12 * 3600000 : c.date !== today) continue;
+    var size = Math.abs(c.minutes);
+    var amount = size === 60 ? W.clock_hour : W.clock_minutes.replace("{minutes}", native(size));
+    var key = (c.minutes > 0 ? "clock_forward" : "clock_back") + (coming ? "_tonight" : "");
+    return W[key].replace("{amount}", amount).replace("{time}", clockText(c.before));
+  }
+  return "";
+}
+
 function pad2(n) {
   return n < 10 ? "0" + n : String(n);
 }

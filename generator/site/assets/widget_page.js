@@ -12,6 +12,7 @@ function nextName(m) {
   if (m.kind === "jumuah") return W.jumuah;
   if (m.kind === "eid") return W.eid;
   if (m.kind === "adhan") return W.adhanNames[m.prayers[0]]; // the city card's column name (Persian «اذان ظهر»)
+  if (m.kind === "iftar" && W.iftar) return W.iftar; // Ramadan's maghrib, as the city card names it (LANG4-04)
   return W.prayers[m.prayers[0]];
 }
 
@@ -72,6 +73,9 @@ function render() {
     ? W.ashura_imsak.replace("{asr}", clockText(day.local.asr)) : "";
   setText($(".practice"), practice);
   show($(".practice"), practice !== "");
+  var clockLine = clockChangeText(st.today, st.nowMs); // the clock change, tonight or last night (screen_core.js)
+  setText($(".clock-change"), clockLine);
+  show($(".clock-change"), clockLine !== "");
   var next = firstAfter(st.moments, st.nowMs, NEXT_KINDS);
   show($(".next"), next !== null);
   if (next) {
