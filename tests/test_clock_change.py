@@ -65,7 +65,7 @@ def test_londons_city_page_names_the_change_on_its_row_and_card_in_each_language
     Fails on the code before: no row said it (UR4-05)."""
     said = {"en": "The clocks went back an hour at 02:00 last night",
             "ar": "أُخِّرت الساعة ساعةً واحدة في الليلة الماضية (عند ٢:٠٠)",
-            "fa": "دیشب در ساعت ۰۲:۰۰، ساعت رسمی یک ساعت به عقب کشیده شد",
+            "fa": "بامدادِ این روز در ساعت ۰۲:۰۰، ساعت رسمی یک ساعت به عقب کشیده شد",  # not «دیشب»: a printed row (LANG5-01)
             "ur": "رات ۲:۰۰ بجے گھڑیاں ایک گھنٹہ پیچھے کر دی گئیں"}
     for lang, text in said.items():
         html = timetable.render(date(2026, 10, 25), "london", lang).decode()

@@ -362,7 +362,7 @@ def test_lang3_09_15_16_persian_heads_titles_and_the_midnight_note_without_a_mar
         assert heads[:3] == ["نماز", "وقت", "جماعت"], (kind, heads)
     page = mosque_page.render(date(2026, 11, 30), "jaffari-toronto", "fa", now_s=now).decode()
     # «آن» for an institute, and no «رابط برنامه‌نویسی» (gallery review 4, LANG4-08)
-    assert "مرجع" not in page and "از نهادی که این روش محاسبه به نام آن است، تعریفی برای آن نیافتیم." in page
+    assert "مرجع" not in page and "از نهادی که این روش محاسبه به نام آن است، تعریفی برای نیمه‌شب شرعی نیافتیم." in page
     assert "(محاسبهٔ پیش‌فرض این سامانه)" in page and "رابط برنامه‌نویسی است" not in page
     assert re.search(r"<title>اوقات شرعی — ⁨Jaffari Community Centre⁩</title>", page)
     assert "تاریخ‌های قمری و روزهای عید طبق رؤیت هلالِ اعلام‌شده از سوی دفتر حضرت آیت‌الله العظمی سیستانی در نجف اشرف است." in page
@@ -474,7 +474,7 @@ def test_lang3_17_a_month_on_summer_time_says_so_in_the_pages_language():
     assert note in mosque_page.render(date(2026, 6, 25), "jaffari-toronto", "fa").decode()
     assert note not in timetable.render(date(2026, 12, 25), "london", "fa").decode()
     assert note not in timetable.render(date(2026, 6, 25), "tehran", "fa").decode()
-    assert "اوقات مقامی سرکاری گھڑی کے مطابق ہیں، سمر ٹائم" in timetable.render(date(2026, 10, 25), "london", "ur").decode()
+    assert "اوقات مقامی سرکاری گھڑی کے مطابق ہیں؛ جن دنوں سمر ٹائم نافذ ہو" in timetable.render(date(2026, 10, 25), "london", "ur").decode()
 
 
 def test_ur2_7_ur2_35_the_urdu_builders_labels_in_the_readers_words():
