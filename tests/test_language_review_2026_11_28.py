@@ -482,7 +482,7 @@ def test_ur2_7_ur2_35_the_urdu_builders_labels_in_the_readers_words():
     کریں» are calques, «اضافی منٹ» hides that a minus is allowed («کمی بیشی»), «ایونٹ» is English; «دفترِ فضل اللہ»
     names no marja'; UR2-35: «… وقت کی حد پر منتقل کیا جائے» says neither side of the bound.  The readers' texts."""
     html = builder.render(TODAY, "ur").decode()
-    for text in ("وقت کو آگے کے پورے … منٹ پر لے جائیں (مثلاً ۵: ۱:۱۲ → ۱:۱۵)", "جوں کا توں",  # UR5-06: an example "حساب شدہ اوقات میں کمی بیشی (منٹ):",
+    for text in ("وقت کو آگے کے پورے … منٹ پر لے جائیں (مثلاً ۵ منٹ چنیں تو ۱:۱۲ کا وقت ۱:۱۵ ہو جائے گا)", "جوں کا توں",  # UR5-06, UR6-01: an example in words (an arrow does not turn in a right-to-left line) "حساب شدہ اوقات میں کمی بیشی (منٹ):",
                  "کیلنڈر میں ہر وقت کا دورانیہ (منٹ)", "ہجری (دفترِ آیت اللہ فضل اللہ، بیروت)",
                  "جماعت نماز کے وقت کے اندر قریب ترین ممکن وقت پر کر دی جائے"):
         assert text in html, text
