@@ -149,10 +149,8 @@ def _clock_change(tz: str, unix_day: int) -> dict:
     change = timezones.clock_change(tz, unix_day)
     if change is None:
         return {}
-    change_s, old_s, minutes = change
-    wall_minutes = (change_s + old_s) // 60 % 1440  # the old clock's reading: 02:00 for London in October
-    return {"clockChange": {"at": _instant(change_s), "minutes": minutes,
-                            "before": f"{wall_minutes // 60:02d}:{wall_minutes % 60:02d}"}}
+    change_s, _, minutes = change
+    return {"clockChange": {"at": _instant(change_s), "minutes": minutes, "before": timezones.reading_before(change)}}
 
 
 def _local_days(lat: float, lng: float, tz: str, first: int, method) -> dict[str, np.ndarray]:

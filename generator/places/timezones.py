@@ -249,3 +249,11 @@ def clock_change(name: str, unix_day: int) -> tuple[int, int, int] | None:
     noon_before_s = (unix_day - 1) * 86400 + 43200 - old_s  # the day before's local noon, as a UTC instant
     return int(next_change_s(name, np.array([noon_before_s]))[0]), old_s, (new_s - old_s) // 60
 
+
+def reading_before(change: tuple[int, int, int]) -> str:
+    """Return the old clock's HH:MM at a `clock_change` (02:00 for London in October, 01:00 in March), as a notice
+    of the change says it: the pages, the screen's config and /v1/day-status' ``clockChange.before``."""
+    change_s, old_s, _ = change
+    wall_min = (change_s + old_s) // 60 % 1440
+    return f"{wall_min // 60:02d}:{wall_min % 60:02d}"
+

@@ -375,7 +375,7 @@ def script_words(lang: str, calendar: str) -> dict:
         "adhanNames": {p: words.TIME_NAMES[lang][p] for p in feed_words.PRAYERS},
         # in Ramadan its "Next:" names maghrib as iftar, as the city card does («افطار (اذان مغرب)»: gallery
         # review 4, fa LANG4-04; page.iftar_maghrib)
-        "iftar": w["iftar_maghrib"].format(maghrib=words.TIME_NAMES[lang]["maghrib"]),
+        "iftar": words.iftar_name(lang),
         "months": words.GREGORIAN_MONTHS[lang],
         # the Hijri date writes its month after the day number: Arabic «٢٥ ذي القعدة», as the pages do
         "hijriMonths": [hijri_names.month_in_date(month, lang) for month in range(1, 13)],
@@ -412,9 +412,8 @@ def clock_changes(tz: str, zone: list[list[int]]) -> list[dict]:
         for unix_day in (local_day, local_day + 1):  # a change after local noon belongs to the next day
             change = timezones.clock_change(tz, unix_day)
             if change is not None and change[0] == at_s:
-                wall = (change[0] + change[1]) // 60 % 1440
                 out.append({"date": (date(1970, 1, 1) + timedelta(days=unix_day)).isoformat(), "at": at_ms,
-                            "minutes": change[2], "before": f"{wall // 60:02d}:{wall % 60:02d}"})
+                            "minutes": change[2], "before": timezones.reading_before(change)})
                 break
     return out
 

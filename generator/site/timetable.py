@@ -258,7 +258,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
             "tz": meta["tz"], "days": {row["iso"]: row["instants"] for m in months for row in m["rows"]},
             # the days of Ramadan, on which the count-down names maghrib as iftar (AR4-01)
             "ramadan": [row["iso"] for m in months for row in m["rows"] if row["ramadan"]],
-            "iftar": w["iftar_maghrib"].format(maghrib=words.TIME_NAMES[lang]["maghrib"])}).decode()
+            "iftar": words.iftar_name(lang)}).decode()
                         .replace("<", "\\u003c")),
         qibla_svg=qibla_svg.compass(qibla, lang),
         qibla_text=p["qibla_text"].format(bearing=words.number(qibla, lang)),
@@ -339,8 +339,7 @@ def clock_change(tz: str, iso: str) -> tuple[int, str] | None:
     change = timezones.clock_change(tz, (date.fromisoformat(iso) - date(1970, 1, 1)).days)
     if change is None:
         return None
-    change_s, old_s, minutes = change
-    return minutes, datetime.fromtimestamp(change_s + old_s, timezone.utc).strftime("%H:%M")
+    return change[2], timezones.reading_before(change)
 
 
 def clock_change_row(tz: str, iso: str, lang: str) -> list[dict]:

@@ -92,6 +92,12 @@ SCREEN_RECKONINGS = glossary.group("reckoning.screen")
 # The reckonings as a noun phrase inside a sentence ("Ramadan dates by: moon sighting").
 CALENDAR_BASES = glossary.group("reckoning.basis")
 WORDS = glossary.group("page")
+
+
+def iftar_name(lang: str) -> str:
+    """Maghrib named as the fast's end in Ramadan (page.iftar_maghrib: «الإفطار (المغرب)»), on the city card's
+    count-down and the widget's "Next:" alike (gallery review 4, ar AR4-01, fa LANG4-04)."""
+    return WORDS[lang]["iftar_maghrib"].format(maghrib=TIME_NAMES[lang]["maghrib"])
 BUILDER_WORDS = glossary.group("builder")  # the mosque builder's (generator/site/builder.py)
 ZONE_COUNTRY = glossary.group("page.zone_country")  # {lang: {IANA zone: "India time ({tz})"}}
 # The line under a table of times whose zone is a country's official clock: «اوقات به وقت رسمی ایران» (issue 33).
