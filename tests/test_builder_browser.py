@@ -88,6 +88,13 @@ WARN_JOB = {"lang": "en", "name": "warnings", "search": "Leicester", "names": {"
             "warnings": {"choose": "keep"}}
 
 
+# Gallery review UR2-6 (Urdu reader, 28 November; issue 33): beside the elevation field, with 99999 typed and left, the
+# builder said «قبول نہیں کیا گیا: ۰ سے ۹۰۰۰ تک کا کوئی عدد ہونا چاہیے» ("rejected", while nothing was sent, and no
+# subject). The field's limits are the SPEC's (elevation: 0 to 9000 metres).
+ERROR_JOB = {"lang": "ur", "name": "ur-error", "search": "کراچی", "names": {"en": "Karachi Imambargah"}, "rules": {},
+             "fields": {"f-elevation": "99999", "f-source-about": "Karachi"}, "publish": False, "fieldErrors": True}
+
+
 def job(lang: str) -> dict:
     fields = {"f-jumuah": "13:15", "f-eid": "07:30,09:00", f"f-ann-0-{lang}": ANNOUNCEMENT, "f-ann-0-day-thu": True,
               "f-source-about": SOURCE,
@@ -147,7 +154,8 @@ def seen(server):
     """The builder composed in each language, by coordinates and with warnings, then edited from a phone while a TV
     shows the published screen: one Chromium."""
     edit = {"rules": {"dhuhr": ["fixed", "13:45"]}, "fields": {"f-ann-0-en": "Majlis moved to Friday"}, "tvMs": 60000}
-    return _run_builder_check(server, {"compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB], "edit": edit})
+    return _run_builder_check(server, {"compose": [job(lang) for lang in LANGS] + [POINT_JOB, WARN_JOB, ERROR_JOB],
+                                       "edit": edit})
 
 
 # The Leicester committee's phone run and the draft and edit-link checks: a Chromium of their own on another worker
@@ -539,3 +547,13 @@ def test_a_draft_is_kept_until_published_and_edit_links_are_checked_when_opened(
     for name in ("cut", "short"):
         assert links[name]["status"].startswith("This edit link is cut off") and links[name]["bad"], links[name]
     assert not any(link["saveShown"] or link["name"] for link in links.values()), links
+
+
+def test_an_urdu_error_beside_its_field_is_a_sentence_not_a_rejection(seen):
+    """UR2-6: the Urdu sentence of the API's number_range error beside the elevation field, with the SPEC's limits in
+    Urdu digits, opened by «یہاں» and closed by «۔», with no «قبول نہیں کیا گیا» (the reader's objection)."""
+    run = run_of(seen, "ur-error")
+    assert [e for e in run["errors"] if "status of 400" not in e] == [], run["errors"]
+    shown = [text for _, text in run["fieldErrors"]]
+    assert "یہاں ۰ سے ۹۰۰۰ تک کا کوئی عدد ہونا چاہیے۔" in shown, run["fieldErrors"]
+    assert not [text for text in shown if "قبول نہیں" in text], shown

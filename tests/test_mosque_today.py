@@ -124,3 +124,35 @@ def test_a_city_card_in_ramadan_counts_down_to_iftar_at_maghrib_never_to_sunset(
         time = hhmm if lang == "en" else _twelve_hour(hhmm)
         assert shown_next is not None, shown["name"]
         assert (shown_next["name"], shown_next["time"].translate(NATIVE_DIGITS)) == (name, time), (shown["name"], shown_next)
+
+
+# Gallery review UR2-1 (Karachi/Lucknow Urdu reader, 28 November; issue 33): the card wrote the time left as a clock,
+# «اگلا وقت: ظہر ۱۲:۲۱ (۲:۲۱ باقی)», two clock-like figures side by side, and «(۰:۳۰ باقی)» reads as a time of day.
+# The reader's proposed words: «(۲ گھنٹے ۲۱ منٹ باقی)», «(۳۰ منٹ باقی)»; one hour is «ایک گھنٹہ». English keeps its
+# clock form. The reference instant is the API's dhuhr for Karachi on 30 November 2026 (UTC), the clocks are set
+# that many minutes before it.
+TIME_LEFT = [("ur", 141, "۲ گھنٹے ۲۱ منٹ باقی"), ("ur", 65, "ایک گھنٹہ ۵ منٹ باقی"), ("ur", 30, "۳۰ منٹ باقی"),
+             ("ur", 125, "۲ گھنٹے ۵ منٹ باقی"), ("en", 65, "in 1:05"), ("en", 30, "in 0:30")]
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (make system-packages)")
+def test_the_time_left_on_a_city_card_is_written_in_urdu_words_not_as_a_clock(tmp_path):
+    """Karachi's page build.py writes for 30 November 2026, opened that many minutes before the API's dhuhr: the
+    card's "next" line counts to dhuhr in the reader's words (Urdu), or as h:mm (English, unchanged)."""
+    page = {p.route: p for p in site.pages()}
+    own = place_defaults.for_city("karachi")
+    day = "2026-11-30"
+    dhuhr = _instant(orjson.loads(call("prayer-times", 0.0, city="karachi", date=day, method=own.method))["days"][0]["dhuhr"])
+    runs = []
+    for lang, minutes, _ in TIME_LEFT:
+        route = "/city/{city}/" if lang == "en" else "/city/{city}/{lang}/"
+        file = tmp_path / f"karachi-{lang}.html"
+        if not file.exists():
+            parameters = {"city": "karachi"} if lang == "en" else {"city": "karachi", "lang": lang}
+            file.write_bytes(page[route].render(today=date.fromisoformat(day), **parameters))
+        runs.append({"name": f"{lang} {minutes}", "file": str(file), "at": int(dhuhr.timestamp() * 1000) - minutes * 60_000})
+    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": runs})["runs"]
+    for (lang, minutes, words), shown in zip(TIME_LEFT, seen):
+        assert shown["errors"] == [], shown
+        assert shown["card"]["next"] is not None, shown["name"]
+        assert shown["card"]["next"]["in"] == f"({words})", (shown["name"], shown["card"]["next"])

@@ -1019,6 +1019,12 @@ def test_eid_morning_counts_down_to_each_eid_prayer(year_runs, lang):
     assert kinds.count("eid") >= 6 and run["reads"][0]["next"]["kind"] == "eid", kinds
     slots = api.day(EID_DAY)["jamaatLocal"]["eid"]
     assert slots == ["08:00", "10:00"] and all(_clock(t, lang) in _digits(run["reads"][0]["eid"]) for t in slots)
+    # the band greets the congregation after the day's name (gallery review UR2-22: «آج — عید الفطر» and no «عید مبارک»)
+    assert EID_GREETING[lang] in run["reads"][0]["band"], run["reads"][0]["band"]
+
+
+EID_GREETING = {"en": "Eid Mubarak", "ar": "عيد الفطر مبارك", "fa": "عید سعید فطر مبارک",
+                "ur": "عید الفطر مبارک"}  # ur: the reader's words (UR2-22); en, ar, fa: the common greeting of each
 
 
 @YEAR_GROUP
@@ -1188,7 +1194,8 @@ def test_the_widget_names_jumuah_next_on_a_friday(year_runs, lang):
 def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(year_runs):
     """ur E-3 (second pass of the language review of 26 November): the widget's "next" line took the word by the
     clock hour (CLDR: 16:00-18:00 «سہ پہر»), so a winter maghrib or isha read "afternoon". Urdu says «شام» for the
-    evening prayers until 20:00, «رات» after (as the feeds do); the API's maghrib instant is the reference."""
+    evening prayers until 20:00, «رات» after (as the feeds do); the API's maghrib instant is the reference. The time
+    left is in words, as the reader proposed (gallery review UR2-1, 28 November)."""
     runs, api = year_runs
     run = runs["widget-ur-maghrib"]
     assert run["errors"] == [] and run["ready"]
@@ -1197,6 +1204,8 @@ def test_the_urdu_widget_gives_the_next_time_the_part_of_the_day_of_its_prayer(y
     assert 16 <= maghrib.hour < 18, maghrib  # the clock hour alone would say «سہ پہر»
     text = read["widgetNext"]
     assert "شام" in text and "سہ پہر" not in text, text
+    # the clock is 20 minutes before the API's maghrib: the time left in words, not «(۰:۲۰ باقی)» (UR2-1)
+    assert text.endswith("(۲۰ منٹ باقی)"), text
 
 
 @YEAR_GROUP

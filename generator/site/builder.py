@@ -139,7 +139,7 @@ def render(today: date, lang: str = words.DEFAULT_LANGUAGE) -> bytes:
                   "months": words.GREGORIAN_MONTHS[lang], "weekdays": hijri_names.WEEKDAYS[lang],
                   "monthCaption": w["month_caption"], "date": w["date"], "cityChosen": b["city_chosen"],
                   "cityNone": b["city_none"], "choose": b["choose"], "noResults": b["no_results"],
-                  "errorLead": b["error_lead"], "copied": b["copied"], "published": b["published"],
+                  "errorLead": b["error_lead"], "fieldError": b["field_error"], "copied": b["copied"], "published": b["published"],
                   "saved": b["saved"], "deleted": b["deleted"], "deleteConfirm": b["delete_confirm"],
                   "versionLabel": b["version_label"], "restore": b["restore"], "conflict": b["conflict"],
                   "forbidden": b["forbidden"], "tooMany": b["too_many"], "tooManyMinutes": b["too_many_minutes"], "notHosted": b["not_hosted"],

@@ -66,7 +66,7 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         city_href=urls.city_url(city_id, lang, method, shared["default_method"]),
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
-        calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
+        **month_words(month, days, local_today, calendar, lang),
         span=timetable.lead_span_text(days[1], days[max(days)], lang),
         other_calendar={"href": urls.imsakiya_url(city_id, lang, other, own_calendar, method,
                                                   shared["default_method"]),
@@ -77,12 +77,10 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         rows=rows,
         note=p["imsakiya_note"].format(tz=words.isolate(meta["tz"], lang), method=method_label),
         official_time=words.OFFICIAL_TIME[lang].get(meta["tz"]),
-        source=p["imsakiya_source"].format(
-            begins=timetable.lead_date_text(days[1], lang),
-            source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
-        # not the timetable's note on its two Hijri columns, which the imsakiya has not (review fa FA-09, ur UR-4):
-        # the sentence on its own reckoning when regional, and that the fast begins at fajr, imsak a precaution
-        calendar_note=timetable.region_note(calendar, lang, city_id),
+        # not the timetable's note on its two Hijri columns, which the imsakiya has not (review fa FA-09, ur UR-4),
+        # nor the regional reckoning's sentence, which explained a column label this page has not and repeated the
+        # header (gallery review UR2-18, UR2-33); that the fast begins at fajr, imsak a precaution
+        calendar_note=None,
         imsak_note=feed_words.IMSAK_NOTE[lang],
         midnight_note=timetable.midnight_note(method, city_id, lang),
         api=[responses.api_url("prayer-times", q) for q in queries]
@@ -94,6 +92,19 @@ def render(today: date, city_id: str, lang: str, calendar: str | None = None, me
         sources=None,
         print_head=None,
     )
+
+
+def month_words(month: dict, days: dict[int, date], local_today: date, calendar: str, lang: str) -> dict[str, str]:
+    """The header's line on whose dates these are (``calendar_text``) and the footer's month start (``source``).
+    A month not begun on the page's date and not announced is a forecast in both: the header said "dates by the
+    committee's announcement" above a table no announcement had made (gallery review UR2-33, 28 November)."""
+    p = words.PAGE_WORDS[lang]
+    ahead = days[1] > local_today
+    forecast = ahead and month["source"] != "table"  # as words.source_text says "forecast"
+    header = p["imsakiya_calendar_forecast" if forecast else "imsakiya_calendar"]
+    return {"calendar_text": header.format(calendar=words.CALENDAR_BASES[lang][calendar]),
+            "source": p["imsakiya_source"].format(begins=timetable.lead_date_text(days[1], lang),
+                                                  source=words.source_text(month["source"], calendar, lang, ahead))}
 
 
 def ramadan_answers(today: date, hy: int, calendar: str, query_of) -> tuple[dict, dict[int, date], list[dict], dict]:
@@ -206,7 +217,7 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
         city_link_text=name,
         city_name=name,
         month_name=f"{month['monthName'][lang]} {year_text}",
-        calendar_text=p["imsakiya_calendar"].format(calendar=words.CALENDAR_BASES[lang][calendar]),
+        **month_words(month, days, local_today, calendar, lang),
         span=timetable.lead_span_text(days[1], days[max(days)], lang),
         other_calendar=None,
         method_label=None,
@@ -215,9 +226,6 @@ def render_mosque(today: date, mosque_id: str, lang: str, hy: int | None = None,
         rows=rows,
         note=w["times_note"].format(tz=words.isolate(tz, lang)),
         official_time=words.OFFICIAL_TIME[lang].get(tz),
-        source=p["imsakiya_source"].format(
-            begins=timetable.lead_date_text(days[1], lang),
-            source=words.source_text(month["source"], calendar, lang, ahead=days[1] > local_today)),
         calendar_note=None,
         midnight_note=None,
         imsak_note=feed_words.IMSAK_NOTE[lang],

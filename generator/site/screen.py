@@ -383,7 +383,10 @@ def script_words(lang: str, calendar: str) -> dict:
         "periods": [[hour, feed_words.CLOCK_WORDS[lang][key]] for hour, key in feed_words.DAY_PERIODS[lang]],
         **list_words(lang),
         **{key: w[f"screen.{key}"] for key in SCREEN_WORDS},
-        "next_in": w["next_in"],
+        # the time left, by how long it is (time_left.js: Urdu in words, gallery review UR2-1)
+        "greetings": words.GREETINGS[lang],  # by event id: the band's line on an Eid (screen.js greetingText)
+        "hijriDate": hijri_names.term_form(lang),  # the widget's Hijri date, with its era mark (hijriText)
+        "nextIn": {"hours": w["next_in"], "oneHour": w["next_in_one_hour"], "minutes": w["next_in_minutes"]},
         # the clock change, on its day and from 12 hours before it (clockText fills {time}; gallery review 4)
         **{key: w[key] for key in ("clock_back", "clock_forward", "clock_back_tonight", "clock_forward_tonight",
                                    "clock_hour", "clock_minutes")},
@@ -498,8 +501,8 @@ def asset(name: str) -> str:
 @functools.cache
 def script(kind: str) -> str:
     """Return the page's one script: the shared part and the screen's or the widget's, in one function scope."""
-    own = "screen.js" if kind == "screen" else "widget_page.js"
-    return '(function () {\n"use strict";\n' + asset("screen_core.js") + "\n" + asset(own) + "})();\n"
+    own = ["screen.js"] if kind == "screen" else ["time_left.js", "widget_page.js"]
+    return '(function () {\n"use strict";\n' + "\n".join(asset(name) for name in ["screen_core.js", *own]) + "})();\n"
 
 
 def stylesheet(kind: str) -> str:
@@ -598,7 +601,11 @@ def table_text(query: PageQuery, seed: dict) -> dict:
     weekday = hijri_names.WEEKDAYS[lang][iso.weekday()]
     gregorian = f"{_native(iso.day, lang)} {words.GREGORIAN_MONTHS[lang][iso.month - 1]} {_native(iso.year, lang)}"
     h = status["hijri"]
-    hijri_text = f"{_native(h['hd'], lang)} {hijri_names.month_in_date(h['hm'], lang)} {_native(h['hy'], lang)}"
+    if query.kind == "widget":  # with the era mark (glossary hijri_date; gallery review UR2-4); the screen writes
+        # its reckoning's words after the date instead («ھ (رویت: پاکستان)»: reckoning.screen)
+        hijri_text = hijri_names.formatted(h["hy"], h["hm"], h["hd"])[lang]
+    else:
+        hijri_text = f"{_native(h['hd'], lang)} {hijri_names.month_in_date(h['hm'], lang)} {_native(h['hy'], lang)}"
     shamsi_text = None
     if lang == "fa":
         sy, sm, sd = shamsi.from_gregorian(iso)

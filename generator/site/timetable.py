@@ -103,12 +103,17 @@ def reckoning_choice(today: date, local_today: date, city_id: str, lang: str, ca
 
 
 def calendar_note(calendar: str, lang: str, city_id: str, offered: tuple[str, ...] = ()) -> str:
-    """Return the note on the page's reckonings, with the sentence on its own when it is a regional one: where the
+    """Return the note on the page's reckonings, led by the sentence on its own when it is a regional one (the
+    events then "dated by it": page.calendar_note_regional, gallery review UR2-2): where the
     reckoning is the city's by its country's row only, the variant saying the city's ulema may announce otherwise,
     if the glossary has one (``….elsewhere``: India, whose committee is Lucknow's; issue 33, review UR-2); then the
     sentence on each other reckoning the community keeps (``offered``: Lebanon's two calendars, issue 37)."""
-    note = words.WORDS[lang]["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
-    sentences = [region_note(c, lang, city_id) for c in (calendar, *offered)]
+    own = region_note(calendar, lang, city_id)
+    if own:  # the page's own reckoning first, named once (gallery review UR2-2)
+        note = words.WORDS[lang]["calendar_note_regional"].format(region=own)
+    else:
+        note = words.WORDS[lang]["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
+    sentences = [region_note(c, lang, city_id) for c in offered]
     return " ".join([note, *(s for s in sentences if s)])
 
 
@@ -242,8 +247,9 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
         methods=[{"id": m["id"], "label": m["label"][lang], "href": urls.city_url(city_id, lang, m["id"], shared["default_method"]),
                   "current": m["id"] == method} for m in methods],
         method_label=method_label,
-        place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang),
-                                lng=words.coordinate(meta["lng"], "lng", lang),
+        # a catalogue city's coordinates, as the API gives them: two decimals, «۶۷٫۰۰°» not «۶۷٫۰°» (UR2-5)
+        place=w["place"].format(lat=words.coordinate(meta["lat"], "lat", lang, decimals=2),
+                                lng=words.coordinate(meta["lng"], "lng", lang, decimals=2),
                                 zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, shared["catalogue"], lang),
                                                 lang),
                                 qibla=words.number(meta["qibla"], lang)),
@@ -377,9 +383,9 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         shamsi_date = shamsi.from_gregorian(gregorian)
         weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
         own_hijri = maps[calendar]["days"][iso]
+        # the Hijri date with its era mark, as the API writes it (hijri_date: «۱۹ جمادی الثانی ۱۴۴۸ھ», UR2-4)
         label = [f"{weekday} {date_text(gregorian, lang)}",
-                 f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
-                 f"{words.digits(own_hijri['year'], lang)}"]
+                 hijri_names.formatted(own_hijri["year"], own_hijri["month"], own_hijri["day"])[lang]]
         if lang == "fa":  # Iranian calendars lead with the weekday and the Shamsi date, the Gregorian last (fa S-1)
             label = [f"{weekday} {shamsi_text(shamsi_date, lang)}", label[1], date_text(gregorian, lang)]
         rows.append({

@@ -48,6 +48,11 @@ def weekday_names(weekday: int) -> dict[str, str]:
     return {lang: WEEKDAYS[lang][weekday] for lang in LANGUAGES}
 
 
+def term_form(lang: str) -> str:
+    """Return the written-out Hijri date's template in ``lang`` ({d} {m} {y}, with the era mark), for scripts."""
+    return _ERA[lang]
+
+
 def formatted(year: int, month: int, day: int) -> dict[str, str]:
     """Return the Hijri date written out in every language (see the module docstring)."""
     return {

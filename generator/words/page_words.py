@@ -24,8 +24,8 @@ SEPARATOR = {"en": " · ", "ar": " — ", "fa": " — ", "ur": " — "}
 LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی", "ur": "اردو"}
 
 
-def number(value: float | int, lang: str, *, signed: bool = False) -> str:
-    """Return a (possibly signed, decimal) number in the digits and decimal separator of ``lang``.
+def number(value: float | int | str, lang: str, *, signed: bool = False) -> str:
+    """Return a (possibly signed, decimal) number (or its text, "67.00") in the digits and decimal separator of ``lang``.
 
     ``signed`` writes "+" before positive numbers.  In right-to-left text a number with a
     sign is isolated left-to-right (LRI … PDI), so the sign stays before the digits.
@@ -52,15 +52,18 @@ def isolate(text: str, lang: str) -> str:
 
 
 COORDINATE_WORDS = glossary.group("coordinate")
+GREETINGS = glossary.group("greeting")  # by event id: what is said to one another on that day ("Eid Mubarak")
 LIST_COMMA = glossary.term("list.comma")  # between the items of a list
 LIST_OR = glossary.term("list.or")  # before the last of a list of alternatives
 LIST_OR_NEXT = glossary.term("list.or_next")  # between the earlier ones (Arabic repeats أو)
 
 
-def coordinate(value_deg: float, axis: str, lang: str) -> str:
-    """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً"."""
+def coordinate(value_deg: float, axis: str, lang: str, decimals: int | None = None) -> str:
+    """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً".
+    ``decimals``: written with that many (a catalogue city's, known to two); else as given (a query's "33.5")."""
     hemisphere = {"lat": ("north", "south"), "lng": ("east", "west")}[axis][value_deg < 0]
-    return COORDINATE_WORDS[lang][hemisphere].format(deg=number(abs(value_deg), lang))
+    value = abs(value_deg) if decimals is None else f"{abs(value_deg):.{decimals}f}"
+    return COORDINATE_WORDS[lang][hemisphere].format(deg=number(value, lang))
 
 
 def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:

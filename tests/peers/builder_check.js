@@ -158,6 +158,12 @@ async function compose(browser, input, job) {
   const run = Object.assign({ name: job.name || job.lang, lang: job.lang, keyboardReachesResults: focused, cityResult },
                             await page.evaluate(readPage));
   run.layout = [await page.evaluate(layout)];
+  if (job.fieldErrors) { // a value out of range typed and left: the errors beside their fields, read, then closed
+    run.fieldErrors = run.errors;
+    run.errors = errors;
+    await context.close();
+    return run;
+  }
   await page.screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-desktop.png"), fullPage: true });
   for (const id of ["o-screen-qr", "o-feed-qr"]) {
     await page.locator("#" + id).scrollIntoViewIfNeeded();

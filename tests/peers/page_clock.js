@@ -2,7 +2,7 @@
 // today card and the rows marked today, for tests/test_mosque_today.py (mosque and city pages).
 //
 // stdin: {"chromium": "/usr/bin/chromium", "runs": [{"name", "file" (an HTML file), "at": Unix ms}]}
-// stdout: {"runs": [{"name", "errors", "card": {"hidden", "date", "label", "times": {id: text}, "next": {name, time} | null} | null,
+// stdout: {"runs": [{"name", "errors", "card": {"hidden", "date", "label", "times": {id: text}, "next": {name, time, in} | null} | null,
 //                    "marked": [data-date of each row marked today]}]}
 // The pages' own scripts run; any request beyond the file fails the run (they make none).
 "use strict";
@@ -27,6 +27,7 @@ function read() {
       next: !card.querySelector(".next") || card.querySelector(".next").hidden ? null : {
         name: card.querySelector(".next-name").textContent.trim(),
         time: card.querySelector(".next-time").textContent.trim(),
+        in: card.querySelector(".next-in").textContent.trim(),
       },
     },
     marked: Array.from(document.querySelectorAll('tr[aria-current="date"]')).map((row) => row.dataset.date),

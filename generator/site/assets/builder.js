@@ -263,7 +263,13 @@
       text.dir = "ltr";
       text.textContent = message;
     } else if (box) {
-      text.textContent = said; // beside its field, whose label names it
+      // beside its field, whose label names it, while it is typed: no "not accepted" (nothing was sent), in the
+      // page's own sentence (builder.field_error: Urdu «یہاں … ہونا چاہیے۔», gallery review UR2-6)
+      text.textContent = fill(W.fieldError, { sentence: said });
+      target.append(text);
+      target.hidden = false;
+      for (const input of field.querySelectorAll("input, select, textarea")) input.setAttribute("aria-invalid", "true");
+      return;
     } else {
       const parameter = document.createElement("bdi");
       parameter.textContent = name;

@@ -52,9 +52,7 @@
           const iftar = names[i].dataset.time === "maghrib" && (data.ramadan || []).indexOf(day) >= 0;
           next.querySelector(".next-name").textContent = iftar ? data.iftar : names[i].querySelector(".name").textContent;
           next.querySelector(".next-time").textContent = cell ? cell.textContent : "";
-          inText.textContent = "(" + inText.dataset.format
-            .replace("{hours}", native(Math.floor(minutes / 60)))
-            .replace("{minutes}", native(String(minutes % 60).padStart(2, "0"))) + ")";
+          inText.textContent = "(" + timeLeftText(minutes, inText.dataset, native) + ")";  // time_left.js
           for (const item of names) item.classList.toggle("next-time-item", item === names[i] && day === iso);
           next.hidden = false;
           return;

@@ -65,6 +65,8 @@ function renderDay(st) {
   var lines = [];
   var todayLine = todayEventsText(st);
   if (todayLine) lines.push(todayLine);
+  var greeting = greetingText(st); // Eid: what the congregation says that day (gallery review UR2-22)
+  if (greeting) lines.push(greeting);
   // Ashura: abstain until after asr, not a fast (day-status flags.ashuraImsak), with the day's asr (issue 33)
   if (status && status.flags.ashuraImsak && day && day.local.asr) {
     lines.push(W.ashura_imsak.replace("{asr}", clockText(day.local.asr)));
@@ -347,3 +349,14 @@ refreshedAt = Date.now();
 tick();
 offline();
 followProfile();
+
+function greetingText(st) {
+  // The greetings of the day's own events (W.greetings by event id: glossary greeting.*), each once.
+  var status = statuses[st.today];
+  var said = [];
+  (status ? status.events : []).forEach(function (e) {
+    var greeting = W.greetings[e.id];
+    if (greeting && said.indexOf(greeting) < 0) said.push(greeting);
+  });
+  return said.join(W.sep);
+}

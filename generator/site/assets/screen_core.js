@@ -134,8 +134,10 @@ function dayText(iso) {
   return shamsi ? weekdayText(iso) + " " + shamsi : gregorianText(iso);
 }
 
-function hijriText(status) {
+function hijriText(status, form) {
+  // form: a template with its era mark, "{d} {m} {y}ھ" (the widget: W.hijriDate); the screen writes none here
   var h = status.hijri;
+  if (form) return form.replace("{d}", native(h.hd)).replace("{m}", W.hijriMonths[h.hm - 1]).replace("{y}", native(h.hy));
   return native(h.hd) + " " + W.hijriMonths[h.hm - 1] + " " + native(h.hy);
 }
 
@@ -353,13 +355,13 @@ function hijriStatus(st) {
 
 // The dates both pages show (the Gregorian; on Persian pages the Solar Hijri first, with the weekday; the Hijri
 // date now, written into ``hijriElement``) and a prayer's adhan and jamaat cells; returns the civil day's status.
-function renderDates(st, hijriElement) {
+function renderDates(st, hijriElement, hijriForm) {
   var shamsi = shamsiText(st.today);
   setText(document.querySelector(".gregorian"), gregorianText(st.today, Boolean(shamsi)));
   setText(document.querySelector(".shamsi"), shamsi ? weekdayText(st.today) + " " + shamsi : "");
   show(document.querySelector(".shamsi"), Boolean(shamsi));
   var hijri = hijriStatus(st);
-  setText(hijriElement, hijri ? hijriText(hijri) : "");
+  setText(hijriElement, hijri ? hijriText(hijri, hijriForm) : "");
   return statuses[st.today];
 }
 

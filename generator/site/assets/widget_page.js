@@ -39,7 +39,7 @@ function nextClock(m) {
 function render() {
   var st = dayState(Date.now());
   var day = st.day;
-  renderDates(st, $(".hijri"));
+  renderDates(st, $(".hijri"), W.hijriDate);
   each(document.querySelectorAll("[data-time]"), function (row) {
     var name = row.getAttribute("data-time");
     renderTimes(row, day, name);
@@ -84,8 +84,7 @@ function render() {
     $(".next").setAttribute("data-at", String(next.at));
     setText($(".next-name"), nextName(next));
     setText($(".next-time"), nextClock(next));
-    setText($(".next-in"), "(" + W.next_in.replace("{hours}", native(Math.floor(minutes / 60)))
-      .replace("{minutes}", native(pad2(minutes % 60))) + ")");
+    setText($(".next-in"), "(" + timeLeftText(minutes, W.nextIn, native) + ")");  // time_left.js
   }
   show($(".waiting"), day === null);
   var month = $(".month");
