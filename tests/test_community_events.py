@@ -81,6 +81,23 @@ def test_8_muharram_is_hazrat_abbas_day_in_south_asia_only():
     assert "abbas-8-muharram" not in _by_id(hy="1441", calendar="pakistan")
 
 
+def test_irans_own_commemorations_are_on_irans_lists_only():
+    """The catalogue's own sources (data/events.csv date_basis, read here, not the service's rule): two rows are
+    "found only in Iranian lists" (Shah Cheragh's day in Shiraz, Sayyid Abd al-Azim's birth in Rey; Iran's official
+    calendar, PC and UT in data/SOURCES-EVENTS.md). The Urdu reader (gallery review UR2-11/UR-27, 28 November) found
+    them in the Lucknow feed while the subcontinent's jantris have them not: a community's list leaves them out,
+    Iran's keeps them, and the catalogue without a community keeps all 73 (SPEC 2.7)."""
+    import csv
+
+    with (events.EVENTS_PATH).open(encoding="utf-8", newline="") as handle:
+        iranian = {row["id"] for row in csv.DictReader(handle) if "found only in Iranian lists" in row["date_basis"]}
+    assert iranian == {"shah-cheragh-day", "birth-abd-al-azim"}
+    assert iranian <= set(_by_id(hy="1448", calendar="iran", community="IR"))
+    assert iranian <= set(_by_id(hy="1448"))
+    for calendar, community in (("india", "IN"), ("pakistan", "PK"), ("moonsighting", "IQ"), ("moonsighting", "GB")):
+        assert not iranian & set(_by_id(hy="1448", calendar=calendar, community=community)), community
+
+
 def test_23_dhu_al_qada_imam_al_ridas_martyrdom_is_kept_in_pakistan_beside_the_catalogues_dates():
     """Review UR-23 (a Karachi/Lucknow editor): TNFJ announces 21-23 Dhu al-Qa'da as days of mourning for Imam al-Rida
     every year (Jang, Nawa-i-Waqt); Pakistan's list adds the day, Iran's keeps the last day of Safar only."""
@@ -194,7 +211,8 @@ def test_without_a_community_the_catalogue_is_unchanged():
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in plain)
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in _events(hy="1447", calendar="iran"))
     pakistan = _events(community="PK")
-    assert len(pakistan) == 73 - 1 + 7 and sum(e.get("local", False) for e in pakistan) == 7
+    # less Sakina's 5 Safar (13 Safar instead) and Iran's two commemorations (data/events_kept_in.csv)
+    assert len(pakistan) == 73 - 1 - 2 + 7 and sum(e.get("local", False) for e in pakistan) == 7
 
 
 def test_a_community_the_service_does_not_know_is_refused(client):

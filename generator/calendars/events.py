@@ -17,7 +17,9 @@ community keeps that the catalogue does not (Bibi Sakina on 13 Safar in Pakistan
 Hazrat Abbas, 13 Muharram in Iraq, Laylat al-Raghaib, the night of Ashura, ...), each with the places that keep
 it (ISO 3166-1 country codes, or ``*``: every community) and, where the community keeps the day *instead of* a
 catalogue row, the row it ``replaces`` there; data/event_holidays.csv names each country's public holidays among
-them.  `for_community` applies both; with no community the catalogue is served as it is.  An overlay row may
+them; data/events_kept_in.csv the catalogue days only some countries keep (Iran's commemorations of Shah Cheragh
+and of Sayyid Abd al-Azim), which another community's pages and feeds leave out.  `for_community` applies the
+three; with no community the catalogue is served as it is.  An overlay row may
 be dated by a weekday rule (``on_weekday``: the first such weekday on or after its Hijri day): Laylat
 al-Raghaib is the night of the first Friday of Rajab whose Thursday is in Rajab, the Friday on or after 2 Rajab.
 """
@@ -37,6 +39,7 @@ EVENTS_PATH = Path(__file__).resolve().parents[2] / "data" / "events.csv"
 NIGHTS_PATH = EVENTS_PATH.with_name("nights.csv")  # ids of the night events, each with its basis
 LOCAL_PATH = EVENTS_PATH.with_name("events_local.csv")  # each community's own days (the overlay)
 HOLIDAYS_PATH = EVENTS_PATH.with_name("event_holidays.csv")  # each country's public holidays among the events
+KEPT_IN_PATH = EVENTS_PATH.with_name("events_kept_in.csv")  # catalogue days kept in named countries only
 LOCAL_COLUMNS = ("id", "hijri_month", "hijri_day", "on_weekday", "night", "type", "importance", "places", "replaces",
                  *(f"title_{lang}" for lang in ("en", "ar", "fa", "ur")),
                  *(f"details_{lang}" for lang in ("en", "ar", "fa", "ur")), "source")
@@ -141,6 +144,21 @@ def holidays() -> Mapping[str, frozenset[str]]:
     return MappingProxyType({event: frozenset(places) for event, places in by_event.items()})
 
 
+@functools.cache
+def kept_in() -> Mapping[str, frozenset[str]]:
+    """Return, by catalogue id, the only countries that keep the day (data/events_kept_in.csv)."""
+    known = {e["id"] for e in catalogue()}
+    out: dict[str, frozenset[str]] = {}
+    with KEPT_IN_PATH.open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            places = frozenset(row["places"].split("|"))
+            if row["event"] not in known or row["event"] in out or not row["source"].strip() \
+                    or not all(len(p) == 2 and p.isascii() and p.isupper() for p in places):
+                raise ValueError(f"{KEPT_IN_PATH.name}: {row}: a catalogue id once, country codes joined by |, a source")
+            out[row["event"]] = places
+    return MappingProxyType(out)
+
+
 def communities() -> tuple[str, ...]:
     """Return the country codes the overlay and the holidays name (each has a day or a holiday of its own)."""
     named = {p for e in overlay() for p in e["places"]} | {p for ps in holidays().values() for p in ps}
@@ -150,13 +168,14 @@ def communities() -> tuple[str, ...]:
 @functools.cache
 def for_community(community: str | None) -> tuple[Mapping, ...]:
     """Return the events a community keeps, in (month, day, id) order: the catalogue without the rows its own
-    days replace, with its own days (data/events_local.csv), each marked ``local``, and ``holiday`` where the
+    days replace and those kept only elsewhere (`kept_in`), with its own days (data/events_local.csv), each marked ``local``, and ``holiday`` where the
     day is a public holiday in its country.  None: the catalogue as it is (SPEC 2.7)."""
     if community is None:
         return catalogue()
     own = [e for e in overlay() if community in e["places"] or EVERY_COMMUNITY in e["places"]]
     replaced = {e["replaces"] for e in own}
-    kept = [e for e in catalogue() if e["id"] not in replaced]
+    only = kept_in()
+    kept = [e for e in catalogue() if e["id"] not in replaced and community in only.get(e["id"], (community,))]
     holiday = holidays()
     out = [MappingProxyType({**e, "local": local, "holiday": community in holiday.get(e["id"], ())})
            for local, group in ((False, kept), (True, own)) for e in group]
