@@ -176,6 +176,19 @@ def test_the_night_of_ashura_and_sham_e_ghariban_are_named_on_their_eves():
     assert _status(date="2026-06-25", calendar="moonsighting")["tonight"] == []
 
 
+def test_the_night_of_eid_al_fitr_is_named_on_the_evening_ramadan_ends():
+    """Gallery review UR2-19 (Urdu reader, 28 November): at 22:00 on 30 Ramadan 1447 nothing named the night of Eid.
+    Mafatih al-Jinan's first night of Shawwal (from Iqbal al-A'mal). The committees' announcements: Lucknow's Markazi
+    Shia Chand Committee, "on 20 March the 30th fast" (kesharidarpan.com, 19 March 2026): the night begins on the
+    evening of 20 March; the Fadlallah office, Eid on Friday 20 March (LBC, 13 March 2026): the evening of 19 March."""
+    lucknow = _status(date="2026-03-20", calendar="india", community="IN")
+    assert lucknow["hijri"]["hd"] == 30 and [n["id"] for n in lucknow["tonight"]] == ["night-of-eid-al-fitr"]
+    assert lucknow["tonight"][0]["title"]["ur"] == "شبِ عید الفطر (چاند رات)"
+    assert _status(date="2026-03-19", calendar="india", community="IN")["tonight"] == []
+    beirut = _status(date="2026-03-19", calendar="lebanon", community="LB")
+    assert [n["id"] for n in beirut["tonight"]] == ["night-of-eid-al-fitr"]
+
+
 def test_a_place_keeps_its_own_nights_from_its_eves_dhuhr():
     """With a place, `nights` (issue 33's nights: named from the eve's dhuhr to the fajr that ends it) carries the
     community's nights: Karachi's night of Ashura 1448 begins at the sunset of 25 June 2026 (Pakistan's Muharram)."""
@@ -212,7 +225,7 @@ def test_without_a_community_the_catalogue_is_unchanged():
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in _events(hy="1447", calendar="iran"))
     pakistan = _events(community="PK")
     # less Sakina's 5 Safar (13 Safar instead) and Iran's two commemorations (data/events_kept_in.csv)
-    assert len(pakistan) == 73 - 1 - 2 + 7 and sum(e.get("local", False) for e in pakistan) == 7
+    assert len(pakistan) == 73 - 1 - 2 + 8 and sum(e.get("local", False) for e in pakistan) == 8
 
 
 def test_a_community_the_service_does_not_know_is_refused(client):
