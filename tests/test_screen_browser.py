@@ -1091,6 +1091,37 @@ def test_the_longest_content_fits_at_every_size(year_runs, lang, scenario):
 
 
 @YEAR_GROUP
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_recommended_time_label_stays_clear_of_its_prayer_s_name(year_runs, lang):
+    """Gallery review of 2026-11-28, ur UR2-27: at a mosque praying asr with dhuhr and isha with maghrib, the label
+    «وقتِ فضیلت» under «عصر» ran into the tail of its «ر» at 1920×1080 and 1366×768 (Nastaliq's letters reach far
+    below their line).  Measured by Chromium on the year's combining runs (a Ramadan Friday, Eid, the clock-change
+    week; each at 1920×1080, 1366×768, 1280×800 and 1080×1920, the full days on their stepped-down sizes too), with
+    the name's box as a Range on its text measures it (the font's ascent and descent, which hold the ink): on a
+    landscape screen the label's top is at or below the name's bottom; upright, where the label stands beside the
+    name on its line, the label's box starts at or past the name's end (the left in ar/fa/ur, the right in English).
+    The old style failed it in all four languages: on the Ramadan Friday at 1920×1080 the label's top stood 15 px
+    above the name's bottom in Urdu, 21 px in Arabic and Persian, 8 px in English."""
+    runs, _ = year_runs
+    seen = set()
+    for scenario in ("ramadan", "eid", "dst"):
+        for layout in runs[f"{scenario}-{lang}"]["layouts"]:
+            size = (layout["width"], layout["height"])
+            for item in layout["fadhila"]:
+                seen.add((size, item["row"]))
+                name, label = item["name"], item["label"]
+                where = (scenario, lang, size, item["row"], name, label)
+                if size[0] > size[1]:
+                    assert label["top"] >= name["bottom"], where
+                elif lang == "en":
+                    assert label["left"] >= name["right"], where
+                else:
+                    assert label["right"] <= name["left"], where
+    # every size measured, each with both labels on it
+    assert seen == {(size, row) for size in VIEWPORTS_28.values() for row in ("asr", "isha")}, sorted(seen)
+
+
+@YEAR_GROUP
 @pytest.mark.parametrize("run_name", ["long-word-screen", "long-word-widget"])
 def test_a_name_of_one_60_letter_word_stays_inside_the_screen_and_the_widget(year_runs, run_name):
     """Issue 34 (../shared/reference/reliability_2026-11-28/REPORT.md, section C): a 60-letter word as the name made
