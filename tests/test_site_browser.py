@@ -311,12 +311,12 @@ def test_imsakiya_shows_imsak_and_iftar_on_a_phone_s_first_screen(seen, lang):
         assert -0.5 <= box["left"] and box["right"] <= size[0] + 0.5, (lang, size, box)
         assert shown["scrollingWidth"] <= size[0], (lang, size, shown["scrollingWidth"])
         columns = {column["id"]: column for column in shown["columns"]}
-        for time in ("imsak", "maghrib"):
-            assert columns[time]["cellId"] == time
+        for fast_end in ("imsak", "maghrib"):
+            assert columns[fast_end]["cellId"] == fast_end
             for part in ("head", "cell"):
-                edge = columns[time][part]
+                edge = columns[fast_end][part]
                 assert edge["shown"] and box["left"] - 0.5 <= edge["left"] and edge["right"] <= box["right"] + 0.5, \
-                    (lang, size, time, part, edge, box)
+                    (lang, size, fast_end, part, edge, box)
     desktop = layouts[DESKTOP]["imsakiya"]
     ids = [column["id"] for column in desktop["columns"]]
     assert ids[-6:] == ["imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight"], ids
