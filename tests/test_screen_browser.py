@@ -466,6 +466,27 @@ def test_nothing_overflows_at_any_size_in_any_language(seen, lang, viewport):
     assert read["band"] and any(NOTES[lang] == line for line in read["band"]), "the announcement, whole"
 
 
+def _clear_of_its_name(item: dict, beside: bool) -> bool:
+    """Whether the recommended-time label's box stays clear of its prayer's name as a Range on the name's text
+    measures it (the font's ascent and descent, which hold the ink): beside it (ar/fa/ur, right to left), ending at
+    or before the name's left; under it, its top at or below the name's bottom."""
+    name, label = item["name"], item["label"]
+    return label["right"] <= name["left"] if beside else label["top"] >= name["bottom"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_a_phone_the_recommended_time_label_stands_under_its_prayer_s_name(seen, lang):
+    """Gallery review of 2026-11-28, ur UR2-27, on a phone (390×844, combining rules, asr and isha labelled): its rows
+    have no width to give, so the label stays under the name, now below the name's box as a Range measures it (the
+    font's descent: Nastaliq's «ر» reaches 0.38 em under its line)."""
+    runs, _ = seen
+    run = runs["day-ur-phone"] if lang == "ur" else runs[f"look-{lang}"]
+    (layout,) = [layout for layout in run["layouts"] if (layout["width"], layout["height"]) == VIEWPORTS["phone"]]
+    assert sorted(item["row"] for item in layout["fadhila"]) == ["asr", "isha"], layout["fadhila"]
+    for item in layout["fadhila"]:
+        assert _clear_of_its_name(item, beside=False), (lang, item)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_jumuah_on_fridays(seen, lang):
     from generator.words import feed_words
@@ -1094,6 +1115,29 @@ def test_the_longest_content_fits_at_every_size(year_runs, lang, scenario):
     for layout in run["layouts"]:
         assert layout["problems"] == [], (scenario, lang, layout["width"], layout["height"], layout["problems"][:4])
         assert layout["scrollWidth"] <= layout["clientWidth"]
+
+
+@YEAR_GROUP
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_recommended_time_label_stays_clear_of_its_prayer_s_name(year_runs, lang):
+    """Gallery review of 2026-11-28, ur UR2-27: at a mosque praying asr with dhuhr and isha with maghrib, the label
+    «وقتِ فضیلت» under «عصر» ran into the tail of its «ر» at 1920×1080 and 1366×768 (Nastaliq's letters reach far
+    below their line).  In ar/fa/ur it now stands beside the name on its line («عصر وقتِ فضیلت», the reviewer's other
+    proposal), in English under it past the font's descent (screen.css says why).  Measured by Chromium on the year's
+    combining runs (a Ramadan Friday, Eid, the clock-change week; each at 1920×1080, 1366×768, 1280×800 and
+    1080×1920, the full days on their stepped-down sizes too): the label's box is clear of the name's box
+    (_clear_of_its_name), and both labels are on every size.
+    The old style failed it in all four languages: on the Ramadan Friday at 1920×1080 the label's top stood 15 px
+    above the name's bottom in Urdu, 21 px in Arabic and Persian, 8 px in English."""
+    runs, _ = year_runs
+    seen = set()
+    for scenario in ("ramadan", "eid", "dst"):
+        for layout in runs[f"{scenario}-{lang}"]["layouts"]:
+            size = (layout["width"], layout["height"])
+            for item in layout["fadhila"]:
+                seen.add((size, item["row"]))
+                assert _clear_of_its_name(item, beside=lang != "en"), (scenario, lang, size, item)
+    assert seen == {(size, row) for size in VIEWPORTS_28.values() for row in ("asr", "isha")}, sorted(seen)
 
 
 @YEAR_GROUP

@@ -17,7 +17,8 @@ shows; this file compares that with the JSON API of the same server:
   city's own date (its zone, from the clock), today's card shows that day's /v1/prayer-times and
   sits on the phone's first screen, and the feeds are offered as webcal:// links;
 * the Ramadan imsakiya equals /v1/hijri's Ramadan days and /v1/prayer-times day by day, with the
-  Nights of Qadr marked on their eves (18, 20, 22 Ramadan), and prints on one A4 page;
+  Nights of Qadr marked on their eves (18, 20, 22 Ramadan), and prints on one A4 page; on a 390- and a 360-px
+  phone its imsak and iftar columns are on the first screen, at 1280 px every column in its order;
 * the notice board (issue 36), for the Leicester committee of the trial of 28 November published here
   (tests/fixtures/mosques/leicester-committee.json, its fullest month: five jamaat columns and Jumu'ah/Eid): its
   page, in English and Urdu, and its March 2026 (Ramadan's end, Eid, the clock change), print as exactly one A4
@@ -53,6 +54,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 NATIVE_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 CELL = re.compile(r"M(\d+) (\d+)h(\d+)v(\d+)h-(\d+)z")
 PHONE, DESKTOP = (390, 844), (1280, 800)
+NARROW_PHONE = (360, 800)  # the narrowest common phone (many Android phones are 360 CSS px wide)
 VIEWPORTS = [PHONE, DESKTOP]
 LANGS = ("en", "ar", "fa", "ur")
 
@@ -79,7 +81,8 @@ PAGES = [
      "viewports": [DESKTOP]},
     *({"name": f"home-{lang}", "path": f"/{lang}/", "kind": "home"} for lang in LANGS if lang != "en"),
     *({"name": f"imsakiya-{lang}", "path": f"/city/{city}/{lang}/imsakiya/", "kind": "imsakiya", "pdf": True,
-       "city": city} for lang, city in (("en", "london"), ("ar", "karbala"), ("fa", "mashhad"), ("ur", "lahore"))),
+       "city": city, "viewports": [PHONE, NARROW_PHONE, DESKTOP]}
+      for lang, city in (("en", "london"), ("ar", "karbala"), ("fa", "mashhad"), ("ur", "lahore"))),
     {"name": "imsakiya-en-iran-jafari", "path": "/city/london/en/imsakiya/iran/Jafari/", "kind": "imsakiya",
      "city": "london"},
     *({"name": f"month-{lang}", "path": "MONTH", "kind": "month", "lang": lang, "city": "beirut"} for lang in LANGS),
@@ -214,7 +217,8 @@ def test_no_page_scrolls_sideways_on_a_phone_or_a_desktop(seen):
         for layout in page.get("layout", []):
             assert layout["scrollWidth"] <= layout["clientWidth"], (name, layout["width"], layout["scrollWidth"])
         if page.get("layout"):
-            assert [(v["width"], v["height"]) for v in page["layout"]] == [PHONE, DESKTOP], name
+            assert [(v["width"], v["height"]) for v in page["layout"]] == next(
+                spec["viewports"] for spec in PAGES if spec["name"] == name), name
 
 
 def _city_dates(tz: str, clocks_ms: list[int]) -> set[str]:
@@ -286,6 +290,45 @@ def _check_imsakiya(server: str, shown: dict, city: str, method: str, lang: str)
             {k: api[k] if lang in ("en", "fa") else _twelve_hour(api[k])
              for k in ("imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight")}, row["date"]
     assert [int(row["day"].translate(NATIVE_DIGITS)) for row in shown["rows"] if row["qadr"]] == [18, 20, 22]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_imsakiya_shows_imsak_and_iftar_on_a_phone_s_first_screen(seen, lang):
+    """Gallery review of 2026-11-28, ur UR2-32: on a 390-px phone the Urdu imsakiya showed «رمضان | تاریخ | دن |
+    امساک | فجر | طلوعِ آفتاب | ظہر» and iftar («مغرب (افطار)»), the figure a fasting family opens it for, was off the
+    screen (the old table: 9th of 9 columns, 464 px in Urdu and 617 px in English in a 356-px box).  Measured by
+    Chromium's boxes at 390×844 and 360×800: the imsak and maghrib cells of today's row (else the first) and their
+    headers lie inside the table's box, the box inside the window, and the page does not scroll sideways (the table
+    may, in its own box, for the other columns).  At 1280×800 every column is shown, inside the window, in the page's
+    order (left to right in English, right to left in ar/fa/ur), so desktop and print keep the table as it was; and
+    the table a screen reader is given (Chromium's accessibility tree, as Playwright's aria snapshot writes it) is the
+    same at every width: rows, headers and cells in their order, nothing dropped."""
+    page = seen[f"imsakiya-{lang}"]
+    layouts = {(layout["width"], layout["height"]): layout for layout in page["layout"]}
+    for size in (PHONE, NARROW_PHONE):
+        shown = layouts[size]["imsakiya"]
+        box = shown["box"]
+        assert -0.5 <= box["left"] and box["right"] <= size[0] + 0.5, (lang, size, box)
+        assert shown["scrollingWidth"] <= size[0], (lang, size, shown["scrollingWidth"])
+        columns = {column["id"]: column for column in shown["columns"]}
+        for fast_end in ("imsak", "maghrib"):
+            assert columns[fast_end]["cellId"] == fast_end
+            for part in ("head", "cell"):
+                edge = columns[fast_end][part]
+                assert edge["shown"] and box["left"] - 0.5 <= edge["left"] and edge["right"] <= box["right"] + 0.5, \
+                    (lang, size, fast_end, part, edge, box)
+    desktop = layouts[DESKTOP]["imsakiya"]
+    ids = [column["id"] for column in desktop["columns"]]
+    assert ids[-6:] == ["imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight"], ids
+    assert [column["cellId"] for column in desktop["columns"]] == ids
+    lefts = [column["head"]["left"] for column in desktop["columns"]]
+    assert lefts == sorted(lefts, reverse=lang != "en"), (lang, lefts)  # the page's own column order
+    for column in desktop["columns"]:
+        for part in ("head", "cell"):
+            edge = column[part]
+            assert edge["shown"] and 0 <= edge["left"] and edge["right"] <= DESKTOP[0], (lang, column["id"], part)
+    assert layouts[PHONE]["aria"] == layouts[NARROW_PHONE]["aria"] == layouts[DESKTOP]["aria"]
+    assert layouts[DESKTOP]["aria"].count("- columnheader ") == len(ids)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -123,7 +123,24 @@ function readLayout() {
       if (across > 1 && down > 1) problems.push(`overlap: ${label(a.e)} / ${label(b.e)}`);
     }
   }
-  return { width: window.innerWidth, height: window.innerHeight, problems,
+  // The recommended-time label under asr's and isha's name (gallery review 2026-11-28 ur UR2-27: «عصر»'s «ر» ran into
+  // «وقتِ فضیلت»): the box of the name's text as a Range measures it (its font's ascent and descent: the ink's box)
+  // and the label's box.
+  const fadhila = Array.from(document.querySelectorAll("tr[data-time] small.fadhila"))
+    .filter((e) => !e.closest("[hidden]") && getComputedStyle(e).display !== "none").map((small) => {
+      const th = small.closest("th");
+      const holder = th.querySelector(".first") || th;
+      const text = Array.from(holder.childNodes).find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+      const name = text.textContent.trim(), start = text.textContent.indexOf(name);
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + name.length);
+      const ink = range.getBoundingClientRect(), label = small.getBoundingClientRect();
+      return { row: th.closest("tr").dataset.time, text: name,
+               name: { top: ink.top, bottom: ink.bottom, left: ink.left, right: ink.right },
+               label: { top: label.top, bottom: label.bottom, left: label.left, right: label.right } };
+    });
+  return { width: window.innerWidth, height: window.innerHeight, problems, fadhila,
            scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth };
 }
 

@@ -6,7 +6,7 @@
 //                    "kind": "index"|"home"|"city"|"month"|"mosque"|"imsakiya"|"moon"|"svg"|"print",
 //                    "pdf": bool, "viewports": [[width, height], ...]}]}
 // stdout: {"pages": [{"name", "lang", "dir", "errors": [...], "tables"|"maps"|"search"|"imsakiya", "links", "pdf",
-//                     "layout": [{"width", "height", "scrollWidth", "card", "today", "webcal", ...}]}]}
+//                     "layout": [{"width", "height", "scrollWidth", "card", "today", "webcal", "imsakiya", "aria", ...}]}]}
 // At each viewport the page is measured (horizontal overflow, today's card on the first screen)
 // and photographed: <name>-<width>.png (the first screen on a phone, the whole page on a desktop).
 // Only loopback requests are let through; anything else is aborted and reported as an error.
@@ -58,6 +58,32 @@ async function readMaps(page) {
 async function readLayout(page) {
   // What a reader sees at this viewport: does the page scroll sideways, where is today's card, which row is today.
   return page.evaluate(() => {
+    function readImsakiyaBoxes() {
+      // Where the imsakiya's columns stand on the screen (gallery review ur UR2-32: iftar off a phone's screen): the
+      // table's own scrolling box, and per column (its header's data-time/-jamaat/-slots, else its position) the boxes
+      // of its header and of today's row (else the first); in the page's document order.
+      const table = document.querySelector("table.imsakiya");
+      if (!table) return null;
+      const rect = (element) => {
+        const r = element.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                 shown: getComputedStyle(element).display !== "none" && r.width > 0 && r.height > 0 };
+      };
+      const row = table.querySelector('tbody tr[aria-current="date"]') || table.querySelector("tbody tr");
+      const heads = Array.from(table.querySelectorAll("thead th"));
+      const cells = Array.from(row.children);
+      return {
+        box: rect(table.closest(".table-scroll")),
+        scrollingWidth: document.scrollingElement.scrollWidth,
+        row: row.dataset.date,
+        columns: heads.map((th, i) => ({
+          id: th.dataset.time || th.dataset.jamaat || th.dataset.slots || String(i),
+          head: rect(th),
+          cell: cells[i] ? rect(cells[i]) : null,
+          cellId: cells[i] ? (cells[i].dataset.time || cells[i].dataset.jamaat || cells[i].dataset.slots || String(i)) : null,
+        })),
+      };
+    }
     const card = document.querySelector(".today-card");
     const box = card ? card.getBoundingClientRect() : null;
     return {
@@ -79,6 +105,7 @@ async function readLayout(page) {
       webcal: Array.from(document.querySelectorAll("a.webcal")).map((a) => a.href),
       https: Array.from(document.querySelectorAll("a.https")).map((a) => a.href),
       clock: Date.now(),
+      imsakiya: readImsakiyaBoxes(),
     };
   });
 }
@@ -164,6 +191,9 @@ async function main() {
         await page.setViewportSize({ width, height });
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
         result.layout.push(await readLayout(page));
+        if (spec.kind === "imsakiya") {  // what a screen reader is given: the same table at every width
+          result.layout[result.layout.length - 1].aria = await page.locator("table.imsakiya").ariaSnapshot();
+        }
         const started = Date.now();
         await page.screenshot({ path: path.join(config.artifacts, `${spec.name}-${width}.png`), fullPage: width > 800 && spec.kind !== "svg",
                                 timeout: 120000 });
