@@ -189,6 +189,19 @@ def test_the_night_of_eid_al_fitr_is_named_on_the_evening_ramadan_ends():
     assert [n["id"] for n in beirut["tonight"]] == ["night-of-eid-al-fitr"]
 
 
+def test_the_imsakiya_marks_the_night_of_eid_on_ramadans_last_day():
+    """Gallery review UR7-03 (Urdu reader, 28 November): the imsakiya marked the Qadr nights and not the night of Eid.
+    Its row is Ramadan's last day under the page's reckoning, as /v1/hijri gives the month (Karachi: Pakistan's)."""
+    from generator.site import imsakiya
+
+    page = imsakiya.render(date(2026, 11, 30), "karachi", "ur").decode()
+    month = json.loads(call("hijri", NOW_S, hy="1448", hm="9", calendar="pakistan"))
+    last = month["days"][str(max(int(d) for d in month["days"]))]
+    rows = re.findall(r'<tr[^>]*data-date="([0-9-]+)"[^>]*>(.*?)</tr>', page, re.S)
+    marked = [iso for iso, row in rows if "شبِ عید الفطر (چاند رات)" in row]
+    assert len(rows) == len(month["days"]) and marked == [last], (marked, last)
+
+
 def test_a_place_keeps_its_own_nights_from_its_eves_dhuhr():
     """With a place, `nights` (issue 33's nights: named from the eve's dhuhr to the fajr that ends it) carries the
     community's nights: Karachi's night of Ashura 1448 begins at the sunset of 25 June 2026 (Pakistan's Muharram)."""
@@ -215,6 +228,11 @@ def test_public_holidays_by_country():
         assert pk["hijri"]["hd"] == hd and all(e.get("holiday") for e in pk["events"] if e["id"] in ("tasua", "ashura"))
         assert {"tasua", "ashura"} & {e["id"] for e in pk["events"]}
     assert all("holiday" not in e for e in _status(date="2024-07-16", calendar="pakistan")["events"])
+    # the same circular for 2025: Eid al-Fitr 31 March to 2 April, 1 to 3 Shawwal 1446 (gallery review UR7-06)
+    for day, hd in (("2025-03-31", 1), ("2025-04-01", 2), ("2025-04-02", 3)):
+        pk = _status(date=day, calendar="pakistan", community="PK")
+        days = [e for e in pk["events"] if e["id"] != "night-of-eid-al-fitr"]  # the night of 1 Shawwal is listed too
+        assert pk["hijri"]["hd"] == hd and [e.get("holiday") for e in days] == [True], (day, pk["events"])
 
 
 def test_without_a_community_the_catalogue_is_unchanged():
@@ -225,7 +243,7 @@ def test_without_a_community_the_catalogue_is_unchanged():
     assert not any({"local", "holiday", "onWeekday"} & set(e) for e in _events(hy="1447", calendar="iran"))
     pakistan = _events(community="PK")
     # less Sakina's 5 Safar (13 Safar instead) and Iran's two commemorations (data/events_kept_in.csv)
-    assert len(pakistan) == 73 - 1 - 2 + 8 and sum(e.get("local", False) for e in pakistan) == 8
+    assert len(pakistan) == 73 - 1 - 2 + 9 and sum(e.get("local", False) for e in pakistan) == 9
 
 
 def test_a_community_the_service_does_not_know_is_refused(client):

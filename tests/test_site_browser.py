@@ -317,6 +317,11 @@ def test_imsakiya_shows_imsak_and_iftar_on_a_phone_s_first_screen(seen, lang):
                 edge = columns[fast_end][part]
                 assert edge["shown"] and box["left"] - 0.5 <= edge["left"] and edge["right"] <= box["right"] + 0.5, \
                     (lang, size, fast_end, part, edge, box)
+        if lang != "en":  # the weekday beside its date, before imsak (right to left): ur UR7-01
+            order = [column["id"] for column in shown["columns"]]
+            weekday = shown["columns"][order.index("imsak") - 1]  # the column before the first time, in the document
+            assert weekday["head"]["right"] > columns["imsak"]["head"]["right"] >= columns["maghrib"]["head"]["right"], \
+                (lang, size, weekday["head"], columns["imsak"]["head"])
     desktop = layouts[DESKTOP]["imsakiya"]
     ids = [column["id"] for column in desktop["columns"]]
     assert ids[-6:] == ["imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight"], ids

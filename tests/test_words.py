@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import icalendar
+import orjson
 import pytest
 from conftest import call
 
@@ -547,3 +548,23 @@ def test_every_reckoning_has_its_feed_title_and_basis_rows():
     for rows in (feed_words.RECKONING_TITLE, feed_words.RECKONING_BASIS):
         assert set(rows) == set(hijri.CALENDARS)
         assert all(set(texts) == {"en", "ar", "fa", "ur"} and all(texts.values()) for texts in rows.values())
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "ur"])
+def test_the_today_card_writes_the_hijri_date_as_the_api_does(lang):
+    """Gallery review UR2-4 (Urdu reader, 28 November): the today line «آج پیر ۳۰ نومبر ۲۰۲۶ — ۱۹ جمادی الثانی ۱۴۴۸»
+    had no «ھ», which the API's own written-out date has (/v1/hijri `formatted`); the mosque page's line lacked it
+    after the city page's had it (review 7). Both cards against the API's answer for their reckoning and day."""
+    import html as html_module
+
+    from generator.prayer import mosques
+    from generator.site import mosque_page, timetable
+
+    for page, reckoning in ((timetable.render(TODAY, "karachi", lang).decode(), "pakistan"),
+                            (mosque_page.render(TODAY, "jaffari-toronto", lang).decode(),
+                             mosques.load()["jaffari-toronto"].reckoning)):
+        card = re.search(r'<section class="today-card[^"]*"[^>]*data-date="([0-9-]+)"', page)
+        label = re.search(r'<span class="card-date"[^>]*>(.*?)</span></h2>', page).group(1)
+        shown = html_module.unescape(re.sub(r"<[^>]+>", "", label))
+        answer = orjson.loads(call("hijri", 0.0, date=card.group(1), calendar=reckoning))
+        assert answer["formatted"][lang] in shown, (shown, answer["formatted"][lang])

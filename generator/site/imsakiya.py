@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from generator.calendars import hijri
+from generator.calendars import events, hijri
 from generator.words import feed_words, hijri_names
 from generator.words import page_words as words
 from generator.calendars import shamsi
@@ -30,6 +30,7 @@ from generator.site.templating import render_localised_page
 RAMADAN = 9
 TIMES = ("imsak", "fajr", "sunrise", "dhuhr", "maghrib", "midnight")
 QADR_NIGHTS = (19, 21, 23)  # the nights of Qadr, by the Ramadan day they begin the eve of
+EID_NIGHT = "night-of-eid-al-fitr"  # begins at the sunset of Ramadan's last day (its overlay row)
 
 
 def render(today: date, city_id: str, lang: str, calendar: str | None = None, method: str | None = None,
@@ -148,9 +149,18 @@ def ramadan_rows(days: dict[int, date], by_date: dict, local_today: date, lang: 
                                                       ("friday", gregorian.weekday() == 4), ("qadr", qadr)) if on),
             "times": cells,
             "polar": answer.get("polar"),
-            "qadr": p["qadr_eve"].format(night=words.digits(qadr, lang)) if qadr else None,
+            "qadr": p["qadr_eve"].format(night=words.digits(qadr, lang)) if qadr else None
+            # the month's last day: the night of Eid begins at its sunset, as the city rows name it (gallery review
+            # UR7-03: the imsakiya marked the Qadr nights and not «چاند رات»)
+            or (eid_night_title(lang) if ramadan_day == max(days) else None),
         })
     return rows
+
+
+def eid_night_title(lang: str) -> str:
+    """The night of Eid al-Fitr as a night's row names it: its title (data/events_local.csv), "begins at sunset"."""
+    night = next(e for e in events.overlay() if e["id"] == EID_NIGHT)
+    return night["title"][lang] + words.SEPARATOR[lang] + feed_words.NIGHT_BEGINS[lang]
 
 
 MOSQUE_PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")  # the jamaat columns, after their adhan where it has one

@@ -137,7 +137,7 @@ def render(today: date, mosque: str, lang: str = words.DEFAULT_LANGUAGE, now_s: 
     cards = card_days(today, local_today, m, lang, month, ruled)
     place = w["place"].format(lat=words.coordinate(m["place"]["lat"], "lat", lang),
                               lng=words.coordinate(m["place"]["lng"], "lng", lang),
-                              zone=zone_text(today, m, lang), qibla=words.number(month["qibla"], lang))
+                              zone=zone_text(today, m, lang), qibla=words.degrees(month["qibla"], lang))
     has_jamaat = bool(ruled or has_slots)  # else the title promises only the prayer times (review of 26 November)
     title = w["mosque.title" if has_jamaat else "mosque.title_no_jamaat"].format(mosque=title_name)
     description = w["description.mosque" if has_jamaat else "description.mosque_no_jamaat"].format(
@@ -251,7 +251,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "day": words.digits(gregorian.day, lang),
             "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
             "hijri": timetable.hijri_cell(own_hijri, first_row=i == 0, lang=lang)["text"],
-            "label": sep.join(day_label(gregorian, own_hijri, lang)),
+            "label": sep.join(timetable.day_label(gregorian, own_hijri, lang)),
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},
@@ -326,19 +326,6 @@ def changes_of(tomorrow: dict | None, lang: str, today: dict | None = None) -> s
         else:  # no jamaat tomorrow or today (a skipped day, a slot list): the prayer named as before
             items.append(f"{name} {new}" if new else name)
     return w["screen.changes_tomorrow"].format(prayers=feed_words.join_list(items, lang))
-
-
-def day_label(gregorian: date, own_hijri: dict, lang: str) -> list[str]:
-    """The parts of a day's label: weekday and Gregorian date, then the Hijri date; in Persian the weekday and the
-    Solar Hijri date first and the Gregorian last, as the city pages and Iranian calendars print it (issue 33,
-    review fa FA-25)."""
-    weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
-    hijri_text = (f"{words.digits(own_hijri['day'], lang)} {hijri_names.month_in_date(own_hijri['month'], lang)} "
-                  f"{words.digits(own_hijri['year'], lang)}")
-    if lang == "fa":
-        return [f"{weekday} {timetable.shamsi_text(shamsi.from_gregorian(gregorian), lang)}", hijri_text,
-                timetable.date_text(gregorian, lang)]
-    return [f"{weekday} {timetable.date_text(gregorian, lang)}", hijri_text]
 
 
 def changes_tomorrow(rows: list[dict], local_today: date, lang: str) -> str | None:

@@ -128,6 +128,18 @@ def region_note(calendar: str, lang: str, city_id: str) -> str | None:
     return regional
 
 
+def day_label(gregorian: date, own_hijri: dict, lang: str) -> list[str]:
+    """The parts of a day's label (a page's today card: city and mosque pages): weekday and Gregorian date, then the
+    Hijri date with its era mark as the API writes it (hijri_date: «۱۹ جمادی الثانی ۱۴۴۸ھ», gallery review UR2-4);
+    in Persian the weekday and the Solar Hijri date first and the Gregorian last, as Iranian calendars print it
+    (reviews fa S-1, FA-25)."""
+    weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
+    hijri_text = hijri_names.formatted(own_hijri["year"], own_hijri["month"], own_hijri["day"])[lang]
+    if lang == "fa":
+        return [f"{weekday} {shamsi_text(shamsi.from_gregorian(gregorian), lang)}", hijri_text, date_text(gregorian, lang)]
+    return [f"{weekday} {date_text(gregorian, lang)}", hijri_text]
+
+
 def city_date(city: dict, now_s: float) -> date:
     """Return the date on the city's clocks at the Unix time ``now_s``."""
     return datetime.fromtimestamp(now_s, timezone.utc).astimezone(ZoneInfo(city["tz"])).date()
@@ -252,7 +264,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
                                 lng=words.coordinate(meta["lng"], "lng", lang, decimals=2),
                                 zone=words.zone(meta["tz"], zone_city_name(meta["tz"], city, shared["catalogue"], lang),
                                                 lang),
-                                qibla=words.number(meta["qibla"], lang)),
+                                qibla=words.degrees(meta["qibla"], lang)),
         times_note=w["times_note"].format(tz=words.isolate(meta["tz"], lang)),
         times=[{"id": t, "name": words.TIME_NAMES[lang][t]} for t in words.TIMES],
         calendars=[{"id": c, "label": words.CALENDAR_LABELS[lang][c]} for c in page_calendars(calendar, offered)],
@@ -267,7 +279,7 @@ def _render(today: date, local_today: date, shared: dict, lang: str, shown: list
             "iftar": words.iftar_name(lang)}).decode()
                         .replace("<", "\\u003c")),
         qibla_svg=qibla_svg.compass(qibla, lang),
-        qibla_text=p["qibla_text"].format(bearing=words.number(qibla, lang)),
+        qibla_text=p["qibla_text"].format(bearing=words.degrees(qibla, lang)),
         qibla_api=responses.api_url("qibla", {"city": city_id}),
         feeds=[{"label": w[f"feed.{feed}"], "href": responses.api_url(f"{feed}.ics", {"city": city_id, "lang": lang,
                                                                                      "method": method})}
@@ -383,11 +395,7 @@ def month_table(today: date, local_today: date, city: dict, lang: str, method: s
         shamsi_date = shamsi.from_gregorian(gregorian)
         weekday = hijri_names.WEEKDAYS[lang][gregorian.weekday()]
         own_hijri = maps[calendar]["days"][iso]
-        # the Hijri date with its era mark, as the API writes it (hijri_date: «۱۹ جمادی الثانی ۱۴۴۸ھ», UR2-4)
-        label = [f"{weekday} {date_text(gregorian, lang)}",
-                 hijri_names.formatted(own_hijri["year"], own_hijri["month"], own_hijri["day"])[lang]]
-        if lang == "fa":  # Iranian calendars lead with the weekday and the Shamsi date, the Gregorian last (fa S-1)
-            label = [f"{weekday} {shamsi_text(shamsi_date, lang)}", label[1], date_text(gregorian, lang)]
+        label = day_label(gregorian, own_hijri, lang)
         rows.append({
             "iso": iso,
             "day": words.digits(gregorian.day, lang),

@@ -58,12 +58,20 @@ LIST_OR = glossary.term("list.or")  # before the last of a list of alternatives
 LIST_OR_NEXT = glossary.term("list.or_next")  # between the earlier ones (Arabic repeats أو)
 
 
+def degrees(value: float | str, lang: str) -> str:
+    """Return an angle with its degree sign: "35.69°"; in right-to-left text isolated left to right (LRI … PDI),
+    so the sign stands on the same side of every figure of a line (after a word the digits resolved otherwise
+    and «°» left them: «۲۴٫۸۶°» beside «°۶۷٫۰۰», gallery review UR7-05)."""
+    text = number(value, lang) + "°"
+    return f"{LRI}{text}{PDI}" if lang in RTL else text
+
+
 def coordinate(value_deg: float, axis: str, lang: str, decimals: int | None = None) -> str:
     """Return a latitude (``axis`` "lat") or longitude ("lng") with its hemisphere word: "35.69° N", "٣٥٫٦٩° شمالاً".
     ``decimals``: written with that many (a catalogue city's, known to two); else as given (a query's "33.5")."""
     hemisphere = {"lat": ("north", "south"), "lng": ("east", "west")}[axis][value_deg < 0]
     value = abs(value_deg) if decimals is None else f"{abs(value_deg):.{decimals}f}"
-    return COORDINATE_WORDS[lang][hemisphere].format(deg=number(value, lang))
+    return COORDINATE_WORDS[lang][hemisphere].format(deg=degrees(value, lang))
 
 
 def coordinates(lat_deg: float, lng_deg: float, lang: str) -> str:
