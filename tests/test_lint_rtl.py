@@ -266,4 +266,7 @@ def test_coordinates_name_the_hemisphere():
     from generator.words import page_words as words
 
     assert words.coordinate(-33.87, "lat", "en") == "33.87° S" and words.coordinate(-0.13, "lng", "en") == "0.13° W"
-    assert words.coordinate(33.32, "lat", "ar") == "٣٣٫٣٢° شمالاً" and words.coordinate(44.37, "lng", "ur") == "۴۴٫۳۷° مشرقی"
+    # in right-to-left text each figure and its sign isolated left to right (review 7, ur UR7-05: the sign stood on
+    # either side of the figures of one line)
+    assert words.coordinate(33.32, "lat", "ar") == "\u2066٣٣٫٣٢°\u2069 شمالاً"
+    assert words.coordinate(44.37, "lng", "ur") == "\u2066۴۴٫۳۷°\u2069 مشرقی"

@@ -70,7 +70,7 @@ def test_a_screen_for_coordinates_names_them_as_the_pages_do(client):
     """A place given by coordinates is headed by them with hemisphere words and the language's list comma
     (glossary list.comma: the Arabic comma in Arabic script), as the mosque pages write them."""
     html = client.get("/screen/?lat=33.5&lng=-7.6&tz=Africa/Casablanca&lang=ar").text
-    assert "٣٣٫٥° شمالاً، ٧٫٦° غرباً" in html
+    assert "\u2066٣٣٫٥°\u2069 شمالاً، \u2066٧٫٦°\u2069 غرباً" in html  # each figure with its sign isolated (UR7-05)
     assert "33.5° N, 7.6° W" in client.get("/screen/?lat=33.5&lng=-7.6&tz=Africa/Casablanca").text
 
 

@@ -105,7 +105,8 @@ def month_words(month: dict, days: dict[int, date], local_today: date, calendar:
     header = p["imsakiya_calendar_forecast" if forecast else "imsakiya_calendar"]
     return {"calendar_text": header.format(calendar=words.CALENDAR_BASES[lang][calendar]),
             "source": p["imsakiya_source"].format(begins=timetable.lead_date_text(days[1], lang),
-                                                  source=words.source_text(month["source"], calendar, lang, ahead))}
+                                                  source=words.source_text(month["source"], calendar, lang, ahead))
+            + " " + p["imsakiya_eid_night"]}
 
 
 def ramadan_answers(today: date, hy: int, calendar: str, query_of) -> tuple[dict, dict[int, date], list[dict], dict]:
@@ -146,21 +147,21 @@ def ramadan_rows(days: dict[int, date], by_date: dict, local_today: date, lang: 
             "shamsi": timetable.shamsi_text(shamsi.from_gregorian(gregorian), lang) if lang == "fa" else None,
             "today": gregorian == local_today,
             "classes": " ".join(name for name, on in (("today", gregorian == local_today),
-                                                      ("friday", gregorian.weekday() == 4), ("qadr", qadr)) if on),
+                                                      ("friday", gregorian.weekday() == 4),
+                                                      ("qadr", qadr), ("eid-eve", ramadan_day == max(days))) if on),
             "times": cells,
             "polar": answer.get("polar"),
             "qadr": p["qadr_eve"].format(night=words.digits(qadr, lang)) if qadr else None
-            # the month's last day: the night of Eid begins at its sunset, as the city rows name it (gallery review
-            # UR7-03: the imsakiya marked the Qadr nights and not «چاند رات»)
+            # the month's last day: the night of Eid begins at its sunset, marked as the Qadr nights are, the footer
+            # saying when (gallery reviews UR7-03, UR8-01, FA7-01: the imsakiya marked the Qadr nights and not «چاند رات»)
             or (eid_night_title(lang) if ramadan_day == max(days) else None),
         })
     return rows
 
 
 def eid_night_title(lang: str) -> str:
-    """The night of Eid al-Fitr as a night's row names it: its title (data/events_local.csv), "begins at sunset"."""
-    night = next(e for e in events.overlay() if e["id"] == EID_NIGHT)
-    return night["title"][lang] + words.SEPARATOR[lang] + feed_words.NIGHT_BEGINS[lang]
+    """The night of Eid al-Fitr as a row marks it: its title (data/events_local.csv)."""
+    return next(e for e in events.overlay() if e["id"] == EID_NIGHT)["title"][lang]
 
 
 MOSQUE_PRAYERS = ("fajr", "dhuhr", "asr", "maghrib", "isha")  # the jamaat columns, after their adhan where it has one

@@ -252,6 +252,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
             "hijri": timetable.hijri_cell(own_hijri, first_row=i == 0, lang=lang)["text"],
             "label": sep.join(timetable.day_label(gregorian, own_hijri, lang)),
+            "label_parts": timetable.day_label(gregorian, own_hijri, lang),  # each date unbroken (fa FA7-03)
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},

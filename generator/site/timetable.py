@@ -110,7 +110,7 @@ def calendar_note(calendar: str, lang: str, city_id: str, offered: tuple[str, ..
     sentence on each other reckoning the community keeps (``offered``: Lebanon's two calendars, issue 37)."""
     own = region_note(calendar, lang, city_id)
     if own:  # the page's own reckoning first, named once (gallery review UR2-2)
-        note = words.WORDS[lang]["calendar_note_regional"].format(region=own)
+        note = words.WORDS[lang]["calendar_note_regional"].format(region=own, label=words.CALENDAR_LABELS[lang][calendar])
     else:
         note = words.WORDS[lang]["calendar_note"].format(calendar=words.CALENDAR_BASES[lang][calendar])
     sentences = [region_note(c, lang, city_id) for c in offered]

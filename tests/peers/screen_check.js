@@ -57,7 +57,10 @@ function readScreen() {
     changes: text(".changes"),
     moved: text(".moved"),
     practice: text(".practice"), // the widget's line of the day's practice (Ashura's abstaining, issue 33)
-    night: text(".night"),
+    // as read (a no-break space is a space to the reader); nightUnbroken: no plain space inside a bracket, so a
+    // line never breaks inside one (review 7, fa FA7-04: «(شب بیست‌ویکم» / «رمضان)»)
+    night: text(".night") === null ? null : text(".night").replace(/\u00a0/g, " "),
+    nightUnbroken: text(".night") === null ? null : !/\([^()]* [^()]*\)/.test(text(".night")),
     dayEvents: text(".day-events"), // the widget's line of the day's own events (gallery ur UR3-02, fa LANG3-03)
     inPrayer: text(".in-prayer"),
     qr: qr ? qr.getBoundingClientRect().width : null,

@@ -16,16 +16,7 @@
     if (!card || !row) return false;
     if (card.dataset.date !== iso) {
       card.dataset.date = iso;
-      // each date in a span of its own, unbroken; a line breaks only at the separator (fa LANG3-12)
-      const label = card.querySelector(".card-date");
-      label.replaceChildren();
-      row.dataset.label.split(label.dataset.sep).forEach((part, i) => {
-        if (i > 0) label.append(label.dataset.sep);
-        const span = document.createElement("span");
-        span.className = "date-part";
-        span.textContent = part;
-        label.append(span);
-      });
+      fillDateLabel(card.querySelector(".card-date"), row.dataset.label);  // today_rows.js
       for (const item of card.querySelectorAll("li[data-time]")) {
         const cell = row.querySelector('td[data-time="' + item.dataset.time + '"]');
         item.querySelector(".time").textContent = cell ? cell.textContent : "";

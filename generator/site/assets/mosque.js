@@ -14,7 +14,7 @@
     if (!card || !day) return false;
     if (card.dataset.date === iso) return true;
     card.dataset.date = iso;
-    card.querySelector(".card-date").textContent = day.label;
+    fillDateLabel(card.querySelector(".card-date"), day.label);  // today_rows.js
     for (const item of card.querySelectorAll("li[data-time]")) {
       item.querySelector(".time").textContent = day.times[item.dataset.time] || "";
       const jamaat = item.querySelector(".jamaat");

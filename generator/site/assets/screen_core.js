@@ -478,5 +478,10 @@ function todayEventsText(st) {
 
 function tonightText(st) {
   var nights = namedNights(st);
-  return nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return e.title[config.lang]; }))) : "";
+  return nights.length ? W.tonight.replace("{events}", joinList(nights.map(function (e) { return unbroken(e.title[config.lang]); }))) : "";
+}
+
+function unbroken(title) {
+  // A title's bracket kept on one line: «شب قدر (شب بیست‌ویکم» / «رمضان)» left a word alone (review 7, fa FA7-04)
+  return title.replace(/\([^()]*\)/g, function (part) { return part.replace(/ /g, "\u00a0"); });
 }
