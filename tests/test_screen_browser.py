@@ -1044,8 +1044,8 @@ def test_eid_morning_counts_down_to_each_eid_prayer(year_runs, lang):
     assert EID_GREETING[lang] in run["reads"][0]["band"], run["reads"][0]["band"]
 
 
-EID_GREETING = {"en": "Eid Mubarak", "ar": "عيد الفطر مبارك", "fa": "عید سعید فطر مبارک",
-                "ur": "عید الفطر مبارک"}  # ur: the reader's words (UR2-22); en, ar, fa: the common greeting of each
+EID_GREETING = {"en": "Eid Mubarak", "ar": "عيدكم مبارك، وتقبّل الله صيامكم وطاعاتكم", "fa": "عید سعید فطر مبارک",
+                "ur": "عید الفطر مبارک"}  # ur, ar: the readers' words (UR2-22, AR7-04); en, fa: the common greeting
 
 
 @YEAR_GROUP
