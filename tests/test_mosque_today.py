@@ -94,11 +94,10 @@ IFTAR = {"ar": "الإفطار (المغرب)", "en": "Iftar (Maghrib)"}  # the 
 SUNSET_WORDS = {"ar": "الغروب", "en": "Sunset"}
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (make system-packages)")
-def test_a_city_card_in_ramadan_counts_down_to_iftar_at_maghrib_never_to_sunset(tmp_path):
-    """The city page build.py writes for a day, opened at 16:30 local (after asr, before sunset): in Ramadan (the
-    page's reckoning, /v1/hijri) the card's next time is maghrib named as iftar, at the API's maghrib; on a day
-    outside Ramadan it is sunset, at the API's sunset."""
+def _ramadan_runs(tmp_path) -> tuple[list[dict], list[tuple[str, str]]]:
+    """The city pages build.py writes for a day, opened at 16:30 local (after asr, before sunset), and what each
+    card must name: in Ramadan (the page's reckoning, /v1/hijri) maghrib named as iftar, at the API's maghrib; on a
+    day outside Ramadan sunset, at the API's sunset."""
     page = {p.route: p for p in site.pages()}
     runs, expected = [], []
     for city, lang, day, clock, zone in RAMADAN_CARD:
@@ -115,8 +114,27 @@ def test_a_city_card_in_ramadan_counts_down_to_iftar_at_maghrib_never_to_sunset(
             expected.append((IFTAR[lang], local["maghrib"]))
         else:
             expected.append((SUNSET_WORDS[lang], local["sunset"]))
+    return runs, expected
+
+
+@pytest.fixture(scope="module")
+def city_cards(tmp_path_factory):
+    """The city cards of both tests below, in one Chromium (one node run): the Ramadan cards, then the time left."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed (make system-packages)")
+    tmp_path = tmp_path_factory.mktemp("city-cards")
+    ramadan, expected = _ramadan_runs(tmp_path)
+    left = _time_left_runs(tmp_path)
+    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": ramadan + left})["runs"]
+    return {"ramadan": (expected, seen[:len(ramadan)]), "left": seen[len(ramadan):]}
+
+
+def test_a_city_card_in_ramadan_counts_down_to_iftar_at_maghrib_never_to_sunset(city_cards):
+    """The city page build.py writes for a day, opened at 16:30 local (after asr, before sunset): in Ramadan (the
+    page's reckoning, /v1/hijri) the card's next time is maghrib named as iftar, at the API's maghrib; on a day
+    outside Ramadan it is sunset, at the API's sunset."""
+    expected, seen = city_cards["ramadan"]
     assert [name for name, _ in expected] == [IFTAR["ar"], SUNSET_WORDS["ar"], IFTAR["en"]]  # the days chosen
-    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": runs})["runs"]
     for (name, hhmm), shown in zip(expected, seen):
         assert shown["errors"] == [], shown
         shown_next = shown["card"]["next"]
@@ -135,10 +153,8 @@ TIME_LEFT = [("ur", 141, "۲ گھنٹے ۲۱ منٹ باقی"), ("ur", 65, "ای
              ("ur", 125, "۲ گھنٹے ۵ منٹ باقی"), ("en", 65, "in 1:05"), ("en", 30, "in 0:30")]
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (make system-packages)")
-def test_the_time_left_on_a_city_card_is_written_in_urdu_words_not_as_a_clock(tmp_path):
-    """Karachi's page build.py writes for 30 November 2026, opened that many minutes before the API's dhuhr: the
-    card's "next" line counts to dhuhr in the reader's words (Urdu), or as h:mm (English, unchanged)."""
+def _time_left_runs(tmp_path) -> list[dict]:
+    """Karachi's page build.py writes for 30 November 2026, opened that many minutes before the API's dhuhr."""
     page = {p.route: p for p in site.pages()}
     own = place_defaults.for_city("karachi")
     day = "2026-11-30"
@@ -151,8 +167,13 @@ def test_the_time_left_on_a_city_card_is_written_in_urdu_words_not_as_a_clock(tm
             parameters = {"city": "karachi"} if lang == "en" else {"city": "karachi", "lang": lang}
             file.write_bytes(page[route].render(today=date.fromisoformat(day), **parameters))
         runs.append({"name": f"{lang} {minutes}", "file": str(file), "at": int(dhuhr.timestamp() * 1000) - minutes * 60_000})
-    seen = run_node_peer("page_clock.js", "playwright-core", {"chromium": CHROMIUM, "runs": runs})["runs"]
-    for (lang, minutes, words), shown in zip(TIME_LEFT, seen):
+    return runs
+
+
+def test_the_time_left_on_a_city_card_is_written_in_urdu_words_not_as_a_clock(city_cards):
+    """Karachi's page build.py writes for 30 November 2026, opened that many minutes before the API's dhuhr: the
+    card's "next" line counts to dhuhr in the reader's words (Urdu), or as h:mm (English, unchanged)."""
+    for (lang, minutes, words), shown in zip(TIME_LEFT, city_cards["left"]):
         assert shown["errors"] == [], shown
         assert shown["card"]["next"] is not None, shown["name"]
         assert shown["card"]["next"]["in"] == f"({words})", (shown["name"], shown["card"]["next"])

@@ -147,6 +147,11 @@ async function compose(browser, input, job) {
   await setRules(page, job.rules);
   await setFields(page, job.fields);
   await settled(page);
+  if (job.fieldErrors) { // a value out of range typed and left: the errors beside their fields, read, then closed
+    const read = await page.evaluate(readPage);
+    await context.close();
+    return { name: job.name || job.lang, lang: job.lang, fieldErrors: read.errors, errors };
+  }
   const now = new Date();
   let shownMonths = now.getFullYear() * 12 + now.getMonth();
   const wanted = input.year * 12 + (input.month - 1);
@@ -158,12 +163,6 @@ async function compose(browser, input, job) {
   const run = Object.assign({ name: job.name || job.lang, lang: job.lang, keyboardReachesResults: focused, cityResult },
                             await page.evaluate(readPage));
   run.layout = [await page.evaluate(layout)];
-  if (job.fieldErrors) { // a value out of range typed and left: the errors beside their fields, read, then closed
-    run.fieldErrors = run.errors;
-    run.errors = errors;
-    await context.close();
-    return run;
-  }
   await page.screenshot({ path: path.join(input.artifacts, "builder-" + (job.name || job.lang) + "-desktop.png"), fullPage: true });
   for (const id of ["o-screen-qr", "o-feed-qr"]) {
     await page.locator("#" + id).scrollIntoViewIfNeeded();
