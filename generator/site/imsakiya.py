@@ -101,8 +101,7 @@ def month_words(month: dict, days: dict[int, date], local_today: date, calendar:
     committee's announcement" above a table no announcement had made (gallery review UR2-33, 28 November)."""
     p = words.PAGE_WORDS[lang]
     ahead = days[1] > local_today
-    forecast = ahead and month["source"] != "table"  # as words.source_text says "forecast"
-    header = p["imsakiya_calendar_forecast" if forecast else "imsakiya_calendar"]
+    header = p["imsakiya_calendar_forecast" if words.unannounced_forecast(month["source"], ahead) else "imsakiya_calendar"]
     return {"calendar_text": header.format(calendar=words.CALENDAR_BASES[lang][calendar]),
             "source": p["imsakiya_source"].format(begins=timetable.lead_date_text(days[1], lang),
                                                   source=words.source_text(month["source"], calendar, lang, ahead))
@@ -125,6 +124,8 @@ def ramadan_rows(days: dict[int, date], by_date: dict, local_today: date, lang: 
     "jamaat": ``jamaatLocal``, blank on a day without one; "slots": the day's Jumu'ah times) the API's time."""
     p = words.PAGE_WORDS[lang]
     rows = []
+    last_day = max(days)  # its evening begins the night of Eid
+    eid_night = eid_night_title(lang)
     for ramadan_day in sorted(days):
         gregorian = days[ramadan_day]
         answer = by_date[gregorian.isoformat()]
@@ -148,13 +149,13 @@ def ramadan_rows(days: dict[int, date], by_date: dict, local_today: date, lang: 
             "today": gregorian == local_today,
             "classes": " ".join(name for name, on in (("today", gregorian == local_today),
                                                       ("friday", gregorian.weekday() == 4),
-                                                      ("qadr", qadr), ("eid-eve", ramadan_day == max(days))) if on),
+                                                      ("qadr", qadr), ("eid-eve", ramadan_day == last_day)) if on),
             "times": cells,
             "polar": answer.get("polar"),
             "qadr": p["qadr_eve"].format(night=words.digits(qadr, lang)) if qadr else None
             # the month's last day: the night of Eid begins at its sunset, marked as the Qadr nights are, the footer
             # saying when (gallery reviews UR7-03, UR8-01, FA7-01: the imsakiya marked the Qadr nights and not «چاند رات»)
-            or (eid_night_title(lang) if ramadan_day == max(days) else None),
+            or (eid_night if ramadan_day == last_day else None),
         })
     return rows
 

@@ -240,6 +240,7 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
         gregorian = date.fromisoformat(day["date"])
         jamaat = day.get("jamaatLocal", {})
         own_hijri = hijri_map["days"][day["date"]]
+        day_parts = timetable.day_label(gregorian, own_hijri, lang)
         slots = []
         for key, label in (("jumuah", "screen.jumuah"), ("eid", "screen.eid")):
             if jamaat.get(key):
@@ -251,8 +252,8 @@ def month_rows(today: date, local_today: date, m: dict, lang: str, shown: tuple[
             "day": words.digits(gregorian.day, lang),
             "weekday": hijri_names.WEEKDAYS[lang][gregorian.weekday()],
             "hijri": timetable.hijri_cell(own_hijri, first_row=i == 0, lang=lang)["text"],
-            "label": sep.join(timetable.day_label(gregorian, own_hijri, lang)),
-            "label_parts": timetable.day_label(gregorian, own_hijri, lang),  # each date unbroken (fa FA7-03)
+            "label": sep.join(day_parts),
+            "label_parts": day_parts,  # each date unbroken (fa FA7-03)
             "friday": gregorian.weekday() == 4,
             "today": gregorian == local_today,
             "times": {t: words.clock(day["local"][t], lang) if day["local"][t] else "" for t in COLUMNS},

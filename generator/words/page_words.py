@@ -124,13 +124,18 @@ SOURCES = glossary.group("source")
 TABLE_AHEAD = ("iran",)
 
 
+def unannounced_forecast(source: str, ahead: bool) -> bool:
+    """Whether a month start is an estimate of a month not begun yet (no announcement, no table): a forecast."""
+    return ahead and source != "table"
+
+
 def source_text(source: str, calendar: str, lang: str, ahead: bool = False) -> str:
     """Return how a month start was obtained, in ``lang``: a table's start says which table it is (the
     Sistani office's announcement, or Iran's official calendar), the others what estimate they are.  ``ahead``:
     the month has not begun on the page's date, so an estimate, or a table printed ahead, is a forecast."""
     if ahead and source == "table" and calendar in TABLE_AHEAD:
         return SOURCES[lang][f"forecast_{calendar}"]
-    if ahead and source != "table":
+    if unannounced_forecast(source, ahead):
         return SOURCES[lang]["forecast"]
     if source == "table" and f"table_{calendar}" in SOURCES[lang]:
         return SOURCES[lang][f"table_{calendar}"]
